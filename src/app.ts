@@ -1,0 +1,103 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import type { Deps } from "./deps";
+import { accessLog } from "./http/access-log";
+import { CSRF_HEADER } from "./http/csrf";
+import type { AppEnv } from "./http/env";
+import { ApiError, handleError } from "./http/errors";
+import type { AppRouter } from "./http/router";
+import { createAuthRoutes } from "./modules/auth/routes";
+import { createHealthRoutes } from "./modules/health/routes";
+import { createUsageRoutes } from "./modules/usage/routes";
+import { createUserRoutes } from "./modules/users/routes";
+
+/** One deployable per group (functions/*.ts); the Node server mounts them all. */
+export const ROUTE_GROUPS = {
+  auth: () => [createAuthRoutes(), createUserRoutes(), createUsageRoutes()],
+  api: () => [],
+  admin: () => [],
+  payments: () => [],
+  webhooks: () => [],
+  jobs: () => [],
+  cron: () => [],
+} satisfies Record<string, () => AppRouter[]>;
+
+export type RouteGroup = keyof typeof ROUTE_GROUPS;
+export const ALL_GROUPS = Object.keys(ROUTE_GROUPS) as RouteGroup[];
+
+export const OPENAPI_PATH = "/api/v1/openapi.json";
+
+export function createApp(deps: Deps, groups: readonly RouteGroup[] = ALL_GROUPS) {
+  const app = new OpenAPIHono<AppEnv>({ strict: false });
+
+  app.use(requestId());
+  app.use(async function injectDeps(c, next) {
+    c.set("deps", deps);
+    await next();
+  });
+  if (deps.config.LOG_LEVEL === "debug" || deps.config.LOG_LEVEL === "info") app.use(accessLog);
+  app.use(secureHeaders());
+  app.use(
+    cors({
+      origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
+      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+      allowHeaders: [
+        "Content-Type",
+        "Authorization",
+        CSRF_HEADER,
+        "Idempotency-Key",
+        "X-Request-Id",
+      ],
+      exposeHeaders: [
+        "X-Request-Id",
+        "Retry-After",
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+      ],
+      credentials: true,
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    bodyLimit({
+      maxSize: deps.config.BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new ApiError(413, "Request body too large");
+      },
+    }),
+  );
+
+  app.route("/", createHealthRoutes());
+  for (const group of groups) for (const router of ROUTE_GROUPS[group]()) app.route("/", router);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "csrfToken", {
+    type: "apiKey",
+    in: "header",
+    name: CSRF_HEADER,
+  });
+  app.doc31(OPENAPI_PATH, {
+    openapi: "3.1.0",
+    info: {
+      title: "Trade assistant service",
+      version: "1.0.0",
+      description: "Backend API for export sellers: accounts, AI tools, customers, credits.",
+    },
+  });
+  app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Trade assistant API" }));
+
+  app.notFound((c) => c.json({ detail: "Not found" }, 404));
+  app.onError(handleError);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,95 @@
+import { z } from "zod";
+
+const csv = z
+  .string()
+  .default("")
+  .transform((s) =>
+    s
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .default("")
+  .transform((v) => v === "true" || v === "1");
+
+const optionalUrl = z
+  .string()
+  .default("")
+  .transform((s) => s.trim() || undefined)
+  .pipe(z.url().optional());
+
+const optionalSecret = z
+  .string()
+  .default("")
+  .transform((s) => s.trim() || undefined)
+  .pipe(z.string().min(32, "must be at least 32 characters").optional());
+
+/** Every setting the service reads, from env vars (Node) or bindings (Workers). */
+export const configSchema = z.object({
+  APP_ENV: z.enum(["development", "test", "production"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default("./.data"),
+  PUBLIC_BASE_URL: z.string().default(""),
+  DATABASE_URL: optionalUrl,
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  REDIS_URL: optionalUrl,
+  UPSTASH_REDIS_REST_URL: optionalUrl,
+  UPSTASH_REDIS_REST_TOKEN: z.string().default(""),
+  JWT_SECRET: optionalSecret,
+  CSRF_SECRET: optionalSecret,
+  APP_ENCRYPTION_KEY: optionalSecret,
+  JWT_ISSUER: z.string().min(1).default("trade-assistant"),
+  JWT_AUDIENCE: z.string().min(1).default("trade-assistant-api"),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  COOKIE_SECURE: z
+    .enum(["auto", "true", "false"])
+    .default("auto")
+    .transform((v) => v),
+  CORS_ORIGINS: csv,
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(64),
+  WECHAT_APP_ID: z.string().default(""),
+  WECHAT_APP_SECRET: z.string().default(""),
+  WECHAT_API_BASE: z.url().default("https://api.weixin.qq.com"),
+  WECHAT_TOKEN: z.string().default(""),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  SCHEDULER_ENABLED: bool,
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses settings once at start-up; a bad one stops the process with its name, not a trace. */
+export function parseConfig(input: ConfigInput): Config {
+  const cleaned: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (typeof value === "string") cleaned[key] = value;
+  }
+  const result = configSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`),
+    );
+  }
+  return result.data;
+}
+
+/** Whether auth cookies carry the Secure flag. */
+export function cookiesSecure(config: Config): boolean {
+  if (config.COOKIE_SECURE === "auto") return config.APP_ENV === "production";
+  return config.COOKIE_SECURE === "true";
+}

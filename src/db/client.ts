@@ -1,0 +1,45 @@
+import type { SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** One Drizzle type over every driver (PGlite, node-postgres, Neon). */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseKind = "pglite" | "postgres" | "neon";
+
+/** An open database: the Drizzle handle plus what the process needs to manage it. */
+export interface Database {
+  kind: DatabaseKind;
+  db: Db;
+  /** Cheapest possible round trip, for /health/ready. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Runs a raw statement and returns its rows; every driver answers with `{ rows }`. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** Postgres error code of a driver error, if it carries one (23505 = unique violation). */
+export function pgErrorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function pgConstraint(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const name = (current as { constraint?: unknown }).constraint;
+    if (typeof name === "string") return name;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,45 @@
+import { eq } from "drizzle-orm";
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { users } from "../db/schema";
+import { verifyAccessToken } from "../modules/auth/tokens";
+import { ACCESS_COOKIE } from "./cookies";
+import type { AppEnv } from "./env";
+import { forbidden, unauthorized } from "./errors";
+
+function bearerToken(c: Context): string | undefined {
+  const header = c.req.header("Authorization");
+  if (!header) return undefined;
+  const [scheme, token] = header.split(" ");
+  return scheme?.toLowerCase() === "bearer" && token ? token.trim() : undefined;
+}
+
+/** Verifies the access token (Bearer header first, then the cookie); no database round trip. */
+export const requireAuth: MiddlewareHandler<AppEnv> = async function requireAuth(c, next) {
+  const bearer = bearerToken(c);
+  const token = bearer ?? getCookie(c, ACCESS_COOKIE);
+  if (!token) throw unauthorized();
+  const auth = await verifyAccessToken(c.var.deps, token);
+  if (!auth) throw unauthorized("Invalid or expired token");
+  c.set("auth", { ...auth, via: bearer ? "bearer" : "cookie" });
+  await next();
+};
+
+/** Admin rights come from the database (role) or ADMIN_EMAILS, never from the token alone. */
+export const requireAdmin: MiddlewareHandler<AppEnv> = async function requireAdmin(c, next) {
+  const { deps, auth } = c.var;
+  const [user] = await deps.db
+    .select({ role: users.role, email: users.email, status: users.status })
+    .from(users)
+    .where(eq(users.id, auth.userId));
+  if (!user || user.status !== "active") throw unauthorized("Account is not active");
+  const listed = user.email !== null && deps.config.ADMIN_EMAILS.includes(user.email);
+  if (user.role !== "admin" && !listed) throw forbidden("Admin rights required");
+  await next();
+};
+
+/** Optional auth for public routes that behave differently for a signed-in caller. */
+export async function optionalAuth(c: Context<AppEnv>) {
+  const token = bearerToken(c) ?? getCookie(c, ACCESS_COOKIE);
+  return token ? verifyAccessToken(c.var.deps, token) : null;
+}

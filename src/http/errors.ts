@@ -1,0 +1,151 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { HasherBusyError } from "../lib/password";
+import type { AppEnv } from "./env";
+
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** The one error the app throws on purpose: a status and a message safe to show a user. */
+export class ApiError extends HTTPException {
+  readonly detail: string;
+  readonly extra: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    status: ContentfulStatusCode,
+    detail: string,
+    options: { extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(status, { message: detail });
+    this.detail = detail;
+    this.extra = options.extra;
+    this.headers = options.headers;
+  }
+}
+
+export const badRequest = (detail: string) => new ApiError(400, detail);
+export const unauthorized = (detail = "Not authenticated") =>
+  new ApiError(401, detail, { headers: { "WWW-Authenticate": "Bearer" } });
+export const forbidden = (detail = "Forbidden") => new ApiError(403, detail);
+export const notFound = (detail = "Not found") => new ApiError(404, detail);
+export const conflict = (detail: string) => new ApiError(409, detail);
+export const unavailable = (detail: string) =>
+  new ApiError(503, detail, { headers: { "Retry-After": "5" } });
+
+/** A 422 with the same `errors` list the validation hook produces. */
+export function validationError(errors: ValidationIssue[], detail = "Validation failed") {
+  return new ApiError(422, detail, { extra: { errors } });
+}
+
+/** Maps zod issues to FastAPI-style `{loc, msg, type}` entries. */
+export function zodIssues(target: string, error: z.ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    loc: [target, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+    msg: issue.message,
+    type: issue.code,
+  }));
+}
+
+export const ErrorSchema = z
+  .object({
+    detail: z.string().openapi({ example: "Not found" }),
+    request_id: z.string().optional(),
+  })
+  .openapi("Error");
+
+export const ValidationErrorSchema = z
+  .object({
+    detail: z.string(),
+    errors: z.array(
+      z.object({
+        loc: z.array(z.union([z.string(), z.number()])),
+        msg: z.string(),
+        type: z.string(),
+      }),
+    ),
+  })
+  .openapi("ValidationError");
+
+const json = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/** Error responses shared by every route's OpenAPI description. */
+export const errorResponses = {
+  422: json(ValidationErrorSchema, "Request validation failed"),
+  500: json(ErrorSchema, "Unexpected failure (generic message and a request id)"),
+} as const;
+export const authErrorResponses = {
+  401: json(ErrorSchema, "Missing or invalid access token"),
+  ...errorResponses,
+} as const;
+export const csrfErrorResponses = {
+  ...authErrorResponses,
+  403: json(ErrorSchema, "Missing or invalid CSRF token"),
+} as const;
+export const rateLimitedResponses = {
+  429: json(ErrorSchema, "Rate limited (see Retry-After)"),
+  503: json(ErrorSchema, "Temporarily unavailable"),
+} as const;
+export const errorResponse = json;
+
+/** Validator failures hono raises itself (bad JSON, wrong content type) become our 422. */
+function validatorFailure(err: HTTPException): ValidationIssue[] | undefined {
+  if (err.status === 400 && err.message.startsWith("Malformed JSON")) {
+    return [{ loc: ["body"], msg: "Malformed JSON in request body", type: "json_invalid" }];
+  }
+  if (err.status === 415) {
+    return [{ loc: ["body"], msg: "Request body must be application/json", type: "content_type" }];
+  }
+  return undefined;
+}
+
+/** The single onError: known errors keep their status; anything else is a generic 500. */
+export function handleError(err: Error, c: Context<AppEnv>): Response {
+  const requestId = c.get("requestId");
+  if (err instanceof ApiError) {
+    if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+    return c.json({ detail: err.detail, ...err.extra }, err.status);
+  }
+  if (err instanceof HasherBusyError) {
+    c.header("Retry-After", "2");
+    return c.json({ detail: "Server is busy, try again shortly" }, 503);
+  }
+  if (err instanceof HTTPException) {
+    const issues = validatorFailure(err);
+    if (issues) return c.json({ detail: issues[0]!.msg, errors: issues }, 422);
+    if (err.status === 413) return c.json({ detail: "Request body too large" }, 413);
+    if (err.status < 500) {
+      return c.json({ detail: statusText(err.status) }, err.status);
+    }
+  }
+  c.var.deps?.logger.error("unhandled error", {
+    request_id: requestId,
+    method: c.req.method,
+    path: c.req.path,
+    error: err.name,
+    message: err.message,
+    stack: err.stack,
+  });
+  return c.json({ detail: "Internal server error", request_id: requestId }, 500);
+}
+
+function statusText(status: number): string {
+  const texts: Record<number, string> = {
+    400: "Bad request",
+    401: "Not authenticated",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    429: "Too many requests",
+  };
+  return texts[status] ?? "Request failed";
+}

@@ -1,0 +1,40 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { RateLimitRule } from "../providers/ratelimit/types";
+import { clientIp, ipRateLimitKey } from "./client-ip";
+import type { AppEnv } from "./env";
+import { rateLimit } from "./rate-limit";
+import { RATE_LIMIT_RULES } from "./rate-limit-rules";
+
+/** The caller's address as configured for this runtime (socket, trusted XFF hop, or CF header). */
+export function requestIp(c: Context<AppEnv>): string {
+  const { config, platformIpHeader } = c.var.deps;
+  return clientIp(c, {
+    trustProxyHops: config.TRUST_PROXY,
+    trustCfHeader: platformIpHeader === "CF-Connecting-IP",
+  });
+}
+
+const limiterOf = (c: Context<AppEnv>) => c.var.deps.limiter;
+
+export const limitByIp = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
+  rateLimit<AppEnv>(rule, (c) => ipRateLimitKey(requestIp(c)), limiterOf);
+
+/** Runs after requireAuth: one budget per user whatever address they come from. */
+export const limitByUser = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
+  rateLimit<AppEnv>(rule, (c) => c.var.auth.userId, limiterOf);
+
+/** Login is keyed by address and email, read before validation (the body is cached for it). */
+export const limitLogin: MiddlewareHandler<AppEnv> = rateLimit<AppEnv>(
+  RATE_LIMIT_RULES.login,
+  async (c) => {
+    let email = "";
+    try {
+      const body = (await c.req.json()) as { email?: unknown };
+      if (typeof body?.email === "string") email = body.email.trim().toLowerCase().slice(0, 254);
+    } catch {
+      // Malformed bodies are rejected by validation after this; they still spend the IP budget.
+    }
+    return `${ipRateLimitKey(requestIp(c))}|${email}`;
+  },
+  limiterOf,
+);

@@ -1,0 +1,42 @@
+import type { RateLimitRule } from "../providers/ratelimit/types";
+
+/**
+ * The rate limits of spec section 8, plus token refresh (not in the spec).
+ *
+ * `failClosed` decides what happens while the limiter's store (Redis / Upstash) is unreachable:
+ * true answers 503, false lets requests through unlimited. Rules that stop password guessing,
+ * account or guest-session farming and payment abuse fail closed: an outage of the store must
+ * not switch those protections off. Rules on already-authenticated, low-risk traffic fail open,
+ * so a store outage does not become an outage of the service.
+ */
+export const RATE_LIMIT_RULES = {
+  /** 5 per minute (spec). Key: client IP (and the e-mail, if the caller adds a second check). */
+  login: { name: "login", points: 5, durationSeconds: 60, failClosed: true },
+  /** 3 per hour (spec). Key: client IP. */
+  register: { name: "register", points: 3, durationSeconds: 3600, failClosed: true },
+  /** 5 per client IP per 15 minutes (spec). */
+  guest: { name: "guest", points: 5, durationSeconds: 900, failClosed: true },
+  /** 3 per 5 minutes (spec): the current password is checked, so this is a guessing surface. */
+  passwordChange: { name: "password_change", points: 3, durationSeconds: 300, failClosed: true },
+  /**
+   * 20 per minute (spec), for user-initiated payment endpoints (create order, query order).
+   * Gateway callbacks are signature-verified and idempotent and should not sit behind it:
+   * they arrive from few gateway addresses and a 429 or 503 only causes retries.
+   */
+  payment: { name: "payment", points: 20, durationSeconds: 60, failClosed: true },
+  /**
+   * 30 per minute (spec), keyed by admin user. Fails open: the caller is already an
+   * authenticated admin (admin login itself is under `login`, which fails closed), the limit
+   * guards against runaway scripts rather than attackers, and a store outage is exactly when
+   * operators need the admin API.
+   */
+  admin: { name: "admin", points: 30, durationSeconds: 60, failClosed: false },
+  /**
+   * Not in the spec: 30 per minute per client IP. Fails open: a refresh token is a
+   * high-entropy secret, so this limit is not what stops guessing, and failing closed would
+   * stop every session from refreshing whenever the store blips.
+   */
+  refresh: { name: "refresh", points: 30, durationSeconds: 60, failClosed: false },
+} as const satisfies Record<string, RateLimitRule>;
+
+export type RateLimitRuleName = keyof typeof RATE_LIMIT_RULES;

@@ -1,0 +1,66 @@
+const encoder = new TextEncoder();
+
+export function base64url(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  let binary = "";
+  for (const byte of view) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function base64urlDecode(text: string): Uint8Array {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  const binary = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
+  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+}
+
+export function hex(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  return Array.from(view, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** URL-safe random string with `bytes` bytes of entropy. */
+export function randomToken(bytes = 32): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  return hex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+/** Imports an HMAC-SHA256 key once, at start-up, so requests never pay for it. */
+export function importHmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  );
+}
+
+export async function hmacSign(key: CryptoKey, message: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
+}
+
+/** Constant-time check through Web Crypto's own verify. */
+export function hmacVerify(
+  key: CryptoKey,
+  signature: Uint8Array,
+  message: string,
+): Promise<boolean> {
+  return crypto.subtle.verify(
+    "HMAC",
+    key,
+    signature as Uint8Array<ArrayBuffer>,
+    encoder.encode(message),
+  );
+}
+
+/** AES-256-GCM key derived from APP_ENCRYPTION_KEY, for provider secrets at rest. */
+export async function importEncryptionKey(secret: string): Promise<CryptoKey> {
+  const material = await crypto.subtle.digest("SHA-256", encoder.encode(secret));
+  return crypto.subtle.importKey("raw", material, { name: "AES-GCM" }, false, [
+    "encrypt",
+    "decrypt",
+  ]);
+}

@@ -1,0 +1,36 @@
+import { createRoute } from "@hono/zod-openapi";
+import { requireAuth } from "../../http/auth";
+import { requireCsrf } from "../../http/csrf";
+import { csrfErrorResponses, unauthorized } from "../../http/errors";
+import { createRouter } from "../../http/router";
+import { GuestUserSchema, ProfilePatchBody, UserSchema } from "../auth/schemas";
+import { toUserResponse, updateProfile } from "./service";
+
+export const patchMeRoute = createRoute({
+  method: "patch",
+  path: "/api/v1/users/me",
+  tags: ["Accounts"],
+  summary: "Update profile fields (send null to clear one)",
+  security: [{ bearerAuth: [] }],
+  middleware: [requireAuth, requireCsrf] as const,
+  request: {
+    body: { required: true, content: { "application/json": { schema: ProfilePatchBody } } },
+  },
+  responses: {
+    200: {
+      description: "Updated user",
+      content: { "application/json": { schema: UserSchema.or(GuestUserSchema) } },
+    },
+    ...csrfErrorResponses,
+  },
+});
+
+export function createUserRoutes() {
+  const router = createRouter();
+  router.openapi(patchMeRoute, async (c) => {
+    const row = await updateProfile(c.var.deps, c.var.auth.userId, c.req.valid("json"));
+    if (!row) throw unauthorized("Account is not active");
+    return c.json(toUserResponse(c.var.deps, row), 200);
+  });
+  return router;
+}

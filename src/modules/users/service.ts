@@ -1,0 +1,113 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import type { Deps } from "../../deps";
+import type { GuestUserResponse, UserResponse } from "../auth/schemas";
+
+/** A users row as raw SQL returns it, plus the joined credit balance. */
+export interface UserRow {
+  id: string;
+  email: string | null;
+  password_hash: string | null;
+  name: string | null;
+  company: string | null;
+  phone: string | null;
+  country: string | null;
+  language: string | null;
+  role: "user" | "admin";
+  status: "active" | "disabled";
+  is_guest: boolean;
+  wechat_openid: string | null;
+  plan: string;
+  plan_expires_at: Date | string | null;
+  trial_ends_at: Date | string | null;
+  referral_code: string;
+  created_at: Date | string;
+  credits: number | null;
+}
+
+const iso = (value: Date | string | null): string | null =>
+  value === null ? null : new Date(value).toISOString();
+
+/** Admin if the row says so or the email is listed in ADMIN_EMAILS. */
+export function effectiveRole(deps: Deps, row: Pick<UserRow, "role" | "email">): "user" | "admin" {
+  if (row.role === "admin") return "admin";
+  return row.email !== null && deps.config.ADMIN_EMAILS.includes(row.email) ? "admin" : "user";
+}
+
+export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUserResponse {
+  const credits = Number(row.credits ?? 0);
+  if (row.is_guest) {
+    return {
+      id: row.id,
+      is_guest: true,
+      name: row.name,
+      role: "user",
+      plan: row.plan,
+      credits,
+      created_at: iso(row.created_at)!,
+    };
+  }
+  const trialEnds = iso(row.trial_ends_at);
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    company: row.company,
+    phone: row.phone,
+    country: row.country,
+    language: row.language,
+    role: effectiveRole(deps, row),
+    status: row.status,
+    is_guest: false,
+    plan: row.plan,
+    plan_expires_at: iso(row.plan_expires_at),
+    trial_ends_at: trialEnds,
+    is_trial_active: trialEnds !== null && new Date(trialEnds) > deps.clock.now(),
+    referral_code: row.referral_code,
+    credits,
+    has_wechat: row.wechat_openid !== null,
+    created_at: iso(row.created_at)!,
+  };
+}
+
+/** One round trip: the user and their balance. */
+export async function findUserWithCredits(
+  deps: Deps,
+  userId: string,
+): Promise<UserRow | undefined> {
+  const [row] = await queryRows<UserRow>(
+    deps.db,
+    sql`select u.*, c.balance as credits from users u
+        left join user_credits c on c.user_id = u.id
+        where u.id = ${userId}`,
+  );
+  return row;
+}
+
+export interface ProfilePatch {
+  name?: string | null;
+  company?: string | null;
+  phone?: string | null;
+  country?: string | null;
+  language?: string | null;
+}
+
+const PROFILE_COLUMNS = ["name", "company", "phone", "country", "language"] as const;
+
+export async function updateProfile(
+  deps: Deps,
+  userId: string,
+  patch: ProfilePatch,
+): Promise<UserRow | undefined> {
+  const sets = PROFILE_COLUMNS.filter((column) => patch[column] !== undefined).map(
+    (column) => sql`${sql.identifier(column)} = ${patch[column] || null}`,
+  );
+  const [row] = await queryRows<UserRow>(
+    deps.db,
+    sql`with u as (
+          update users set ${sql.join(sets, sql`, `)}, updated_at = ${deps.clock.now()}
+          where id = ${userId} and status = 'active' returning *)
+        select u.*, c.balance as credits from u left join user_credits c on c.user_id = u.id`,
+  );
+  return row;
+}

@@ -1,0 +1,33 @@
+import type { Config } from "../../config";
+import type { Database } from "../../db/client";
+import type { RuntimeAdapters } from "../../deps";
+import { createMemoryRateLimiter } from "../../providers/ratelimit/memory";
+import type { RateLimiter } from "../../providers/ratelimit/types";
+import { openConfiguredDatabase } from "./database";
+import { nodeResolver } from "./dns";
+import { createNodePasswordHasher } from "./password";
+import { createRedisRateLimiter } from "./redis-rate-limiter";
+import { loadNodeSecrets } from "./secrets";
+
+export function createNodeRateLimiter(config: Config): RateLimiter {
+  return config.REDIS_URL ? createRedisRateLimiter(config.REDIS_URL) : createMemoryRateLimiter();
+}
+
+/** Node picks: PGlite or node-postgres, memory or Redis limiter, native argon2, OS DNS. */
+export async function createNodeRuntime(
+  config: Config,
+  overrides: Partial<RuntimeAdapters> & { database?: Database } = {},
+): Promise<RuntimeAdapters> {
+  const [database, secrets] = await Promise.all([
+    overrides.database ?? openConfiguredDatabase(config),
+    overrides.secrets ?? loadNodeSecrets(config),
+  ]);
+  return {
+    limiter: createNodeRateLimiter(config),
+    passwords: createNodePasswordHasher(),
+    resolveHost: nodeResolver,
+    ...overrides,
+    database,
+    secrets,
+  };
+}

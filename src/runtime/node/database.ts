@@ -1,0 +1,67 @@
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import type { Config } from "../../config";
+import type { Database, Db } from "../../db/client";
+import { migrateDatabase } from "../../db/migrate";
+import * as schema from "../../db/schema";
+
+/** Embedded Postgres (WASM): a directory on disk, or memory when dataDir is "memory://". */
+export async function openPgliteDatabase(
+  dataDir: string,
+  options: { loadDataDir?: Blob | File } = {},
+): Promise<Database> {
+  if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir, { loadDataDir: options.loadDataDir });
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    kind: "pglite",
+    db,
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: () => client.close(),
+  };
+}
+
+/** node-postgres pool for a private deployment (DATABASE_URL). */
+export function openPostgresDatabase(url: string, poolSize: number): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
+  // An idle client losing its server must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+  return {
+    kind: "postgres",
+    db,
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Migrates over one dedicated connection, so the advisory lock and the DDL share a session. */
+export async function migratePostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const db = drizzleNodePg({ client, schema }) as unknown as Db;
+    await migrateDatabase({ kind: "postgres", db, ping: async () => {}, close: async () => {} });
+  } finally {
+    await client.end();
+  }
+}
+
+/** Opens the configured database and brings its schema up to date. */
+export async function openConfiguredDatabase(config: Config): Promise<Database> {
+  if (config.DATABASE_URL) {
+    await migratePostgres(config.DATABASE_URL);
+    return openPostgresDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  }
+  const database = await openPgliteDatabase(`${config.DATA_DIR}/pglite`);
+  await migrateDatabase(database);
+  return database;
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Config } from "../../config";
+import { ConfigError } from "../../config";
+import type { Secrets } from "../../deps";
+
+const generate = () => randomBytes(32).toString("base64url");
+
+/**
+ * Secrets come from the environment; on the embedded default any that are missing are
+ * generated once and kept in DATA_DIR/secrets.json (mode 600), so sessions survive restarts.
+ * Production refuses to invent them: several instances must share one set.
+ */
+export async function loadNodeSecrets(config: Config): Promise<Secrets> {
+  const fromEnv = {
+    jwtSecret: config.JWT_SECRET,
+    csrfSecret: config.CSRF_SECRET,
+    encryptionKey: config.APP_ENCRYPTION_KEY,
+  };
+  if (fromEnv.jwtSecret && fromEnv.csrfSecret && fromEnv.encryptionKey) return fromEnv as Secrets;
+  if (config.APP_ENV === "production") {
+    const missing = Object.entries({
+      JWT_SECRET: fromEnv.jwtSecret,
+      CSRF_SECRET: fromEnv.csrfSecret,
+      APP_ENCRYPTION_KEY: fromEnv.encryptionKey,
+    })
+      .filter(([, value]) => !value)
+      .map(([name]) => `${name}: required in production (at least 32 characters)`);
+    throw new ConfigError(missing);
+  }
+  const file = join(config.DATA_DIR, "secrets.json");
+  let stored: Partial<Secrets> = {};
+  try {
+    stored = JSON.parse(await readFile(file, "utf8")) as Partial<Secrets>;
+  } catch {
+    // First start: nothing stored yet.
+  }
+  const secrets: Secrets = {
+    jwtSecret: fromEnv.jwtSecret ?? stored.jwtSecret ?? generate(),
+    csrfSecret: fromEnv.csrfSecret ?? stored.csrfSecret ?? generate(),
+    encryptionKey: fromEnv.encryptionKey ?? stored.encryptionKey ?? generate(),
+  };
+  if (
+    stored.jwtSecret !== secrets.jwtSecret ||
+    stored.csrfSecret !== secrets.csrfSecret ||
+    stored.encryptionKey !== secrets.encryptionKey
+  ) {
+    await mkdir(config.DATA_DIR, { recursive: true });
+    await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return secrets;
+}

@@ -1,0 +1,535 @@
+import { SignJWT } from "jose";
+import { describe, expect, it } from "vitest";
+import { call, randomEmail, randomIp, registerUser } from "../support/client";
+import { createTestContext, TEST_SECRETS } from "../support/harness";
+
+const ctx = await createTestContext();
+const { app } = ctx;
+const te = new TextEncoder();
+
+async function forgeToken(
+  claims: Record<string, unknown>,
+  options: { alg?: string; exp?: number } = {},
+) {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ sid: crypto.randomUUID(), ...claims })
+    .setProtectedHeader({ alg: options.alg ?? "HS256" })
+    .setIssuer("trade-assistant")
+    .setAudience("trade-assistant-api")
+    .setIssuedAt(now - 10)
+    .setExpirationTime(options.exp ?? now + 600)
+    .sign(te.encode(TEST_SECRETS.jwtSecret));
+}
+
+describe("register", () => {
+  it("creates the account with 30 credits, a 7-day trial and a session", async () => {
+    const email = randomEmail();
+    const { status, body, cookies } = await call(app, "/api/v1/auth/register", {
+      json: { email: email.toUpperCase(), password: "secret1", name: "Li Wei" },
+      ip: randomIp(),
+    });
+    expect(status).toBe(201);
+    expect(body.token_type).toBe("bearer");
+    expect(body.expires_in).toBe(900);
+    expect(body.user).toMatchObject({
+      email,
+      name: "Li Wei",
+      credits: 30,
+      plan: "pro",
+      is_guest: false,
+      is_trial_active: true,
+    });
+    const trialDays = (Date.parse(body.user.trial_ends_at) - Date.now()) / 86_400_000;
+    expect(trialDays).toBeGreaterThan(6.99);
+    expect(trialDays).toBeLessThanOrEqual(7);
+    expect(cookies.access_token).toBe(body.access_token);
+    expect(cookies.refresh_token).toBe(body.refresh_token);
+    expect(cookies.csrf_token).toBe(body.csrf_token);
+
+    const ledger = await ctx.database.db.execute(
+      `select delta, balance_after, kind from credit_ledger where user_id = '${body.user.id}'` as never,
+    );
+    expect((ledger as unknown as { rows: unknown[] }).rows).toEqual([
+      { delta: 30, balance_after: 30, kind: "registration_grant" },
+    ]);
+  });
+
+  it("rejects a 5-character password with 422 and creates nothing", async () => {
+    const email = randomEmail();
+    const { status, body } = await call(app, "/api/v1/auth/register", {
+      json: { email, password: "12345" },
+      ip: randomIp(),
+    });
+    expect(status).toBe(422);
+    expect(body.errors[0].loc).toEqual(["json", "password"]);
+    const login = await call(app, "/api/v1/auth/login", {
+      json: { email, password: "12345" },
+      ip: randomIp(),
+    });
+    expect(login.status).toBe(401);
+  });
+
+  it("rejects a missing field and a bad email with 422", async () => {
+    const { status, body } = await call(app, "/api/v1/auth/register", {
+      json: { email: "not-an-email" },
+      ip: randomIp(),
+    });
+    expect(status).toBe(422);
+    const locs = body.errors.map((e: { loc: string[] }) => e.loc.join("."));
+    expect(locs).toEqual(expect.arrayContaining(["json.email", "json.password"]));
+  });
+
+  it("answers 409 for a duplicate email, whatever its case", async () => {
+    const first = await registerUser(app);
+    const { status, body } = await call(app, "/api/v1/auth/register", {
+      json: { email: first.email.toUpperCase(), password: "another1" },
+      ip: randomIp(),
+    });
+    expect(status).toBe(409);
+    expect(body.detail).toMatch(/already exists/);
+  });
+
+  it("stores a valid referral code and rejects an unknown one", async () => {
+    const referrer = await registerUser(app);
+    const referred = await registerUser(app, { referral_code: referrer.body.user.referral_code });
+    const rows = (await ctx.database.db.execute(
+      `select referred_by from users where id = '${referred.userId}'` as never,
+    )) as unknown as { rows: { referred_by: string }[] };
+    expect(rows.rows[0]!.referred_by).toBe(referrer.userId);
+
+    const { status, body } = await call(app, "/api/v1/auth/register", {
+      json: { email: randomEmail(), password: "secret1", referral_code: "NOSUCHCODE" },
+      ip: randomIp(),
+    });
+    expect(status).toBe(422);
+    expect(body.errors[0].loc).toEqual(["body", "referral_code"]);
+  });
+
+  it("rate limits the 4th registration from one IP in an hour", async () => {
+    const ip = randomIp();
+    for (let i = 0; i < 3; i++) {
+      const { status } = await call(app, "/api/v1/auth/register", {
+        json: { email: randomEmail(), password: "secret1" },
+        ip,
+      });
+      expect(status).toBe(201);
+    }
+    const { status, res, body } = await call(app, "/api/v1/auth/register", {
+      json: { email: randomEmail(), password: "secret1" },
+      ip,
+    });
+    expect(status).toBe(429);
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(res.headers.get("RateLimit-Limit")).toBe("3");
+    expect(body.detail).toMatch(/Too many requests/);
+  });
+});
+
+describe("login", () => {
+  it("signs in with a JSON body and writes a usage log", async () => {
+    const user = await registerUser(app);
+    const { status, body } = await call(app, "/api/v1/auth/login", {
+      json: { email: user.email, password: user.password },
+      ip: randomIp(),
+    });
+    expect(status).toBe(200);
+    expect(body.user.id).toBe(user.userId);
+    const stats = await call(app, "/api/v1/usage/stats", { token: body.access_token });
+    expect(stats.body.by_event).toEqual({ register: 1, login: 1 });
+  });
+
+  it("answers 401 with one message for a wrong password and an unknown email", async () => {
+    const user = await registerUser(app);
+    const wrong = await call(app, "/api/v1/auth/login", {
+      json: { email: user.email, password: "wrong-password" },
+      ip: randomIp(),
+    });
+    const unknown = await call(app, "/api/v1/auth/login", {
+      json: { email: randomEmail(), password: "whatever" },
+      ip: randomIp(),
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body.detail).toBe(unknown.body.detail);
+  });
+
+  it("rejects a form-encoded body with 422", async () => {
+    const user = await registerUser(app);
+    const { status, body } = await call(app, "/api/v1/auth/login", {
+      body: new URLSearchParams({ email: user.email, password: user.password }).toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      ip: randomIp(),
+    });
+    expect(status).toBe(422);
+    expect(body.errors[0].loc).toEqual(["body"]);
+  });
+
+  it("rejects malformed JSON with 422", async () => {
+    const { status, body } = await call(app, "/api/v1/auth/login", {
+      body: '{"email": "a@b.c", "password": ',
+      headers: { "Content-Type": "application/json" },
+      ip: randomIp(),
+    });
+    expect(status).toBe(422);
+    expect(body.detail).toMatch(/Malformed JSON/);
+  });
+
+  it("answers 429 on the 6th login in a minute for one IP and email", async () => {
+    const user = await registerUser(app);
+    const ip = randomIp();
+    for (let i = 0; i < 5; i++) {
+      const { status } = await call(app, "/api/v1/auth/login", {
+        json: { email: user.email, password: "wrong-password" },
+        ip,
+      });
+      expect(status).toBe(401);
+    }
+    const sixth = await call(app, "/api/v1/auth/login", {
+      json: { email: user.email, password: user.password },
+      ip,
+    });
+    expect(sixth.status).toBe(429);
+    expect(sixth.res.headers.get("Retry-After")).toBeTruthy();
+    // Another address still has its own budget.
+    const other = await call(app, "/api/v1/auth/login", {
+      json: { email: user.email, password: user.password },
+      ip: randomIp(),
+    });
+    expect(other.status).toBe(200);
+  });
+});
+
+describe("guest login", () => {
+  it("issues a UUID guest identity with its own /me branch", async () => {
+    const { status, body } = await call(app, "/api/v1/auth/guest", {
+      method: "POST",
+      ip: randomIp(),
+    });
+    expect(status).toBe(201);
+    expect(body.user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const me = await call(app, "/api/v1/auth/me", { token: body.access_token });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      id: body.user.id,
+      is_guest: true,
+      name: "Guest",
+      role: "user",
+      plan: "free",
+      credits: 0,
+      created_at: expect.any(String),
+    });
+  });
+
+  it("answers 429 on the 6th guest login from one IP in 15 minutes", async () => {
+    const ip = randomIp();
+    for (let i = 0; i < 5; i++) {
+      expect((await call(app, "/api/v1/auth/guest", { method: "POST", ip })).status).toBe(201);
+    }
+    const sixth = await call(app, "/api/v1/auth/guest", { method: "POST", ip });
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.res.headers.get("Retry-After"))).toBeGreaterThan(60);
+  });
+});
+
+describe("access tokens", () => {
+  it("serves /me for a valid token, by header or by cookie", async () => {
+    const user = await registerUser(app);
+    const byHeader = await call(app, "/api/v1/auth/me", { token: user.accessToken });
+    expect(byHeader.status).toBe(200);
+    expect(byHeader.body).toMatchObject({ id: user.userId, email: user.email, credits: 30 });
+    const byCookie = await call(app, "/api/v1/auth/me", {
+      cookies: { access_token: user.accessToken },
+    });
+    expect(byCookie.status).toBe(200);
+  });
+
+  it("answers 401 without a token and for a garbage token", async () => {
+    expect((await call(app, "/api/v1/auth/me")).status).toBe(401);
+    const bad = await call(app, "/api/v1/auth/me", { token: "not.a.jwt" });
+    expect(bad.status).toBe(401);
+    expect(bad.res.headers.get("WWW-Authenticate")).toBe("Bearer");
+  });
+
+  it("rejects alg=none", async () => {
+    const user = await registerUser(app);
+    const header = btoa(JSON.stringify({ alg: "none", typ: "JWT" })).replace(/=+$/, "");
+    const now = Math.floor(Date.now() / 1000);
+    const payload = btoa(
+      JSON.stringify({
+        sub: user.userId,
+        sid: crypto.randomUUID(),
+        iss: "trade-assistant",
+        aud: "trade-assistant-api",
+        iat: now,
+        exp: now + 600,
+      }),
+    ).replace(/=+$/, "");
+    const { status } = await call(app, "/api/v1/auth/me", { token: `${header}.${payload}.` });
+    expect(status).toBe(401);
+  });
+
+  it("rejects an expired token", async () => {
+    const user = await registerUser(app);
+    const token = await forgeToken(
+      { sub: user.userId },
+      { exp: Math.floor(Date.now() / 1000) - 60 },
+    );
+    expect((await call(app, "/api/v1/auth/me", { token })).status).toBe(401);
+  });
+
+  it("rejects a non-UUID subject even when correctly signed", async () => {
+    const token = await forgeToken({ sub: "1 OR 1=1" });
+    expect((await call(app, "/api/v1/auth/me", { token })).status).toBe(401);
+    const valid = await forgeToken({ sub: crypto.randomUUID() });
+    // A well-formed token for a user that does not exist is still 401, never a 500.
+    expect((await call(app, "/api/v1/auth/me", { token: valid })).status).toBe(401);
+  });
+
+  it("rejects a token signed with another key", async () => {
+    const user = await registerUser(app);
+    const token = await new SignJWT({ sid: crypto.randomUUID() })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(user.userId)
+      .setIssuer("trade-assistant")
+      .setAudience("trade-assistant-api")
+      .setIssuedAt()
+      .setExpirationTime("10m")
+      .sign(te.encode("another-secret-another-secret-another-secret"));
+    expect((await call(app, "/api/v1/auth/me", { token })).status).toBe(401);
+  });
+});
+
+describe("CSRF", () => {
+  it("requires a token signed for this session on C routes", async () => {
+    const user = await registerUser(app);
+    const patch = (extra: { csrf?: string; cookies?: Record<string, string> }) =>
+      call(app, "/api/v1/users/me", {
+        method: "PATCH",
+        json: { company: "Ningbo Export Co." },
+        token: user.accessToken,
+        ...extra,
+      });
+    const missing = await patch({});
+    expect(missing.status).toBe(403);
+    expect(missing.body.detail).toMatch(/CSRF/);
+
+    const forged = await patch({
+      csrf: "AAAAAAAAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB",
+    });
+    expect(forged.status).toBe(403);
+
+    const other = await registerUser(app);
+    const stolen = await patch({ csrf: other.csrfToken });
+    expect(stolen.status).toBe(403);
+
+    const mismatch = await patch({
+      csrf: user.csrfToken,
+      cookies: { csrf_token: other.csrfToken },
+    });
+    expect(mismatch.status).toBe(403);
+
+    const ok = await patch({ csrf: user.csrfToken, cookies: { csrf_token: user.csrfToken } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.company).toBe("Ningbo Export Co.");
+  });
+
+  it("requires the csrf cookie when the session itself comes from a cookie", async () => {
+    const user = await registerUser(app);
+    const headerOnly = await call(app, "/api/v1/users/me", {
+      method: "PATCH",
+      json: { name: "X" },
+      cookies: { access_token: user.accessToken },
+      csrf: user.csrfToken,
+    });
+    expect(headerOnly.status).toBe(403);
+    const both = await call(app, "/api/v1/users/me", {
+      method: "PATCH",
+      json: { name: "X" },
+      cookies: { access_token: user.accessToken, csrf_token: user.csrfToken },
+      csrf: user.csrfToken,
+    });
+    expect(both.status).toBe(200);
+  });
+
+  it("GET /auth/csrf issues a token bound to the caller's session", async () => {
+    const user = await registerUser(app);
+    const { status, body, cookies } = await call(app, "/api/v1/auth/csrf", {
+      token: user.accessToken,
+    });
+    expect(status).toBe(200);
+    expect(cookies.csrf_token).toBe(body.csrf_token);
+    const ok = await call(app, "/api/v1/users/me", {
+      method: "PATCH",
+      json: { country: "CN" },
+      token: user.accessToken,
+      csrf: body.csrf_token,
+    });
+    expect(ok.status).toBe(200);
+    const anonymous = await call(app, "/api/v1/auth/csrf");
+    const rejected = await call(app, "/api/v1/users/me", {
+      method: "PATCH",
+      json: { country: "CN" },
+      token: user.accessToken,
+      csrf: anonymous.body.csrf_token,
+    });
+    expect(rejected.status).toBe(403);
+  });
+});
+
+describe("refresh tokens", () => {
+  it("rotates, and a reused token revokes the whole family", async () => {
+    const user = await registerUser(app);
+    const first = await call(app, "/api/v1/auth/refresh", {
+      json: { refresh_token: user.refreshToken },
+      ip: randomIp(),
+    });
+    expect(first.status).toBe(200);
+    expect(first.body.refresh_token).not.toBe(user.refreshToken);
+    expect((await call(app, "/api/v1/auth/me", { token: first.body.access_token })).status).toBe(
+      200,
+    );
+
+    const replay = await call(app, "/api/v1/auth/refresh", {
+      json: { refresh_token: user.refreshToken },
+      ip: randomIp(),
+    });
+    expect(replay.status).toBe(401);
+    // The family is gone: even the newest token no longer refreshes.
+    const after = await call(app, "/api/v1/auth/refresh", {
+      json: { refresh_token: first.body.refresh_token },
+      ip: randomIp(),
+    });
+    expect(after.status).toBe(401);
+  });
+
+  it("reads the refresh cookie when no body is sent", async () => {
+    const user = await registerUser(app);
+    const { status, body } = await call(app, "/api/v1/auth/refresh", {
+      method: "POST",
+      cookies: { refresh_token: user.refreshToken },
+      ip: randomIp(),
+    });
+    expect(status).toBe(200);
+    expect(body.user.id).toBe(user.userId);
+  });
+
+  it("answers 401 for a missing or unknown refresh token", async () => {
+    expect(
+      (await call(app, "/api/v1/auth/refresh", { method: "POST", ip: randomIp() })).status,
+    ).toBe(401);
+    const unknown = await call(app, "/api/v1/auth/refresh", {
+      json: { refresh_token: "x".repeat(43) },
+      ip: randomIp(),
+    });
+    expect(unknown.status).toBe(401);
+  });
+});
+
+describe("logout", () => {
+  it("revokes the session's refresh token and clears cookies", async () => {
+    const user = await registerUser(app);
+    const noCsrf = await call(app, "/api/v1/auth/logout", {
+      method: "POST",
+      token: user.accessToken,
+    });
+    expect(noCsrf.status).toBe(403);
+    const { status, res } = await call(app, "/api/v1/auth/logout", {
+      method: "POST",
+      token: user.accessToken,
+      csrf: user.csrfToken,
+    });
+    expect(status).toBe(200);
+    expect(res.headers.getSetCookie().join(";")).toMatch(/refresh_token=;/);
+    const refresh = await call(app, "/api/v1/auth/refresh", {
+      json: { refresh_token: user.refreshToken },
+      ip: randomIp(),
+    });
+    expect(refresh.status).toBe(401);
+  });
+});
+
+describe("password change", () => {
+  it("changes the password and signs out other sessions, keeping this one", async () => {
+    const user = await registerUser(app);
+    const other = await call(app, "/api/v1/auth/login", {
+      json: { email: user.email, password: user.password },
+      ip: randomIp(),
+    });
+    const { status } = await call(app, "/api/v1/auth/password", {
+      json: { old_password: user.password, new_password: "a-new-password" },
+      token: user.accessToken,
+      csrf: user.csrfToken,
+    });
+    expect(status).toBe(200);
+    const otherRefresh = await call(app, "/api/v1/auth/refresh", {
+      json: { refresh_token: other.body.refresh_token },
+      ip: randomIp(),
+    });
+    expect(otherRefresh.status).toBe(401);
+    const ownRefresh = await call(app, "/api/v1/auth/refresh", {
+      json: { refresh_token: user.refreshToken },
+      ip: randomIp(),
+    });
+    expect(ownRefresh.status).toBe(200);
+    const oldLogin = await call(app, "/api/v1/auth/login", {
+      json: { email: user.email, password: user.password },
+      ip: randomIp(),
+    });
+    expect(oldLogin.status).toBe(401);
+    const newLogin = await call(app, "/api/v1/auth/login", {
+      json: { email: user.email, password: "a-new-password" },
+      ip: randomIp(),
+    });
+    expect(newLogin.status).toBe(200);
+  });
+
+  it("rejects a wrong current password (422), a short new one (422) and no CSRF (403)", async () => {
+    const user = await registerUser(app);
+    const wrong = await call(app, "/api/v1/auth/password", {
+      json: { old_password: "nope-nope", new_password: "a-new-password" },
+      token: user.accessToken,
+      csrf: user.csrfToken,
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors[0].loc).toEqual(["body", "old_password"]);
+    const short = await call(app, "/api/v1/auth/password", {
+      json: { old_password: user.password, new_password: "12345" },
+      token: user.accessToken,
+      csrf: user.csrfToken,
+    });
+    expect(short.status).toBe(422);
+    const noCsrf = await call(app, "/api/v1/auth/password", {
+      json: { old_password: user.password, new_password: "a-new-password" },
+      token: user.accessToken,
+    });
+    expect(noCsrf.status).toBe(403);
+  });
+
+  it("answers 429 on the 4th change in 5 minutes", async () => {
+    const user = await registerUser(app);
+    for (let i = 0; i < 3; i++) {
+      const { status } = await call(app, "/api/v1/auth/password", {
+        json: { old_password: "wrong-one", new_password: "a-new-password" },
+        token: user.accessToken,
+        csrf: user.csrfToken,
+      });
+      expect(status).toBe(422);
+    }
+    const fourth = await call(app, "/api/v1/auth/password", {
+      json: { old_password: user.password, new_password: "a-new-password" },
+      token: user.accessToken,
+      csrf: user.csrfToken,
+    });
+    expect(fourth.status).toBe(429);
+  });
+
+  it("refuses guests, who have no password", async () => {
+    const guest = await call(app, "/api/v1/auth/guest", { method: "POST", ip: randomIp() });
+    const { status } = await call(app, "/api/v1/auth/password", {
+      json: { old_password: "anything", new_password: "a-new-password" },
+      token: guest.body.access_token,
+      csrf: guest.body.csrf_token,
+    });
+    expect(status).toBe(403);
+  });
+});

@@ -1,0 +1,117 @@
+import { readFile } from "node:fs/promises";
+import pg from "pg";
+import { afterAll, inject } from "vitest";
+import { type App, createApp, type RouteGroup } from "../../src/app";
+import { type ConfigInput, parseConfig } from "../../src/config";
+import type { Database } from "../../src/db/client";
+import { buildDeps, type Deps, type RuntimeAdapters } from "../../src/deps";
+import { createLogger } from "../../src/lib/logger";
+import { createMemoryRateLimiter } from "../../src/providers/ratelimit/memory";
+import type { RateLimiter } from "../../src/providers/ratelimit/types";
+import { openPgliteDatabase, openPostgresDatabase } from "../../src/runtime/node/database";
+import { nodeResolver } from "../../src/runtime/node/dns";
+import { createNodePasswordHasher } from "../../src/runtime/node/password";
+import { createRedisRateLimiter } from "../../src/runtime/node/redis-rate-limiter";
+import { withDatabase } from "./global-setup";
+
+export type TestDb = "pglite" | "postgres";
+export const TEST_DB: TestDb = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
+export const onPostgres = TEST_DB === "postgres";
+
+export const TEST_SECRETS = {
+  jwtSecret: "test-jwt-secret-0123456789abcdef0123456789",
+  csrfSecret: "test-csrf-secret-0123456789abcdef012345678",
+  encryptionKey: "test-encryption-key-0123456789abcdef01234",
+};
+
+const randomSuffix = () => Math.random().toString(36).slice(2, 10);
+
+/** A fresh database for one test file: PGlite from the migrated dump, or a Postgres clone. */
+export async function openTestDatabase(): Promise<Database & { url?: string }> {
+  if (TEST_DB === "postgres") {
+    const base = process.env.DATABASE_URL!;
+    const name = `ta_test_${process.pid}_${randomSuffix()}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${inject("postgresTemplate")}`);
+    await admin.end();
+    const url = withDatabase(base, name);
+    const database = openPostgresDatabase(url, 20);
+    return {
+      ...database,
+      url,
+      close: async () => {
+        await database.close();
+        const cleanup = new pg.Client({ connectionString: base });
+        await cleanup.connect();
+        await cleanup.query(`drop database if exists ${name} with (force)`);
+        await cleanup.end();
+      },
+    };
+  }
+  const dump = new Blob([await readFile(inject("pgliteTemplate"))]);
+  return openPgliteDatabase("memory://", { loadDataDir: dump });
+}
+
+/** Redis when the run has one (so limits are tested on the real store), else memory. */
+export function testRateLimiter(): RateLimiter {
+  const url = process.env.REDIS_URL;
+  if (!url || TEST_DB !== "postgres") return createMemoryRateLimiter();
+  return prefixedLimiter(createRedisRateLimiter(url), `t${process.pid}${randomSuffix()}:`);
+}
+
+/** Keeps each test file's budgets apart on a shared Redis. */
+export function prefixedLimiter(inner: RateLimiter, prefix: string): RateLimiter {
+  return {
+    consume: (rule, key) => inner.consume({ ...rule, name: `${prefix}${rule.name}` }, key),
+    close: () => inner.close?.() ?? Promise.resolve(),
+  };
+}
+
+export interface TestContext {
+  app: App;
+  deps: Deps;
+  database: Database;
+  /** A second app on the same database and limiter store, as a second instance would be. */
+  makeApp(overrides?: Partial<RuntimeAdapters>, env?: ConfigInput): Promise<App>;
+}
+
+export function testConfig(env: ConfigInput = {}) {
+  return parseConfig({ APP_ENV: "test", TRUST_PROXY: "1", LOG_LEVEL: "silent", ...env });
+}
+
+/**
+ * The real app on a real database for one test file; closed after the file. Options let a
+ * file point providers at fakes (WeChat) or change settings.
+ */
+export async function createTestContext(
+  options: { env?: ConfigInput; groups?: RouteGroup[]; runtime?: Partial<RuntimeAdapters> } = {},
+): Promise<TestContext> {
+  const database = await openTestDatabase();
+  const limiter = options.runtime?.limiter ?? testRateLimiter();
+  const passwords = createNodePasswordHasher();
+  const build = async (overrides: Partial<RuntimeAdapters> = {}, env: ConfigInput = {}) => {
+    const deps = await buildDeps(testConfig({ ...options.env, ...env }), {
+      database,
+      limiter,
+      passwords,
+      resolveHost: nodeResolver,
+      secrets: TEST_SECRETS,
+      logger: createLogger("silent"),
+      ...options.runtime,
+      ...overrides,
+    });
+    return { deps, app: createApp(deps, options.groups) };
+  };
+  const { deps, app } = await build();
+  afterAll(async () => {
+    await limiter.close?.();
+    await database.close();
+  });
+  return {
+    app,
+    deps,
+    database,
+    makeApp: async (overrides, env) => (await build(overrides, env)).app,
+  };
+}
