@@ -34,6 +34,10 @@ export const configSchema = z.object({
   DATA_DIR: z.string().default("./.data"),
   PUBLIC_BASE_URL: z.string().default(""),
   DATABASE_URL: optionalUrl,
+  /** Workers only: route the Neon driver's WebSocket through this relay (self-hosted Postgres). */
+  NEON_WS_PROXY: z.string().default(""),
+  /** Workers only: DNS-over-HTTPS endpoint the SSRF guard resolves names with. */
+  DOH_ENDPOINT: z.url().default("https://cloudflare-dns.com/dns-query"),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: optionalUrl,
   UPSTASH_REDIS_REST_URL: optionalUrl,

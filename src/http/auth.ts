@@ -32,7 +32,7 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async function requireAdm
     .select({ role: users.role, email: users.email, status: users.status })
     .from(users)
     .where(eq(users.id, auth.userId));
-  if (!user || user.status !== "active") throw unauthorized("Account is not active");
+  if (user?.status !== "active") throw unauthorized("Account is not active");
   const listed = user.email !== null && deps.config.ADMIN_EMAILS.includes(user.email);
   if (user.role !== "admin" && !listed) throw forbidden("Admin rights required");
   await next();

@@ -187,7 +187,7 @@ export function boundedHasher(
       active++;
       return;
     }
-    if (waiting.length > maxQueue) throw new HasherBusyError();
+    if (waiting.length >= maxQueue) throw new HasherBusyError();
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await new Promise<void>((resolve, reject) => {
@@ -210,7 +210,6 @@ export function boundedHasher(
     const next = waiting.shift();
     // Hand the slot straight to the next waiter so a newcomer cannot jump the queue.
     if (next) next();
-    else active--;
   }
 
   async function run<T>(task: () => Promise<T>): Promise<T> {

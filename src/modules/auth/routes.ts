@@ -264,7 +264,7 @@ export function createAuthRoutes() {
 
   router.openapi(meRoute, async (c) => {
     const user = await findUserWithCredits(c.var.deps, c.var.auth.userId);
-    if (!user || user.status !== "active") throw unauthorized("Account is not active");
+    if (user?.status !== "active") throw unauthorized("Account is not active");
     return c.json(toUserResponse(c.var.deps, user), 200);
   });
 
