@@ -10,6 +10,7 @@ import { CSRF_HEADER } from "./http/csrf";
 import type { AppEnv } from "./http/env";
 import { ApiError, handleError } from "./http/errors";
 import type { AppRouter } from "./http/router";
+import { createAdminRoutes } from "./modules/admin/routes";
 import { createAuthRoutes } from "./modules/auth/routes";
 import { createHealthRoutes } from "./modules/health/routes";
 import { createUsageRoutes } from "./modules/usage/routes";
@@ -19,7 +20,7 @@ import { createUserRoutes } from "./modules/users/routes";
 export const ROUTE_GROUPS = {
   auth: () => [createAuthRoutes(), createUserRoutes(), createUsageRoutes()],
   api: () => [],
-  admin: () => [],
+  admin: () => [createAdminRoutes()],
   payments: () => [],
   webhooks: () => [],
   jobs: () => [],

@@ -46,3 +46,13 @@ export const requireCsrf: MiddlewareHandler<AppEnv> = async function requireCsrf
   if (!(await verifyCsrfToken(deps, auth.sessionId, header))) throw forbidden("CSRF token invalid");
   await next();
 };
+
+/**
+ * For routes API.md does not mark C (admin writes): bearer clients are not exposed to CSRF,
+ * but a browser session riding on cookies still has to prove it.
+ */
+export const requireCsrfForCookieSessions: MiddlewareHandler<AppEnv> =
+  async function requireCsrfForCookieSessions(c, next) {
+    if (c.var.auth.via === "cookie") return requireCsrf(c, next);
+    await next();
+  };

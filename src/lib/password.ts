@@ -210,6 +210,7 @@ export function boundedHasher(
     const next = waiting.shift();
     // Hand the slot straight to the next waiter so a newcomer cannot jump the queue.
     if (next) next();
+    else active--;
   }
 
   async function run<T>(task: () => Promise<T>): Promise<T> {

@@ -1,0 +1,126 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** Repository root: bench/ lives directly under it. */
+export const ROOT = new URL("..", import.meta.url).pathname;
+
+export interface Child {
+  name: string;
+  proc: ChildProcess;
+  port: number;
+  /** Last lines of stdout/stderr, for error messages. */
+  tail: () => string;
+  exited: Promise<number | null>;
+  stop: () => Promise<void>;
+}
+
+const children = new Set<Child>();
+
+/** Kills every child still running; synchronous so it also works from an `exit` handler. */
+export function killAllChildrenSync(): void {
+  for (const child of children) {
+    if (child.proc.exitCode === null && child.proc.signalCode === null) {
+      try {
+        child.proc.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+  children.clear();
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `node --import tsx <script>` from the repository root: the app and the ceiling servers
+ * all get the same process model (one Node process, same loader, same flags).
+ */
+export function startNode(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  port: number,
+): Child {
+  const proc = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString("utf8").split("\n")) {
+      if (line.trim()) lines.push(line);
+    }
+    if (lines.length > 40) lines.splice(0, lines.length - 40);
+  };
+  proc.stdout?.on("data", keep);
+  proc.stderr?.on("data", keep);
+  const exited = new Promise<number | null>((resolve) => {
+    proc.once("exit", (code) => resolve(code));
+  });
+  const child: Child = {
+    name,
+    proc,
+    port,
+    tail: () => lines.join("\n"),
+    exited,
+    stop: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill("SIGTERM");
+        const done = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
+        if (!done) {
+          proc.kill("SIGKILL");
+          await exited;
+        }
+      }
+      children.delete(child);
+    },
+  };
+  children.add(child);
+  return child;
+}
+
+/**
+ * Polls `GET /health` every `intervalMs` until it answers 200; returns the milliseconds from
+ * `since` (a performance.now() taken before spawning) to that first 200.
+ */
+export async function waitReady(
+  child: Child,
+  since: number,
+  { timeoutMs = 60_000, intervalMs = 25, path = "/health" } = {},
+): Promise<number> {
+  const deadline = since + timeoutMs;
+  let exitCode: number | null | undefined;
+  void child.exited.then((code) => {
+    exitCode = code;
+  });
+  while (performance.now() < deadline) {
+    if (exitCode !== undefined) {
+      throw new Error(`${child.name} exited with ${exitCode} before it was ready:\n${child.tail()}`);
+    }
+    try {
+      const res = await fetch(`http://127.0.0.1:${child.port}${path}`, {
+        signal: AbortSignal.timeout(1000),
+      });
+      await res.arrayBuffer();
+      if (res.status === 200) return performance.now() - since;
+    } catch {
+      // not listening yet
+    }
+    await sleep(intervalMs);
+  }
+  throw new Error(`${child.name} not ready after ${timeoutMs} ms:\n${child.tail()}`);
+}

@@ -1,0 +1,170 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireAdmin, requireAuth } from "../../http/auth";
+import { requireCsrfForCookieSessions } from "../../http/csrf";
+import { authErrorResponses, ErrorSchema, errorResponse, rateLimitedResponses } from "../../http/errors";
+import { limitByUser } from "../../http/limits";
+import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
+import { createRouter } from "../../http/router";
+import {
+  AdminUserListQuery,
+  AdminUserPage,
+  AdminUserPatch,
+  AdminUserSchema,
+  ConfigEntrySchema,
+  ConfigKeyParam,
+  ConfigPutBody,
+  UsageLogPage,
+  UsageLogQuery,
+  UserIdParam,
+} from "./schemas";
+import {
+  getSystemConfig,
+  getUser,
+  listSystemConfig,
+  listUsageLogs,
+  listUsers,
+  patchUser,
+  putSystemConfig,
+} from "./service";
+
+const tags = ["Admin"];
+const guard = [requireAuth, requireAdmin, limitByUser(RATE_LIMIT_RULES.admin)] as const;
+const writeGuard = [...guard, requireCsrfForCookieSessions] as const;
+const adminErrors = {
+  ...authErrorResponses,
+  ...rateLimitedResponses,
+  403: errorResponse(ErrorSchema, "Admin rights required"),
+};
+const ok = <T extends z.ZodType>(schema: T, description: string) => ({
+  200: { description, content: { "application/json": { schema } } },
+});
+const security = [{ bearerAuth: [] }];
+
+export const listUsersRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/users",
+  tags,
+  security,
+  summary: "Users, newest first, with search and filters",
+  middleware: [...guard],
+  request: { query: AdminUserListQuery },
+  responses: { ...ok(AdminUserPage, "A page of users"), ...adminErrors },
+});
+
+export const getUserRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/users/{id}",
+  tags,
+  security,
+  summary: "One user",
+  middleware: [...guard],
+  request: { params: UserIdParam },
+  responses: {
+    ...ok(AdminUserSchema, "The user"),
+    404: errorResponse(ErrorSchema, "No such user"),
+    ...adminErrors,
+  },
+});
+
+export const patchUserRoute = createRoute({
+  method: "patch",
+  path: "/api/v1/admin/users/{id}",
+  tags,
+  security,
+  summary: "Change role, plan or status (disabling signs the user out everywhere)",
+  middleware: [...writeGuard],
+  request: {
+    params: UserIdParam,
+    body: { required: true, content: { "application/json": { schema: AdminUserPatch } } },
+  },
+  responses: {
+    ...ok(AdminUserSchema, "The updated user"),
+    404: errorResponse(ErrorSchema, "No such user"),
+    ...adminErrors,
+  },
+});
+
+export const usageLogsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/usage-logs",
+  tags,
+  security,
+  summary: "Usage log rows, newest first, filtered by user, event and UTC dates",
+  middleware: [...guard],
+  request: { query: UsageLogQuery },
+  responses: { ...ok(UsageLogPage, "A page of usage logs"), ...adminErrors },
+});
+
+export const listConfigRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/system-config",
+  tags,
+  security,
+  summary: "Every system config entry",
+  middleware: [...guard],
+  responses: {
+    ...ok(z.object({ items: z.array(ConfigEntrySchema) }), "All entries"),
+    ...adminErrors,
+  },
+});
+
+export const getConfigRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/system-config/{key}",
+  tags,
+  security,
+  summary: "One system config entry",
+  middleware: [...guard],
+  request: { params: ConfigKeyParam },
+  responses: {
+    ...ok(ConfigEntrySchema, "The entry"),
+    404: errorResponse(ErrorSchema, "Unknown key"),
+    ...adminErrors,
+  },
+});
+
+export const putConfigRoute = createRoute({
+  method: "put",
+  path: "/api/v1/admin/system-config/{key}",
+  tags,
+  security,
+  summary: "Replace one system config value (validated against the key's schema)",
+  middleware: [...writeGuard],
+  request: {
+    params: ConfigKeyParam,
+    body: { required: true, content: { "application/json": { schema: ConfigPutBody } } },
+  },
+  responses: {
+    ...ok(ConfigEntrySchema, "The stored entry"),
+    404: errorResponse(ErrorSchema, "Unknown key"),
+    ...adminErrors,
+  },
+});
+
+export function createAdminRoutes() {
+  const router = createRouter();
+  router.openapi(listUsersRoute, async (c) =>
+    c.json(await listUsers(c.var.deps, c.req.valid("query")), 200),
+  );
+  router.openapi(getUserRoute, async (c) =>
+    c.json(await getUser(c.var.deps, c.req.valid("param").id), 200),
+  );
+  router.openapi(patchUserRoute, async (c) =>
+    c.json(await patchUser(c.var.deps, c.req.valid("param").id, c.req.valid("json")), 200),
+  );
+  router.openapi(usageLogsRoute, async (c) =>
+    c.json(await listUsageLogs(c.var.deps, c.req.valid("query")), 200),
+  );
+  router.openapi(listConfigRoute, async (c) =>
+    c.json({ items: await listSystemConfig(c.var.deps) }, 200),
+  );
+  router.openapi(getConfigRoute, async (c) =>
+    c.json(await getSystemConfig(c.var.deps, c.req.valid("param").key), 200),
+  );
+  router.openapi(putConfigRoute, async (c) => {
+    const { key } = c.req.valid("param");
+    const entry = await putSystemConfig(c.var.deps, c.var.auth.userId, key, c.req.valid("json").value);
+    return c.json(entry, 200);
+  });
+  return router;
+}

@@ -1,0 +1,67 @@
+import { z } from "@hono/zod-openapi";
+import { pageQuery, pageSchema } from "../../lib/pagination";
+import { UserSchema } from "../auth/schemas";
+
+export const AdminUserSchema = UserSchema.extend({
+  last_login_at: z.string().nullable(),
+  referred_by: z.string().nullable(),
+}).openapi("AdminUser");
+
+export const AdminUserListQuery = pageQuery().extend({
+  q: z.string().trim().max(100).optional().openapi({ description: "Matches email or name" }),
+  role: z.enum(["user", "admin"]).optional(),
+  status: z.enum(["active", "disabled"]).optional(),
+  is_guest: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
+});
+
+export const AdminUserPage = pageSchema(AdminUserSchema).openapi("AdminUserPage");
+
+export const AdminUserPatch = z
+  .object({
+    role: z.enum(["user", "admin"]),
+    status: z.enum(["active", "disabled"]),
+    plan: z.string().trim().min(1).max(40),
+    plan_expires_at: z.iso.datetime({ offset: true }).nullable(),
+  })
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { error: "Send at least one field to change" })
+  .openapi("AdminUserPatch");
+
+export const UserIdParam = z.object({
+  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
+});
+
+export const UsageLogQuery = pageQuery().extend({
+  user_id: z.uuid().optional(),
+  event: z.string().max(60).optional(),
+  start_date: z.iso.date().optional(),
+  end_date: z.iso.date().optional(),
+});
+
+export const UsageLogSchema = z
+  .object({
+    id: z.string(),
+    user_id: z.string().nullable(),
+    email: z.string().nullable(),
+    event: z.string(),
+    ip: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    created_at: z.string(),
+  })
+  .openapi("UsageLog");
+export const UsageLogPage = pageSchema(UsageLogSchema).openapi("UsageLogPage");
+
+export const ConfigEntrySchema = z
+  .object({ key: z.string(), value: z.unknown(), updated_at: z.string() })
+  .openapi("SystemConfigEntry");
+export const ConfigKeyParam = z.object({
+  key: z
+    .string()
+    .max(100)
+    .openapi({ param: { name: "key", in: "path" }, example: "credits.costs" }),
+});
+export const ConfigPutBody = z.object({ value: z.unknown() }).openapi("SystemConfigPut");

@@ -1,0 +1,191 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Deps } from "../../deps";
+import { queryRows } from "../../db/client";
+import { notFound, validationError } from "../../http/errors";
+import { offsetOf } from "../../lib/pagination";
+import { DEFAULT_SYSTEM_CONFIG, type SystemConfigKey } from "../system-config/defaults";
+import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";
+import { toUserResponse, type UserRow } from "../users/service";
+
+type AdminUserRow = UserRow & { last_login_at: Date | null; referred_by: string | null; total: number };
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+function toAdminUser(deps: Deps, row: AdminUserRow) {
+  const base = toUserResponse(deps, { ...row, is_guest: false });
+  return {
+    ...(base as Exclude<typeof base, { is_guest: true }>),
+    is_guest: row.is_guest,
+    email: row.email,
+    last_login_at: iso(row.last_login_at),
+    referred_by: row.referred_by,
+  };
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+export async function listUsers(
+  deps: Deps,
+  query: {
+    page: number;
+    size: number;
+    q?: string;
+    role?: string;
+    status?: string;
+    is_guest?: boolean;
+  },
+) {
+  const filters: SQL[] = [sql`true`];
+  if (query.q) {
+    const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
+    filters.push(sql`(u.email like ${pattern} or lower(u.name) like ${pattern})`);
+  }
+  if (query.role) filters.push(sql`u.role = ${query.role}`);
+  if (query.status) filters.push(sql`u.status = ${query.status}`);
+  if (query.is_guest !== undefined) filters.push(sql`u.is_guest = ${query.is_guest}`);
+  // One round trip: the page and the total via a window count.
+  const rows = await queryRows<AdminUserRow>(
+    deps.db,
+    sql`select u.*, c.balance as credits, count(*) over ()::int as total
+        from users u left join user_credits c on c.user_id = u.id
+        where ${sql.join(filters, sql` and `)}
+        order by u.created_at desc, u.id desc
+        limit ${query.size} offset ${offsetOf(query.page, query.size)}`,
+  );
+  const total = rows[0]?.total ?? (query.page > 1 ? await countUsers(deps, filters) : 0);
+  return { items: rows.map((r) => toAdminUser(deps, r)), total, page: query.page, size: query.size };
+}
+
+async function countUsers(deps: Deps, filters: SQL[]) {
+  const [row] = await queryRows<{ n: number }>(
+    deps.db,
+    sql`select count(*)::int as n from users u where ${sql.join(filters, sql` and `)}`,
+  );
+  return row?.n ?? 0;
+}
+
+export async function getUser(deps: Deps, id: string) {
+  const [row] = await queryRows<AdminUserRow>(
+    deps.db,
+    sql`select u.*, c.balance as credits, 1 as total from users u
+        left join user_credits c on c.user_id = u.id where u.id = ${id}`,
+  );
+  if (!row) throw notFound("User not found");
+  return toAdminUser(deps, row);
+}
+
+/** Disabling an account also revokes its refresh tokens in the same statement. */
+export async function patchUser(
+  deps: Deps,
+  id: string,
+  patch: { role?: string; status?: string; plan?: string; plan_expires_at?: string | null },
+) {
+  const sets: SQL[] = [sql`updated_at = ${deps.clock.now().toISOString()}::timestamptz`];
+  if (patch.role) sets.push(sql`role = ${patch.role}`);
+  if (patch.status) sets.push(sql`status = ${patch.status}`);
+  if (patch.plan) sets.push(sql`plan = ${patch.plan}`);
+  if (patch.plan_expires_at !== undefined) {
+    sets.push(sql`plan_expires_at = ${patch.plan_expires_at}::timestamptz`);
+  }
+  const [row] = await queryRows<AdminUserRow>(
+    deps.db,
+    sql`with u as (update users set ${sql.join(sets, sql`, `)} where id = ${id} returning *),
+      revoked as (
+        update refresh_tokens set revoked_at = now()
+        where user_id in (select id from u where status = 'disabled') and revoked_at is null)
+      select u.*, c.balance as credits, 1 as total from u
+      left join user_credits c on c.user_id = u.id`,
+  );
+  if (!row) throw notFound("User not found");
+  return toAdminUser(deps, row);
+}
+
+export async function listUsageLogs(
+  deps: Deps,
+  query: {
+    page: number;
+    size: number;
+    user_id?: string;
+    event?: string;
+    start_date?: string;
+    end_date?: string;
+  },
+) {
+  const filters: SQL[] = [sql`true`];
+  if (query.user_id) filters.push(sql`l.user_id = ${query.user_id}`);
+  if (query.event) filters.push(sql`l.event = ${query.event}`);
+  if (query.start_date) {
+    filters.push(sql`l.created_at >= (${query.start_date}::date)::timestamp at time zone 'UTC'`);
+  }
+  if (query.end_date) {
+    filters.push(sql`l.created_at < (${query.end_date}::date + 1)::timestamp at time zone 'UTC'`);
+  }
+  const where = sql.join(filters, sql` and `);
+  const [rows, [count]] = await Promise.all([
+    queryRows<{
+      id: string;
+      user_id: string | null;
+      email: string | null;
+      event: string;
+      ip: string | null;
+      metadata: Record<string, unknown> | null;
+      created_at: Date;
+    }>(
+      deps.db,
+      sql`select l.id, l.user_id, u.email, l.event, l.ip, l.metadata, l.created_at
+          from usage_logs l left join users u on u.id = l.user_id
+          where ${where} order by l.created_at desc, l.id desc
+          limit ${query.size} offset ${offsetOf(query.page, query.size)}`,
+    ),
+    queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from usage_logs l where ${where}`),
+  ]);
+  return {
+    items: rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
+    total: count?.n ?? 0,
+    page: query.page,
+    size: query.size,
+  };
+}
+
+const isKnownKey = (key: string): key is SystemConfigKey => key in DEFAULT_SYSTEM_CONFIG;
+
+export async function listSystemConfig(deps: Deps) {
+  const rows = await queryRows<{ key: string; value: unknown; updated_at: Date }>(
+    deps.db,
+    sql`select key, value, updated_at from system_config order by key`,
+  );
+  return rows.map((r) => ({ ...r, updated_at: new Date(r.updated_at).toISOString() }));
+}
+
+export async function getSystemConfig(deps: Deps, key: string) {
+  const [row] = await queryRows<{ key: string; value: unknown; updated_at: Date }>(
+    deps.db,
+    sql`select key, value, updated_at from system_config where key = ${key}`,
+  );
+  if (!row) throw notFound("Unknown config key");
+  return { ...row, updated_at: new Date(row.updated_at).toISOString() };
+}
+
+/** Only known keys, each validated against its own schema before it is stored. */
+export async function putSystemConfig(deps: Deps, adminId: string, key: string, value: unknown) {
+  if (!isKnownKey(key)) throw notFound("Unknown config key");
+  const parsed = SYSTEM_CONFIG_SCHEMAS[key].safeParse(value);
+  if (!parsed.success) {
+    throw validationError(
+      parsed.error.issues.map((issue) => ({
+        loc: ["body", "value", ...issue.path.map(String)],
+        msg: issue.message,
+        type: issue.code,
+      })),
+    );
+  }
+  const [row] = await queryRows<{ key: string; value: unknown; updated_at: Date }>(
+    deps.db,
+    sql`insert into system_config (key, value, updated_at, updated_by)
+        values (${key}, ${JSON.stringify(parsed.data)}::jsonb, now(), ${adminId})
+        on conflict (key) do update set value = excluded.value, updated_at = excluded.updated_at,
+          updated_by = excluded.updated_by
+        returning key, value, updated_at`,
+  );
+  return { ...row!, updated_at: new Date(row!.updated_at).toISOString() };
+}
