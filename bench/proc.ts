@@ -31,6 +31,11 @@ export function killAllChildrenSync(): void {
   children.clear();
 }
 
+/** Stops (SIGTERM, then SIGKILL after 5 s) every child still running. */
+export async function stopAllChildren(): Promise<void> {
+  await Promise.allSettled([...children].map((child) => child.stop()));
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -94,13 +99,13 @@ export function startNode(
 }
 
 /**
- * Polls `GET /health` every `intervalMs` until it answers 200; returns the milliseconds from
- * `since` (a performance.now() taken before spawning) to that first 200.
+ * Polls `GET <path>` (default /health) every `intervalMs` until it answers `status` (default
+ * 200); returns the milliseconds from `since` (performance.now() taken before spawning).
  */
 export async function waitReady(
   child: Child,
   since: number,
-  { timeoutMs = 60_000, intervalMs = 25, path = "/health" } = {},
+  { timeoutMs = 60_000, intervalMs = 25, path = "/health", status = 200 } = {},
 ): Promise<number> {
   const deadline = since + timeoutMs;
   let exitCode: number | null | undefined;
@@ -116,7 +121,7 @@ export async function waitReady(
         signal: AbortSignal.timeout(1000),
       });
       await res.arrayBuffer();
-      if (res.status === 200) return performance.now() - since;
+      if (res.status === status) return performance.now() - since;
     } catch {
       // not listening yet
     }

@@ -45,17 +45,18 @@ export interface Argon2idPhc {
 const PHC_RE =
   /^\$argon2id\$v=19\$m=(\d{1,10}),t=(\d{1,10}),p=(\d{1,3})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
+/** Strict unpadded base64: a non-canonical spelling (stray low bits in the last char) is refused. */
 function decodeB64NoPad(text: string): Uint8Array | null {
-  // Unpadded base64 never has length % 4 === 1; atob accepts missing padding otherwise.
-  if (text.length % 4 === 1) return null;
+  let bin: string;
   try {
-    const bin = atob(text);
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
+    bin = atob(text); // forgiving-base64: accepts missing padding
   } catch {
     return null;
   }
+  if (btoa(bin).replace(/=+$/, "") !== text) return null;
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
 }
 
 /**
@@ -187,7 +188,7 @@ export function boundedHasher(
       active++;
       return;
     }
-    if (waiting.length >= maxQueue) throw new HasherBusyError();
+    if (waiting.length > maxQueue) throw new HasherBusyError();
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await new Promise<void>((resolve, reject) => {

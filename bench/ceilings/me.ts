@@ -1,0 +1,118 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer, type ServerResponse } from "node:http";
+import pg from "pg";
+
+/**
+ * Ceiling for `GET /api/v1/auth/me`: the same work with no framework. One HS256 JWT check with
+ * node:crypto (parse, HMAC-SHA256, timingSafeEqual, alg/exp/iss/aud), one primary-key read
+ * through a pg Pool of the app's size, the row shaped like the app's user response, as JSON.
+ */
+const port = Number(process.env.PORT);
+const secret = Buffer.from(process.env.JWT_SECRET ?? "", "utf8");
+const issuer = process.env.JWT_ISSUER || "trade-assistant";
+const audience = process.env.JWT_AUDIENCE || "trade-assistant-api";
+const contentType = process.env.CEILING_CONTENT_TYPE || "application/json";
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE || 10),
+  idleTimeoutMillis: 30_000,
+});
+pool.on("error", () => {});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const USER_QUERY =
+  "select u.*, c.balance as credits from users u left join user_credits c on c.user_id = u.id where u.id = $1";
+
+interface Claims {
+  sub?: unknown;
+  sid?: unknown;
+  exp?: unknown;
+  iss?: unknown;
+  aud?: unknown;
+}
+
+function verify(token: string): Claims | null {
+  const first = token.indexOf(".");
+  const second = token.indexOf(".", first + 1);
+  if (first < 0 || second < 0 || token.indexOf(".", second + 1) >= 0) return null;
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, first), "base64url").toString("utf8"));
+    if (header?.alg !== "HS256") return null;
+    const expected = createHmac("sha256", secret).update(token.slice(0, second)).digest();
+    const given = Buffer.from(token.slice(second + 1), "base64url");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const claims = JSON.parse(
+      Buffer.from(token.slice(first + 1, second), "base64url").toString("utf8"),
+    ) as Claims;
+    const now = Math.floor(Date.now() / 1000);
+    if (typeof claims.exp !== "number" || claims.exp <= now) return null;
+    if (claims.iss !== issuer) return null;
+    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (!aud.includes(audience)) return null;
+    if (typeof claims.sub !== "string" || !UUID.test(claims.sub)) return null;
+    if (typeof claims.sid !== "string" || !UUID.test(claims.sid)) return null;
+    return claims;
+  } catch {
+    return null;
+  }
+}
+
+const iso = (value: Date | string | null): string | null =>
+  value === null ? null : new Date(value).toISOString();
+
+function send(res: ServerResponse, status: number, payload: unknown) {
+  const body = Buffer.from(JSON.stringify(payload));
+  res.writeHead(status, { "content-type": contentType, "content-length": body.length });
+  res.end(body);
+}
+
+const server = createServer((req, res) => {
+  if (req.method !== "GET" || req.url !== "/api/v1/auth/me") {
+    send(res, 404, { detail: "Not found" });
+    return;
+  }
+  const header = req.headers.authorization ?? "";
+  const claims = header.startsWith("Bearer ") ? verify(header.slice(7).trim()) : null;
+  if (!claims) {
+    send(res, 401, { detail: "Invalid or expired token" });
+    return;
+  }
+  pool.query(USER_QUERY, [claims.sub]).then(
+    ({ rows: [row] }) => {
+      if (row?.status !== "active") {
+        send(res, 401, { detail: "Account is not active" });
+        return;
+      }
+      const trialEnds = iso(row.trial_ends_at);
+      send(res, 200, {
+        id: row.id,
+        email: row.email,
+        name: row.name,
+        company: row.company,
+        phone: row.phone,
+        country: row.country,
+        language: row.language,
+        role: row.role === "admin" ? "admin" : "user",
+        status: row.status,
+        is_guest: row.is_guest,
+        plan: row.plan,
+        plan_expires_at: iso(row.plan_expires_at),
+        trial_ends_at: trialEnds,
+        is_trial_active: trialEnds !== null && new Date(trialEnds) > new Date(),
+        referral_code: row.referral_code,
+        credits: Number(row.credits ?? 0),
+        has_wechat: row.wechat_openid !== null,
+        created_at: iso(row.created_at),
+      });
+    },
+    () => send(res, 500, { detail: "Internal error" }),
+  );
+});
+server.listen(port, "0.0.0.0");
+
+process.on("SIGTERM", () => {
+  server.close(() => {
+    void pool.end().finally(() => process.exit(0));
+  });
+  server.closeAllConnections();
+});
