@@ -37,14 +37,6 @@ export type HashWasmModules = Record<HashWasmBinary, WebAssembly.Module>;
 const served = new Map<string, WebAssembly.Module>();
 let originalCompile: typeof WebAssembly.compile | undefined;
 
-function bytesOf(source: BufferSource): Uint8Array {
-  if (source instanceof Uint8Array) return source;
-  if (ArrayBuffer.isView(source)) {
-    return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-  }
-  return new Uint8Array(source);
-}
-
 /**
  * Makes `WebAssembly.compile(bytes)` answer with a precompiled module when the bytes are one of
  * hash-wasm's known binaries; anything else goes to the runtime's own compile. Idempotent.
@@ -57,15 +49,14 @@ export function servePrecompiledWasm(modules: HashWasmModules): void {
   const original = WebAssembly.compile.bind(WebAssembly);
   originalCompile = original;
   WebAssembly.compile = async (source: BufferSource) => {
-    const bytes = bytesOf(source);
-    const digest = hex(await crypto.subtle.digest("SHA-256", bytes));
+    const digest = hex(await crypto.subtle.digest("SHA-256", source));
     const module = served.get(digest);
     if (module) return module;
     try {
       return await original(source);
     } catch (error) {
       throw new Error(
-        `WebAssembly.compile of ${bytes.byteLength} bytes (sha256 ${digest}) failed and no ` +
+        `WebAssembly.compile of ${source.byteLength} bytes (sha256 ${digest}) failed and no ` +
           "precompiled module matches: if hash-wasm was upgraded, regenerate src/lib/wasm/ " +
           "(see src/lib/password-wasm-module.ts)",
         { cause: error },

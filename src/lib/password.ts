@@ -188,7 +188,7 @@ export function boundedHasher(
       active++;
       return;
     }
-    if (waiting.length > maxQueue) throw new HasherBusyError();
+    if (waiting.length >= maxQueue) throw new HasherBusyError();
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,4 @@
+import { createWorker } from "../src/runtime/worker";
+
+/** Worker `admin` (wrangler.toml [env.admin]): the admin API (plans, users, provider settings). */
+export default createWorker(["admin"]);

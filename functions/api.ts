@@ -1,0 +1,4 @@
+import { createWorker } from "../src/runtime/worker";
+
+/** Worker `api` (wrangler.toml [env.api]): the seller-facing API (AI tools, customers, credits). */
+export default createWorker(["api"]);

@@ -1,0 +1,4 @@
+import { createWorker } from "../src/runtime/worker";
+
+/** Worker `jobs` (wrangler.toml [env.jobs]): background job deliveries (QStash, signature verified). */
+export default createWorker(["jobs"]);

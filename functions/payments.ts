@@ -1,0 +1,4 @@
+import { createWorker } from "../src/runtime/worker";
+
+/** Worker `payments` (wrangler.toml [env.payments]): payment orders and gateway callbacks. */
+export default createWorker(["payments"]);

@@ -1,0 +1,4 @@
+import { createWorker } from "../src/runtime/worker";
+
+/** Worker `webhooks` (wrangler.toml [env.webhooks]): inbound webhooks from messaging platforms. */
+export default createWorker(["webhooks"]);
