@@ -29,6 +29,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : `admin:grant failed: ${String(error)}`);
+  console.error(
+    error instanceof ConfigError ? error.message : `admin:grant failed: ${String(error)}`,
+  );
   process.exit(1);
 });

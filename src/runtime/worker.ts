@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { type App, createApp, type RouteGroup } from "../app";
 import { type Config, ConfigError, parseConfig } from "../config";
+import type { Database, Db } from "../db/client";
 import { openNeonDatabase } from "../db/neon";
 import { buildDeps } from "../deps";
 import { tasksForCron } from "../jobs/schedules";
@@ -13,8 +15,8 @@ import { createUpstashRateLimiter } from "../providers/ratelimit/upstash";
 
 /**
  * Cloudflare Workers entry: `functions/<group>.ts` is `export default createWorker(["<group>"])`.
- * Edge-safe: bundled by wrangler, never imported by Node code (the `.wasm` imports only resolve
- * in a wrangler bundle).
+ * Bundled by wrangler only, never imported by Node code (the `.wasm` imports only resolve in a
+ * wrangler bundle). Needs the `nodejs_compat` compatibility flag (for AsyncLocalStorage).
  */
 
 /** Vars and secrets as bound by wrangler.toml and `wrangler secret put`. */
@@ -61,17 +63,106 @@ export function parseWorkerConfig(env: WorkerEnv): WorkerConfig {
   const missing = REQUIRED_ON_WORKERS.filter((key) => !config[key]);
   if (missing.length > 0) {
     throw new ConfigError(
-      missing.map((key) => `${key}: required on Workers (set it with \`wrangler secret put ${key}\`)`),
+      missing.map(
+        (key) => `${key}: required on Workers (set it with \`wrangler secret put ${key}\`)`,
+      ),
     );
   }
   return config as WorkerConfig;
 }
 
-async function buildWorkerApp(env: WorkerEnv, groups: readonly RouteGroup[]): Promise<App> {
+/**
+ * One Neon pool per request, behind a Database that stays the same for the isolate.
+ *
+ * workerd ties every socket to the request that opened it: a pooled connection reused by the
+ * next request fails ("Cannot perform I/O on behalf of a different request") or hangs. So the
+ * app and its deps are built once per isolate, but `deps.db` forwards each call to a pool that
+ * belongs to the current request (found through AsyncLocalStorage), opened on first use and
+ * ended when the request is over.
+ */
+class RequestScope {
+  #database: Database | undefined;
+
+  constructor(private readonly open: () => Database) {}
+
+  get database(): Database {
+    this.#database ??= this.open();
+    return this.#database;
+  }
+
+  async close(): Promise<void> {
+    const database = this.#database;
+    this.#database = undefined;
+    await database?.close().catch(() => {});
+  }
+}
+
+const scopes = new AsyncLocalStorage<RequestScope>();
+
+function currentDatabase(): Database {
+  const scope = scopes.getStore();
+  if (!scope) throw new Error("The database is only reachable while handling a request");
+  return scope.database;
+}
+
+/** A Db whose every property is read from the current request's Drizzle instance. */
+const requestDb = new Proxy({} as Db, {
+  get(_target, property) {
+    const db = currentDatabase().db;
+    const value = Reflect.get(db, property, db);
+    return typeof value === "function" ? value.bind(db) : value;
+  },
+  has: (_target, property) => Reflect.has(currentDatabase().db, property),
+});
+
+const requestScopedDatabase: Database = {
+  kind: "neon",
+  db: requestDb,
+  ping: () => currentDatabase().ping(),
+  // Each request's pool is ended by its scope; there is nothing isolate-wide to close.
+  close: async () => {},
+};
+
+/**
+ * Runs a handler inside a fresh request scope and ends the scope's pool once the response body
+ * has been sent (a streamed body may still use the database after the handler returned).
+ */
+async function withRequestScope(
+  open: () => Database,
+  ctx: WorkerExecutionContext,
+  handler: () => Promise<Response>,
+): Promise<Response> {
+  const scope = new RequestScope(open);
+  let response: Response;
+  try {
+    response = await scopes.run(scope, handler);
+  } catch (error) {
+    ctx.waitUntil(scope.close());
+    throw error;
+  }
+  if (!response.body) {
+    ctx.waitUntil(scope.close());
+    return response;
+  }
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  ctx.waitUntil(
+    response.body
+      .pipeTo(writable)
+      .catch(() => {})
+      .then(() => scope.close()),
+  );
+  return new Response(readable, response);
+}
+
+interface WorkerInstance {
+  app: App;
+  openDatabase: () => Database;
+}
+
+async function buildWorker(env: WorkerEnv, groups: readonly RouteGroup[]): Promise<WorkerInstance> {
   const config = parseWorkerConfig(env);
-  const database = openNeonDatabase(config.DATABASE_URL, {
-    wsProxy: config.NEON_WS_PROXY || undefined,
-  });
+  const openDatabase = () =>
+    openNeonDatabase(config.DATABASE_URL, { wsProxy: config.NEON_WS_PROXY || undefined });
   const limiter =
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
       ? createUpstashRateLimiter({
@@ -80,7 +171,7 @@ async function buildWorkerApp(env: WorkerEnv, groups: readonly RouteGroup[]): Pr
         })
       : createMemoryRateLimiter();
   const deps = await buildDeps(config, {
-    database,
+    database: requestScopedDatabase,
     limiter,
     passwords: createPrecompiledWasmPasswordHasher({ argon2: argon2Wasm, blake2b: blake2bWasm }),
     resolveHost: dohResolver(config.DOH_ENDPOINT),
@@ -91,7 +182,7 @@ async function buildWorkerApp(env: WorkerEnv, groups: readonly RouteGroup[]): Pr
     },
     platformIpHeader: "CF-Connecting-IP",
   });
-  return createApp(deps, groups);
+  return { app: createApp(deps, groups), openDatabase };
 }
 
 function startupFailure(error: unknown): Response {
@@ -114,29 +205,31 @@ function startupFailure(error: unknown): Response {
 
 /** A Workers module serving the given route groups; the app is built once per isolate. */
 export function createWorker(groups: readonly RouteGroup[]): WorkerModule {
-  let app: Promise<App> | undefined;
+  let instance: Promise<WorkerInstance> | undefined;
 
-  function appFor(env: WorkerEnv): Promise<App> {
-    if (!app) {
-      const building = buildWorkerApp(env, groups);
-      app = building;
+  function instanceFor(env: WorkerEnv): Promise<WorkerInstance> {
+    if (!instance) {
+      const building = buildWorker(env, groups);
+      instance = building;
       // A failed build is not cached: the next request tries again (a secret may have been set).
       building.catch(() => {
-        if (app === building) app = undefined;
+        if (instance === building) instance = undefined;
       });
     }
-    return app;
+    return instance;
   }
 
   return {
     async fetch(request, env, ctx) {
-      let ready: App;
+      let ready: WorkerInstance;
       try {
-        ready = await appFor(env);
+        ready = await instanceFor(env);
       } catch (error) {
         return startupFailure(error);
       }
-      return ready.fetch(request, env, ctx as never);
+      return withRequestScope(ready.openDatabase, ctx, async () =>
+        ready.app.fetch(request, env, ctx as never),
+      );
     },
 
     async scheduled(controller, env) {

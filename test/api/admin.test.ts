@@ -16,7 +16,11 @@ describe("admin guard", () => {
 
   it("answers 403 to a plain user and 401 without a token", async () => {
     const user = await registerUser(app);
-    for (const path of ["/api/v1/admin/users", "/api/v1/admin/usage-logs", "/api/v1/admin/system-config"]) {
+    for (const path of [
+      "/api/v1/admin/users",
+      "/api/v1/admin/usage-logs",
+      "/api/v1/admin/system-config",
+    ]) {
       expect((await call(app, path, { token: user.accessToken })).status).toBe(403);
       expect((await call(app, path)).status).toBe(401);
     }
@@ -24,9 +28,13 @@ describe("admin guard", () => {
 
   it("reads the role from the database: granting and revoking take effect at once", async () => {
     const user = await registerUser(app);
-    await ctx.database.db.execute(`update users set role = 'admin' where id = '${user.userId}'` as never);
+    await ctx.database.db.execute(
+      `update users set role = 'admin' where id = '${user.userId}'` as never,
+    );
     expect((await call(app, "/api/v1/admin/users", { token: user.accessToken })).status).toBe(200);
-    await ctx.database.db.execute(`update users set role = 'user' where id = '${user.userId}'` as never);
+    await ctx.database.db.execute(
+      `update users set role = 'user' where id = '${user.userId}'` as never,
+    );
     expect((await call(app, "/api/v1/admin/users", { token: user.accessToken })).status).toBe(403);
   });
 });
@@ -36,7 +44,9 @@ describe("admin users", () => {
     const marker = `zz${Date.now()}`;
     const a = await registerUser(app, { name: `${marker} Alpha` });
     await registerUser(app, { name: `${marker} Beta` });
-    const { body } = await call(app, `/api/v1/admin/users?q=${marker}&size=1`, { token: admin.accessToken });
+    const { body } = await call(app, `/api/v1/admin/users?q=${marker}&size=1`, {
+      token: admin.accessToken,
+    });
     expect(body.total).toBe(2);
     expect(body.items).toHaveLength(1);
     expect(body.size).toBe(1);
@@ -71,9 +81,13 @@ describe("admin users", () => {
   });
 
   it("answers 404 for an unknown id and 422 for a non-UUID id", async () => {
-    const unknown = await call(app, `/api/v1/admin/users/${crypto.randomUUID()}`, { token: admin.accessToken });
+    const unknown = await call(app, `/api/v1/admin/users/${crypto.randomUUID()}`, {
+      token: admin.accessToken,
+    });
     expect(unknown.status).toBe(404);
-    const bad = await call(app, "/api/v1/admin/users/health-overview", { token: admin.accessToken });
+    const bad = await call(app, "/api/v1/admin/users/health-overview", {
+      token: admin.accessToken,
+    });
     expect(bad.status).toBe(422);
   });
 
@@ -91,15 +105,25 @@ describe("admin users", () => {
 describe("admin usage logs and system config", () => {
   it("lists usage logs filtered by user and event", async () => {
     const user = await registerUser(app);
-    const { body } = await call(app, `/api/v1/admin/usage-logs?user_id=${user.userId}&event=register`, {
-      token: admin.accessToken,
-    });
+    const { body } = await call(
+      app,
+      `/api/v1/admin/usage-logs?user_id=${user.userId}&event=register`,
+      {
+        token: admin.accessToken,
+      },
+    );
     expect(body.total).toBe(1);
-    expect(body.items[0]).toMatchObject({ user_id: user.userId, email: user.email, event: "register" });
+    expect(body.items[0]).toMatchObject({
+      user_id: user.userId,
+      email: user.email,
+      event: "register",
+    });
   });
 
   it("reads seeded keys and validates writes against each key's shape", async () => {
-    const costs = await call(app, "/api/v1/admin/system-config/credits.costs", { token: admin.accessToken });
+    const costs = await call(app, "/api/v1/admin/system-config/credits.costs", {
+      token: admin.accessToken,
+    });
     expect(costs.body.value.quotation_from_inquiry).toBe(2);
     const all = await call(app, "/api/v1/admin/system-config", { token: admin.accessToken });
     expect(all.body.items.map((i: { key: string }) => i.key)).toEqual(

@@ -11,7 +11,10 @@ describe("bounded password hashing", () => {
     const emails = Array.from({ length: 6 }, () => randomEmail());
     const results = await Promise.all(
       emails.map((email) =>
-        call(ctx.app, "/api/v1/auth/register", { json: { email, password: "secret1" }, ip: randomIp() }),
+        call(ctx.app, "/api/v1/auth/register", {
+          json: { email, password: "secret1" },
+          ip: randomIp(),
+        }),
       ),
     );
     const statuses = results.map((r) => r.status);

@@ -21,7 +21,12 @@ describe("WeChat login", () => {
     const openid = `o${crypto.randomUUID().replaceAll("-", "")}`;
     const first = await login(wechat.issueCode(openid, "union-1"));
     expect(first.status).toBe(200);
-    expect(first.body.user).toMatchObject({ has_wechat: true, credits: 30, plan: "pro", is_trial_active: true });
+    expect(first.body.user).toMatchObject({
+      has_wechat: true,
+      credits: 30,
+      plan: "pro",
+      is_trial_active: true,
+    });
     expect(wechat.requests.at(-1)?.get("grant_type")).toBe("authorization_code");
 
     const second = await login(wechat.issueCode(openid));

@@ -23,7 +23,10 @@ describe("npm start on the embedded defaults", () => {
     const first = await startNodeServer({ DATA_DIR: dataDir });
     let token: string;
     try {
-      const registered = await post(`${first.url}/api/v1/auth/register`, { email, password: "secret1" });
+      const registered = await post(`${first.url}/api/v1/auth/register`, {
+        email,
+        password: "secret1",
+      });
       expect(registered.status).toBe(201);
       token = registered.body.access_token;
       const docs = await fetch(`${first.url}/api/v1/openapi.json`);
@@ -36,7 +39,9 @@ describe("npm start on the embedded defaults", () => {
 
     const second = await startNodeServer({ DATA_DIR: dataDir });
     try {
-      const me = await fetch(`${second.url}/api/v1/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
+      const me = await fetch(`${second.url}/api/v1/auth/me`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       expect(me.status).toBe(200);
       expect(((await me.json()) as any).email).toBe(email);
       const login = await post(`${second.url}/api/v1/auth/login`, { email, password: "secret1" });
@@ -55,7 +60,11 @@ describe("npm start on the embedded defaults", () => {
   });
 
   it("refuses to invent secrets in production", async () => {
-    const { code, output } = await runToExit({ DATA_DIR: dataDir, APP_ENV: "production", PORT: "0" });
+    const { code, output } = await runToExit({
+      DATA_DIR: dataDir,
+      APP_ENV: "production",
+      PORT: "0",
+    });
     expect(code).toBe(1);
     expect(output).toMatch(/JWT_SECRET/);
   });

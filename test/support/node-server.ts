@@ -6,7 +6,9 @@ export async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(),
+      );
     });
   });
 }
@@ -22,7 +24,14 @@ export interface RunningServer {
 export async function startNodeServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "src/runtime/node.ts"], {
-    env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", LOG_LEVEL: "warn", ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      LOG_LEVEL: "warn",
+      ...env,
+      PORT: String(port),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -57,7 +66,9 @@ export async function startNodeServer(env: Record<string, string>): Promise<Runn
   };
 }
 
-export function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export function runToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/runtime/node.ts"], {
       env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", ...env },

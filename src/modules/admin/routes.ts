@@ -1,7 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAdmin, requireAuth } from "../../http/auth";
 import { requireCsrfForCookieSessions } from "../../http/csrf";
-import { authErrorResponses, ErrorSchema, errorResponse, rateLimitedResponses } from "../../http/errors";
+import {
+  authErrorResponses,
+  ErrorSchema,
+  errorResponse,
+  rateLimitedResponses,
+} from "../../http/errors";
 import { limitByUser } from "../../http/limits";
 import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
@@ -163,7 +168,12 @@ export function createAdminRoutes() {
   );
   router.openapi(putConfigRoute, async (c) => {
     const { key } = c.req.valid("param");
-    const entry = await putSystemConfig(c.var.deps, c.var.auth.userId, key, c.req.valid("json").value);
+    const entry = await putSystemConfig(
+      c.var.deps,
+      c.var.auth.userId,
+      key,
+      c.req.valid("json").value,
+    );
     return c.json(entry, 200);
   });
   return router;

@@ -1,13 +1,17 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { Deps } from "../../deps";
 import { queryRows } from "../../db/client";
+import type { Deps } from "../../deps";
 import { notFound, validationError } from "../../http/errors";
 import { offsetOf } from "../../lib/pagination";
 import { DEFAULT_SYSTEM_CONFIG, type SystemConfigKey } from "../system-config/defaults";
 import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";
 import { toUserResponse, type UserRow } from "../users/service";
 
-type AdminUserRow = UserRow & { last_login_at: Date | null; referred_by: string | null; total: number };
+type AdminUserRow = UserRow & {
+  last_login_at: Date | null;
+  referred_by: string | null;
+  total: number;
+};
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -53,7 +57,12 @@ export async function listUsers(
         limit ${query.size} offset ${offsetOf(query.page, query.size)}`,
   );
   const total = rows[0]?.total ?? (query.page > 1 ? await countUsers(deps, filters) : 0);
-  return { items: rows.map((r) => toAdminUser(deps, r)), total, page: query.page, size: query.size };
+  return {
+    items: rows.map((r) => toAdminUser(deps, r)),
+    total,
+    page: query.page,
+    size: query.size,
+  };
 }
 
 async function countUsers(deps: Deps, filters: SQL[]) {
@@ -137,7 +146,10 @@ export async function listUsageLogs(
           where ${where} order by l.created_at desc, l.id desc
           limit ${query.size} offset ${offsetOf(query.page, query.size)}`,
     ),
-    queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from usage_logs l where ${where}`),
+    queryRows<{ n: number }>(
+      deps.db,
+      sql`select count(*)::int as n from usage_logs l where ${where}`,
+    ),
   ]);
   return {
     items: rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),

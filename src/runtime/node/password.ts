@@ -22,7 +22,7 @@ export function createNodePasswordHasher(): PasswordHasher {
     },
     async verify(phcHash, password) {
       // Same acceptance rules as the wasm hasher: argon2id v=19 within bounded parameters only.
-      if ( typeof password !== "string") return false;
+      if (!parseArgon2idPhc(phcHash) || typeof password !== "string") return false;
       try {
         return await verify(phcHash, password);
       } catch {
