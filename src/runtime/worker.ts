@@ -1,3 +1,4 @@
+// biome-ignore lint/style/noRestrictedImports: workerd implements AsyncLocalStorage natively (nodejs_compat); the per-request pool below needs it.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type App, createApp, type RouteGroup } from "../app";
 import { type Config, ConfigError, parseConfig } from "../config";

@@ -1,3 +1,4 @@
+import { type Algorithm, hash as nodeRsHash } from "@node-rs/argon2";
 import { describe, expect, it } from "vitest";
 import {
   ARGON2_PARAMS,
@@ -93,6 +94,32 @@ describe("node and wasm hashers are interchangeable", () => {
     const phc = await wasm.hash("from wasm 🚀");
     expect(await node.verify(phc, "from wasm 🚀")).toBe(true);
     expect(await node.verify(phc, "from wasm")).toBe(false);
+  });
+});
+
+describe("accepted hashes", () => {
+  it("only argon2id within the verify limits is run, on both runtimes", async () => {
+    // A genuine argon2i hash of the same password: valid PHC, but not our algorithm.
+    const argon2i = await nodeRsHash("pw123456", { algorithm: 1 as Algorithm.Argon2i });
+    expect(argon2i.startsWith("$argon2i$")).toBe(true);
+    expect(await node.verify(argon2i, "pw123456")).toBe(false);
+    expect(await wasm.verify(argon2i, "pw123456")).toBe(false);
+  });
+
+  it("parseArgon2idPhc bounds the parameters a stored string may ask for", async () => {
+    const phc = await node.hash("pw123456");
+    expect(parseArgon2idPhc(phc)).toMatchObject({
+      memorySize: 19456,
+      iterations: 2,
+      parallelism: 1,
+    });
+    expect(parseArgon2idPhc(phc.replace("m=19456", "m=65536"))).not.toBeNull();
+    expect(parseArgon2idPhc(phc.replace("m=19456", "m=65537"))).toBeNull();
+    expect(parseArgon2idPhc(phc.replace("m=19456", "m=7"))).toBeNull();
+    expect(parseArgon2idPhc(phc.replace("t=2", "t=11"))).toBeNull();
+    expect(parseArgon2idPhc(phc.replace("p=1", "p=9"))).toBeNull();
+    expect(parseArgon2idPhc(phc.replace("p=1", "p=0"))).toBeNull();
+    expect(parseArgon2idPhc(phc.replace(",t=2,p=1", ",p=1,t=2"))).toBeNull();
   });
 });
 

@@ -69,7 +69,7 @@ export class WechatUnavailableError extends Error {
  * API quota reached. Every other errcode (40029 invalid code, 40163 code been used, 41008 missing
  * code, ...) is about the code itself.
  */
-const SERVER_SIDE_ERRCODES = new Set([-1, 40002, 40013, 40164, 41002, 41004, 45009, 45011]);
+const SERVER_SIDE_ERRCODES = new Set([-1, 40002, 40013, 40125, 40164, 41002, 41004, 45009, 45011]);
 
 export interface WechatClientOptions {
   appId: string;

@@ -1,0 +1,242 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { unstable_readConfig, unstable_startWorker } from "wrangler";
+import { ROUTE_GROUPS } from "../../src/app";
+import { configSchema } from "../../src/config";
+import { CRON_SCHEDULES } from "../../src/jobs/schedules";
+import { ARGON2_PARAMS } from "../../src/lib/password";
+import { HASH_WASM_SHA256 } from "../../src/lib/password-wasm-module";
+import { createNodePasswordHasher } from "../../src/runtime/node/password";
+import { withDatabase } from "../support/global-setup";
+import { type NeonRelay, startNeonRelay } from "../support/neon-relay";
+
+/**
+ * The Workers deployables: the auth function bundled by wrangler and run in workerd (Miniflare),
+ * against the real PostgreSQL through the Neon serverless driver and a local WebSocket relay.
+ */
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const WRANGLER_TOML = join(ROOT, "wrangler.toml");
+const DATABASE_URL = process.env.DATABASE_URL;
+const ENVS = Object.keys(ROUTE_GROUPS);
+
+type Worker = Awaited<ReturnType<typeof unstable_startWorker>>;
+
+// No network here: do not ask Cloudflare for a Request.cf object, and send no metrics.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+process.env.WRANGLER_SEND_METRICS = "false";
+
+const TEST_BINDINGS = {
+  JWT_SECRET: "e2e-jwt-secret-0123456789abcdef0123456789",
+  CSRF_SECRET: "e2e-csrf-secret-0123456789abcdef012345678",
+  APP_ENCRYPTION_KEY: "e2e-encryption-key-0123456789abcdef01234",
+  LOG_LEVEL: "warn",
+};
+
+async function startAuthWorker(bindings: Record<string, string>, noEnvFile: string) {
+  return unstable_startWorker({
+    config: WRANGLER_TOML,
+    env: "auth",
+    // A missing file: keeps a developer's .dev.vars (which wrangler reads by default) out.
+    envFiles: [noEnvFile],
+    sendMetrics: false,
+    // `wrangler dev` derives this from the compatibility flags (nodejs_compat with a date after
+    // 2024-09-23 is "v2"); the API leaves it unset and would bundle node:async_hooks as unknown.
+    build: {
+      nodejsCompatMode: (config) =>
+        config.compatibility_flags.includes("nodejs_compat") ? "v2" : null,
+    },
+    bindings: Object.fromEntries(
+      Object.entries(bindings).map(([name, value]) => [name, { type: "plain_text", value }]),
+    ),
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: false,
+      watch: false,
+      persist: false,
+      logLevel: "warn",
+      // GET /__scheduled?cron=... runs the scheduled handler (Worker.scheduled() cannot find a
+      // Worker started from a config with environments in this wrangler version).
+      testScheduled: true,
+    },
+  });
+}
+
+async function call(worker: Worker, path: string, init: RequestInit = {}) {
+  const res = await worker.fetch(new URL(path, await worker.url).href, init as never);
+  const text = await res.text();
+  let body: any;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return { status: res.status, body };
+}
+
+const postJson = (json: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(json),
+});
+
+describe.skipIf(!DATABASE_URL)("auth Worker in workerd over the Neon driver", () => {
+  let scratch: string;
+  let relay: NeonRelay;
+  let worker: Worker;
+  let databaseUrl: string;
+  const databaseName = `ta_e2e_worker_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "ta-worker-e2e-"));
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${databaseName} template ${inject("postgresTemplate")}`);
+    await admin.end();
+    databaseUrl = withDatabase(DATABASE_URL!, databaseName);
+    relay = await startNeonRelay();
+    worker = await startAuthWorker(
+      { ...TEST_BINDINGS, DATABASE_URL: databaseUrl, NEON_WS_PROXY: relay.proxy },
+      join(scratch, "none.env"),
+    );
+    await worker.ready;
+  });
+
+  afterAll(async () => {
+    await worker?.dispose();
+    await relay?.close();
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${databaseName} with (force)`);
+    await admin.end();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("registers, logs in and reads the profile", async () => {
+    const email = `worker-${Date.now().toString(36)}@example.com`;
+    const password = "correct horse battery";
+
+    const registered = await call(worker, "/api/v1/auth/register", postJson({ email, password }));
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    expect(registered.body.user.email).toBe(email);
+
+    // A second request on a new connection: pooled sockets never cross requests in workerd.
+    const login = await call(worker, "/api/v1/auth/login", postJson({ email, password }));
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    expect(login.body.access_token).toEqual(expect.any(String));
+
+    const wrong = await call(worker, "/api/v1/auth/login", postJson({ email, password: "nope" }));
+    expect(wrong.status).toBe(401);
+
+    const me = await call(worker, "/api/v1/auth/me", {
+      headers: { authorization: `Bearer ${login.body.access_token}` },
+    });
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    expect(me.body).toMatchObject({ id: registered.body.user.id, email, role: "user" });
+
+    // Every query went through the relay (one Postgres session per request that used the db).
+    expect(relay.connections()).toBeGreaterThanOrEqual(3);
+
+    // The hash made in workerd (hash-wasm on precompiled modules) is standard argon2id that
+    // the native Node hasher verifies.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const { rows } = await client.query<{ password_hash: string }>(
+      "select password_hash from users where email = $1",
+      [email],
+    );
+    await client.end();
+    const stored = rows[0]!.password_hash;
+    const { memorySize: m, iterations: t, parallelism: p } = ARGON2_PARAMS;
+    expect(stored.startsWith(`$argon2id$v=19$m=${m},t=${t},p=${p}$`)).toBe(true);
+    const node = createNodePasswordHasher();
+    expect(await node.verify(stored, password)).toBe(true);
+    expect(await node.verify(stored, "nope")).toBe(false);
+  });
+
+  it("answers readiness through the request's pool, and 404 as JSON", async () => {
+    expect(await call(worker, "/health/ready")).toEqual({ status: 200, body: { status: "ok" } });
+    const missing = await call(worker, "/api/v1/no-such-route");
+    expect(missing).toEqual({ status: 404, body: { detail: "Not found" } });
+  });
+
+  it("runs the scheduled handler", async () => {
+    const cron = encodeURIComponent(CRON_SCHEDULES.trialDowngrade);
+    const res = await call(worker, `/__scheduled?cron=${cron}`);
+    expect(res).toEqual({ status: 200, body: "Ran scheduled event" });
+  });
+
+  it("answers 500 'Service misconfigured' when a secret is missing", async () => {
+    const broken = await startAuthWorker(
+      { LOG_LEVEL: "silent", DATABASE_URL: databaseUrl, JWT_SECRET: TEST_BINDINGS.JWT_SECRET },
+      join(scratch, "none.env"),
+    );
+    try {
+      await broken.ready;
+      const res = await call(broken, "/api/v1/auth/me");
+      expect(res).toEqual({ status: 500, body: { detail: "Service misconfigured" } });
+    } finally {
+      await broken.dispose();
+    }
+  });
+});
+
+describe("Workers deployables", () => {
+  const readEnv = (env: string) =>
+    unstable_readConfig({ config: WRANGLER_TOML, env }, { hideWarnings: true });
+
+  it("has one wrangler environment per route group, each with its own entry and vars", () => {
+    const settings = new Set(Object.keys(configSchema.shape));
+    const first = readEnv(ENVS[0]!);
+    for (const env of ENVS) {
+      const config = readEnv(env);
+      expect(config.main).toBe(join(ROOT, "functions", `${env}.ts`));
+      expect(config.name).toBe(`trade-assistant-${env}`);
+      expect(config.compatibility_flags).toContain("nodejs_compat");
+      expect(config.compatibility_date).toBe(first.compatibility_date);
+      // vars are not inherited by environments: every block must repeat the same ones.
+      expect(config.vars).toEqual(first.vars);
+      for (const name of Object.keys(config.vars)) expect(settings).toContain(name);
+      expect(config.vars.APP_ENV).toBe("production");
+      // Secrets never go in vars.
+      for (const secret of ["DATABASE_URL", "JWT_SECRET", "CSRF_SECRET", "APP_ENCRYPTION_KEY"]) {
+        expect(config.vars).not.toHaveProperty(secret);
+      }
+    }
+  });
+
+  it("gives the cron Worker exactly the CRON_SCHEDULES triggers, and no other Worker any", () => {
+    for (const env of ENVS) {
+      const crons = readEnv(env).triggers.crons ?? [];
+      if (env === "cron") expect([...crons].sort()).toEqual(Object.values(CRON_SCHEDULES).sort());
+      else expect(crons).toEqual([]);
+    }
+  });
+
+  it("lists every setting of src/config.ts in .dev.vars.example, and nothing else", async () => {
+    const text = await readFile(join(ROOT, ".dev.vars.example"), "utf8");
+    const listed = [...text.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
+    expect([...listed].sort()).toEqual(Object.keys(configSchema.shape).sort());
+  });
+
+  it("ships byte copies of hash-wasm's argon2 and blake2b binaries", async () => {
+    const bundle = await readFile(join(ROOT, "node_modules/hash-wasm/dist/index.esm.js"), "utf8");
+    for (const [name, sha256] of Object.entries(HASH_WASM_SHA256)) {
+      const embedded = new RegExp(
+        `var name\\$\\w+ = "${name}";\\nvar data\\$\\w+ = "([^"]+)"`,
+      ).exec(bundle)?.[1];
+      expect(embedded, `hash-wasm no longer embeds ${name} as expected`).toBeDefined();
+      const copy = await readFile(join(ROOT, "src/lib/wasm", `${name}.wasm`));
+      const digest = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+      expect(digest(Buffer.from(embedded!, "base64")), `regenerate src/lib/wasm/${name}.wasm`).toBe(
+        sha256,
+      );
+      expect(digest(copy), `src/lib/wasm/${name}.wasm`).toBe(sha256);
+    }
+  });
+});
