@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
 
 export const CONNECTIONS = 50;
@@ -18,6 +19,8 @@ export interface LoadTarget {
 
 export interface RunStats {
   rps: number;
+  /** Responses with a 2xx status per second. */
+  okRps: number;
   p50Ms: number;
   p99Ms: number;
   total: number;
@@ -32,6 +35,7 @@ export interface LoadSummary {
   runs: RunStats[];
   /** Median of the runs (by rps; p99 is the median of the p99s). */
   rps: number;
+  okRps: number;
   p99Ms: number;
   non2xx: number;
   errors: number;
@@ -64,8 +68,13 @@ export async function runLoad(target: LoadTarget, durationS: number): Promise<Ru
   for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) {
     statusCodes[code] = count ?? 0;
   }
+  const ok = Object.entries(statusCodes)
+    .filter(([code]) => code.startsWith("2"))
+    .reduce((sum, [, count]) => sum + count, 0);
+  const answered = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
   return {
     rps: result.requests.average,
+    okRps: answered ? (result.requests.average * ok) / answered : 0,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     total: result.requests.total,
@@ -81,6 +90,7 @@ export function summarize(name: string, runs: RunStats[]): LoadSummary {
     name,
     runs,
     rps: median(runs.map((r) => r.rps)),
+    okRps: median(runs.map((r) => r.okRps)),
     p99Ms: median(runs.map((r) => r.p99Ms)),
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
@@ -94,17 +104,25 @@ export function summarize(name: string, runs: RunStats[]): LoadSummary {
 export async function measureInterleaved(
   targets: LoadTarget[],
   log: (line: string) => void,
+  { pauseMs = 250 } = {},
 ): Promise<LoadSummary[]> {
-  for (const target of targets) await runLoad(target, WARMUP_S);
+  for (const target of targets) {
+    await runLoad(target, WARMUP_S);
+    await sleep(pauseMs);
+  }
   const runs = targets.map(() => [] as RunStats[]);
   for (let i = 0; i < RUNS; i++) {
     for (const [index, target] of targets.entries()) {
       const stats = await runLoad(target, DURATION_S);
+      await sleep(pauseMs);
       runs[index]!.push(stats);
       const bad = stats.non2xx + stats.errors + stats.timeouts;
+      const codes = Object.entries(stats.statusCodes)
+        .map(([code, count]) => `${code}: ${count}`)
+        .join(", ");
       log(
         `  ${target.name} run ${i + 1}/${RUNS}: ${stats.rps.toFixed(0)} req/s, p99 ${stats.p99Ms} ms` +
-          (bad ? `  (non-2xx ${stats.non2xx}, errors ${stats.errors}, timeouts ${stats.timeouts})` : ""),
+          (bad ? `  (status ${codes}; errors ${stats.errors}, timeouts ${stats.timeouts})` : ""),
       );
     }
   }

@@ -389,7 +389,11 @@ async function main() {
       };
     },
   };
-  const [loginApp] = (await measureInterleaved([loginTarget], log)) as [LoadSummary];
+  // Requests cut off at the end of a run keep their place in the app's hash queue (the server
+  // does not abort work for a closed connection): pause until it has drained before the next.
+  const [loginApp] = (await measureInterleaved([loginTarget], log, { pauseMs: 2000 })) as [
+    LoadSummary,
+  ];
   const maxPairUses = Math.max(...pairUses.values());
 
   // argon2id verify, timed on a hash the app stored.
@@ -485,7 +489,7 @@ async function main() {
   // --- report --------------------------------------------------------------------------------
   const healthRatio = healthApp.rps / healthCeil.rps;
   const meRatio = meApp.rps / meCeil.rps;
-  const loginRatio = loginApp.rps / loginCeilingRps;
+  const loginRatio = loginApp.okRps / loginCeilingRps;
   const verdict = (ratio: number, aim: number) =>
     `>= ${aim.toFixed(2)} ${ratio >= aim ? "MET" : "MISSED"}`;
   const load1 = loadavg();
@@ -534,7 +538,7 @@ async function main() {
         ],
         [
           "POST /api/v1/auth/login",
-          fmt(loginApp.rps),
+          fmt(loginApp.okRps),
           ms(loginApp.p99Ms),
           fmt(loginCeilingRps),
           "-",
@@ -552,7 +556,9 @@ async function main() {
   out(
     `  /me      ${meApp.runs.map((r) => fmt(r.rps)).join(", ")}  /  ${meCeil.runs.map((r) => fmt(r.rps)).join(", ")}${errorsNote(meApp)}${errorsNote(meCeil)}`,
   );
-  out(`  /login   ${loginApp.runs.map((r) => fmt(r.rps)).join(", ")}${errorsNote(loginApp)}`);
+  out(
+    `  /login   ${loginApp.runs.map((r) => fmt(r.okRps)).join(", ")}  (successful logins/s; the ratio uses these)${errorsNote(loginApp)}`,
+  );
   out();
   out("Ceilings:");
   out(

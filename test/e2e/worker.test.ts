@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { unstable_readConfig, unstable_startWorker } from "wrangler";
+import WebSocket from "ws";
 import { ROUTE_GROUPS } from "../../src/app";
 import { configSchema } from "../../src/config";
 import { CRON_SCHEDULES } from "../../src/jobs/schedules";
@@ -159,8 +160,11 @@ describe.skipIf(!DATABASE_URL)("auth Worker in workerd over the Neon driver", ()
     expect(await node.verify(stored, "nope")).toBe(false);
   });
 
-  it("answers readiness through the request's pool, and 404 as JSON", async () => {
-    expect(await call(worker, "/health/ready")).toEqual({ status: 200, body: { status: "ok" } });
+  it("answers readiness through each request's own pool, concurrent requests included", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => call(worker, "/health/ready")),
+    );
+    for (const res of results) expect(res).toEqual({ status: 200, body: { status: "ok" } });
     const missing = await call(worker, "/api/v1/no-such-route");
     expect(missing).toEqual({ status: 404, body: { detail: "Not found" } });
   });
@@ -222,6 +226,22 @@ describe("Workers deployables", () => {
     const text = await readFile(join(ROOT, ".dev.vars.example"), "utf8");
     const listed = [...text.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
     expect([...listed].sort()).toEqual(Object.keys(configSchema.shape).sort());
+  });
+
+  it("relays only to the allowed Postgres address", async () => {
+    const relay = await startNeonRelay();
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(`ws://${relay.proxy}?address=127.0.0.1:22`);
+        ws.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on("open", () => reject(new Error("relay accepted a forbidden target")));
+        ws.on("error", () => {});
+      });
+      expect(status).toBe(403);
+      expect(relay.connections()).toBe(0);
+    } finally {
+      await relay.close();
+    }
   });
 
   it("ships byte copies of hash-wasm's argon2 and blake2b binaries", async () => {
