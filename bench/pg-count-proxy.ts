@@ -26,7 +26,7 @@ const GSSENC_REQUEST = 80877104;
 
 /** Walks framed messages across chunk boundaries, calling `onType` for each message type. */
 class FrameCounter {
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   /** Untyped messages still expected first (startup/SSL request on the client side). */
   private untyped: boolean;
   /** One raw byte expected (the server's answer to SSLRequest/GSSENCRequest). */

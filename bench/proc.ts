@@ -114,7 +114,9 @@ export async function waitReady(
   });
   while (performance.now() < deadline) {
     if (exitCode !== undefined) {
-      throw new Error(`${child.name} exited with ${exitCode} before it was ready:\n${child.tail()}`);
+      throw new Error(
+        `${child.name} exited with ${exitCode} before it was ready:\n${child.tail()}`,
+      );
     }
     try {
       const res = await fetch(`http://127.0.0.1:${child.port}${path}`, {

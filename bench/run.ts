@@ -95,7 +95,9 @@ function cleanup(): Promise<void> {
         .then(() => log(`dropped database ${name}`))
         .catch((error) => log(`could not drop database ${name}: ${String(error)}`));
     }
-    await Promise.allSettled(state.tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+    await Promise.allSettled(
+      state.tempDirs.map((dir) => rm(dir, { recursive: true, force: true })),
+    );
     if (state.redisUrl && state.redisKeys.size > 0) {
       const redis = new Redis(state.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
       redis.on("error", () => {});
@@ -561,9 +563,7 @@ async function main() {
   );
   out();
   out("Ceilings:");
-  out(
-    `  /health  bare node:http, same body ${health.text} and content-type "${contentType}".`,
-  );
+  out(`  /health  bare node:http, same body ${health.text} and content-type "${contentType}".`);
   out(
     `  /me      bare node:http: HS256 check with node:crypto (HMAC + timingSafeEqual, alg/exp/iss/aud) + one pg Pool(${POOL_SIZE}) primary-key read, JSON (same keys as the app: ${sameShape ? "yes" : "NO"}).`,
   );
