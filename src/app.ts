@@ -3,13 +3,13 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
-import { secureHeaders } from "hono/secure-headers";
 import type { Deps } from "./deps";
 import { accessLog } from "./http/access-log";
 import { CSRF_HEADER } from "./http/csrf";
 import type { AppEnv } from "./http/env";
 import { ApiError, handleError } from "./http/errors";
 import type { AppRouter } from "./http/router";
+import { securityHeaders } from "./http/security-headers";
 import { createAdminRoutes } from "./modules/admin/routes";
 import { createAuthRoutes } from "./modules/auth/routes";
 import { createHealthRoutes } from "./modules/health/routes";
@@ -41,37 +41,39 @@ export function createApp(deps: Deps, groups: readonly RouteGroup[] = ALL_GROUPS
     await next();
   });
   if (deps.config.LOG_LEVEL === "debug" || deps.config.LOG_LEVEL === "info") app.use(accessLog);
-  app.use(secureHeaders());
-  app.use(
-    cors({
-      origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
-      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      allowHeaders: [
-        "Content-Type",
-        "Authorization",
-        CSRF_HEADER,
-        "Idempotency-Key",
-        "X-Request-Id",
-      ],
-      exposeHeaders: [
-        "X-Request-Id",
-        "Retry-After",
-        "RateLimit-Limit",
-        "RateLimit-Remaining",
-        "RateLimit-Reset",
-      ],
-      credentials: true,
-      maxAge: 600,
-    }),
-  );
-  app.use(
-    bodyLimit({
-      maxSize: deps.config.BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new ApiError(413, "Request body too large");
-      },
-    }),
-  );
+  app.use(securityHeaders);
+  const corsAllowList = cors({
+    origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
+    allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    allowHeaders: ["Content-Type", "Authorization", CSRF_HEADER, "Idempotency-Key", "X-Request-Id"],
+    exposeHeaders: [
+      "X-Request-Id",
+      "Retry-After",
+      "RateLimit-Limit",
+      "RateLimit-Remaining",
+      "RateLimit-Reset",
+    ],
+    credentials: true,
+    maxAge: 600,
+  });
+  // Only cross-origin browser requests carry Origin; the rest skip CORS work entirely (no
+  // Vary needed: every response is Cache-Control: no-store).
+  app.use(async function corsForBrowsers(c, next) {
+    if (c.req.header("Origin") === undefined) return next();
+    return corsAllowList(c, next);
+  });
+  const limitBody = bodyLimit({
+    maxSize: deps.config.BODY_LIMIT_BYTES,
+    onError: () => {
+      throw new ApiError(413, "Request body too large");
+    },
+  });
+  // Reading the body stream of a GET would build a full Request on Node for nothing.
+  app.use(async function limitRequestBody(c, next) {
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
+    return limitBody(c, next);
+  });
 
   app.route("/", createHealthRoutes());
   for (const group of groups) for (const router of ROUTE_GROUPS[group]()) app.route("/", router);

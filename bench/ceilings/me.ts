@@ -77,7 +77,8 @@ const server = createServer((req, res) => {
     send(res, 401, { detail: "Invalid or expired token" });
     return;
   }
-  pool.query(USER_QUERY, [claims.sub]).then(
+  // Named, as the app's /me statement is: both parse and plan once per connection.
+  pool.query({ name: "ceiling_find_user", text: USER_QUERY, values: [claims.sub] }).then(
     ({ rows: [row] }) => {
       if (row?.status !== "active") {
         send(res, 401, { detail: "Account is not active" });

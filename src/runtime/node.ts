@@ -1,8 +1,10 @@
-import { serve } from "@hono/node-server";
+import { createServer } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import { createApp } from "../app";
 import { ConfigError, parseConfig } from "../config";
 import { buildDeps } from "../deps";
 import { createNodeRuntime } from "./node/adapters";
+import { withLivenessFastPath } from "./node/liveness";
 
 /** `npm start`: every route group on one port, on the embedded defaults unless configured. */
 async function main() {
@@ -12,9 +14,11 @@ async function main() {
   const deps = await buildDeps(config, runtime);
   const app = createApp(deps);
 
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: "0.0.0.0" }, (info) => {
+  const server = createServer(withLivenessFastPath(getRequestListener(app.fetch)));
+  server.listen(config.PORT, "0.0.0.0", () => {
+    const address = server.address();
     deps.logger.info("listening", {
-      port: info.port,
+      port: typeof address === "object" && address ? address.port : config.PORT,
       database: deps.database.kind,
       rate_limiter: config.REDIS_URL ? "redis" : "memory",
       ready_ms: Math.round(performance.now() - started),
@@ -33,7 +37,7 @@ async function main() {
       process.exit(0);
     });
     // Keep-alive sockets would hold close() open; idle ones can go now.
-    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    server.closeIdleConnections();
   };
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));

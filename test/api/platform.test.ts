@@ -83,7 +83,8 @@ describe("security edge", () => {
   it("sets secure headers and a request id, honouring a caller's id", async () => {
     const { res } = await call(app, "/health", { headers: { "X-Request-Id": "trace-abc-123" } });
     expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
-    expect(res.headers.get("X-Frame-Options")).toBe("SAMEORIGIN");
+    expect(res.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect(res.headers.get("X-Request-Id")).toBe("trace-abc-123");
     const fresh = await call(app, "/health");
     expect(fresh.res.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);

@@ -24,11 +24,43 @@ export async function signAccessToken(deps: Deps, subject: AccessTokenSubject): 
     .sign(deps.keys.jwt);
 }
 
+type VerifiedToken = Omit<AuthContext, "via">;
+
+/**
+ * Tokens that passed full verification, until they expire. Clients send the same token for its
+ * whole lifetime, so this saves a Web Crypto HMAC per request. Keyed by the signing key so two
+ * apps in one process never share entries; bounded, oldest entries go first.
+ */
+const verifiedTokens = new WeakMap<
+  CryptoKey,
+  Map<string, { auth: VerifiedToken; expMs: number }>
+>();
+const VERIFIED_CACHE_SIZE = 10_000;
+
 /** Verifies signature, algorithm, issuer, audience and times; returns null for any bad token. */
-export async function verifyAccessToken(
+export async function verifyAccessToken(deps: Deps, token: string): Promise<VerifiedToken | null> {
+  let cache = verifiedTokens.get(deps.keys.jwt);
+  if (!cache) {
+    cache = new Map();
+    verifiedTokens.set(deps.keys.jwt, cache);
+  }
+  const hit = cache.get(token);
+  if (hit) {
+    if (hit.expMs > deps.clock.now().getTime()) return hit.auth;
+    cache.delete(token);
+  }
+  const auth = await verifyWithJose(deps, token);
+  if (auth) {
+    if (cache.size >= VERIFIED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(token, auth);
+  }
+  return auth?.auth ?? null;
+}
+
+async function verifyWithJose(
   deps: Deps,
   token: string,
-): Promise<Omit<AuthContext, "via"> | null> {
+): Promise<{ auth: VerifiedToken; expMs: number } | null> {
   try {
     const { payload } = await jwtVerify(token, deps.keys.jwt, {
       algorithms: [ALGORITHM],
@@ -39,10 +71,13 @@ export async function verifyAccessToken(
     });
     if (!isUuid(payload.sub) || !isUuid(payload.sid)) return null;
     return {
-      userId: payload.sub,
-      sessionId: payload.sid,
-      role: payload.role === "admin" ? "admin" : "user",
-      isGuest: payload.guest === true,
+      auth: {
+        userId: payload.sub,
+        sessionId: payload.sid,
+        role: payload.role === "admin" ? "admin" : "user",
+        isGuest: payload.guest === true,
+      },
+      expMs: (payload.exp as number) * 1000,
     };
   } catch (error) {
     if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;

@@ -1,11 +1,9 @@
 import { z } from "zod";
 import type { SystemConfigKey } from "./defaults";
 
-const providerModel = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_.-]*:[^\s]+$/i, {
-    error: "Use provider:model, e.g. openai:gpt-4o-mini",
-  });
+const providerModel = z.string().regex(/^[a-z0-9][a-z0-9_.-]*:[^\s]+$/i, {
+  error: "Use provider:model, e.g. openai:gpt-4o-mini",
+});
 const credits = z.number().int().min(0).max(10_000);
 
 /** The shape each admin-editable key must keep; a PUT that breaks it is a 422. */

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
+import { eq, sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../db/client";
+import { userCredits, users } from "../../db/schema";
 import type { Deps } from "../../deps";
 import type { GuestUserResponse, UserResponse } from "../auth/schemas";
 
@@ -70,17 +71,51 @@ export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUs
   };
 }
 
+/** users.* under the snake_case names raw SQL returns, plus the balance. */
+const userRowColumns = {
+  id: users.id,
+  email: users.email,
+  password_hash: users.passwordHash,
+  name: users.name,
+  company: users.company,
+  phone: users.phone,
+  country: users.country,
+  language: users.language,
+  role: users.role,
+  status: users.status,
+  is_guest: users.isGuest,
+  wechat_openid: users.wechatOpenid,
+  plan: users.plan,
+  plan_expires_at: users.planExpiresAt,
+  trial_ends_at: users.trialEndsAt,
+  referral_code: users.referralCode,
+  created_at: users.createdAt,
+  credits: userCredits.balance,
+};
+
+function prepareFindUser(db: Db) {
+  return db
+    .select(userRowColumns)
+    .from(users)
+    .leftJoin(userCredits, eq(userCredits.userId, users.id))
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare("find_user_with_credits");
+}
+
+// Named statement: Postgres parses and plans the hottest query once per connection.
+const preparedFindUser = new WeakMap<Db, ReturnType<typeof prepareFindUser>>();
+
 /** One round trip: the user and their balance. */
 export async function findUserWithCredits(
   deps: Deps,
   userId: string,
 ): Promise<UserRow | undefined> {
-  const [row] = await queryRows<UserRow>(
-    deps.db,
-    sql`select u.*, c.balance as credits from users u
-        left join user_credits c on c.user_id = u.id
-        where u.id = ${userId}`,
-  );
+  let statement = preparedFindUser.get(deps.db);
+  if (!statement) {
+    statement = prepareFindUser(deps.db);
+    preparedFindUser.set(deps.db, statement);
+  }
+  const [row] = await statement.execute({ id: userId });
   return row;
 }
 
