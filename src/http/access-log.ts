@@ -5,8 +5,8 @@ import type { AppEnv } from "./env";
 export const accessLog: MiddlewareHandler<AppEnv> = async function accessLog(c, next) {
   const started = performance.now();
   await next();
-  c.var.deps.logger.info("request", {
-    request_id: c.var.requestId,
+  c.get("deps").logger.info("request", {
+    request_id: c.get("requestId"),
     method: c.req.method,
     path: c.req.path,
     status: c.res.status,

@@ -19,7 +19,7 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async function requireAuth
   const bearer = bearerToken(c);
   const token = bearer ?? getCookie(c, ACCESS_COOKIE);
   if (!token) throw unauthorized();
-  const auth = await verifyAccessToken(c.var.deps, token);
+  const auth = await verifyAccessToken(c.get("deps"), token);
   if (!auth) throw unauthorized("Invalid or expired token");
   c.set("auth", { ...auth, via: bearer ? "bearer" : "cookie" });
   await next();
@@ -27,7 +27,8 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async function requireAuth
 
 /** Admin rights come from the database (role) or ADMIN_EMAILS, never from the token alone. */
 export const requireAdmin: MiddlewareHandler<AppEnv> = async function requireAdmin(c, next) {
-  const { deps, auth } = c.var;
+  const deps = c.get("deps");
+  const auth = c.get("auth");
   const [user] = await deps.db
     .select({ role: users.role, email: users.email, status: users.status })
     .from(users)
@@ -41,5 +42,5 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async function requireAdm
 /** Optional auth for public routes that behave differently for a signed-in caller. */
 export async function optionalAuth(c: Context<AppEnv>) {
   const token = bearerToken(c) ?? getCookie(c, ACCESS_COOKIE);
-  return token ? verifyAccessToken(c.var.deps, token) : null;
+  return token ? verifyAccessToken(c.get("deps"), token) : null;
 }

@@ -17,13 +17,13 @@ export interface SessionCookies {
 }
 
 export function setSessionCookies(c: Context<AppEnv>, cookies: SessionCookies) {
-  const secure = cookiesSecure(c.var.deps.config);
+  const secure = cookiesSecure(c.get("deps").config);
   setCookie(c, ACCESS_COOKIE, cookies.accessToken, {
     httpOnly: true,
     secure,
     sameSite: "Lax",
     path: "/",
-    maxAge: c.var.deps.config.ACCESS_TOKEN_TTL_SECONDS,
+    maxAge: c.get("deps").config.ACCESS_TOKEN_TTL_SECONDS,
   });
   setCookie(c, REFRESH_COOKIE, cookies.refreshToken, {
     httpOnly: true,
@@ -39,7 +39,7 @@ export function setSessionCookies(c: Context<AppEnv>, cookies: SessionCookies) {
 export function setCsrfCookie(c: Context<AppEnv>, token: string) {
   setCookie(c, CSRF_COOKIE, token, {
     httpOnly: false,
-    secure: cookiesSecure(c.var.deps.config),
+    secure: cookiesSecure(c.get("deps").config),
     sameSite: "Lax",
     path: "/",
   });

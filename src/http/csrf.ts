@@ -37,7 +37,8 @@ export async function verifyCsrfToken(deps: Deps, sessionId: string, token: stri
  * session (cookie auth) must also send the same value in the csrf cookie.
  */
 export const requireCsrf: MiddlewareHandler<AppEnv> = async function requireCsrf(c, next) {
-  const { deps, auth } = c.var;
+  const deps = c.get("deps");
+  const auth = c.get("auth");
   const header = c.req.header(CSRF_HEADER);
   if (!header) throw forbidden("CSRF token missing");
   const cookie = getCookie(c, CSRF_COOKIE);
@@ -53,6 +54,6 @@ export const requireCsrf: MiddlewareHandler<AppEnv> = async function requireCsrf
  */
 export const requireCsrfForCookieSessions: MiddlewareHandler<AppEnv> =
   async function requireCsrfForCookieSessions(c, next) {
-    if (c.var.auth.via === "cookie") return requireCsrf(c, next);
+    if (c.get("auth").via === "cookie") return requireCsrf(c, next);
     await next();
   };

@@ -126,7 +126,7 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
       return c.json({ detail: statusText(err.status) }, err.status);
     }
   }
-  c.var.deps?.logger.error("unhandled error", {
+  c.get("deps")?.logger.error("unhandled error", {
     request_id: requestId,
     method: c.req.method,
     path: c.req.path,

@@ -7,21 +7,21 @@ import { RATE_LIMIT_RULES } from "./rate-limit-rules";
 
 /** The caller's address as configured for this runtime (socket, trusted XFF hop, or CF header). */
 export function requestIp(c: Context<AppEnv>): string {
-  const { config, platformIpHeader } = c.var.deps;
+  const { config, platformIpHeader } = c.get("deps");
   return clientIp(c, {
     trustProxyHops: config.TRUST_PROXY,
     trustCfHeader: platformIpHeader === "CF-Connecting-IP",
   });
 }
 
-const limiterOf = (c: Context<AppEnv>) => c.var.deps.limiter;
+const limiterOf = (c: Context<AppEnv>) => c.get("deps").limiter;
 
 export const limitByIp = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
   rateLimit<AppEnv>(rule, (c) => ipRateLimitKey(requestIp(c)), limiterOf);
 
 /** Runs after requireAuth: one budget per user whatever address they come from. */
 export const limitByUser = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
-  rateLimit<AppEnv>(rule, (c) => c.var.auth.userId, limiterOf);
+  rateLimit<AppEnv>(rule, (c) => c.get("auth").userId, limiterOf);
 
 /** Login is keyed by address and email, read before validation (the body is cached for it). */
 export const limitLogin: MiddlewareHandler<AppEnv> = rateLimit<AppEnv>(

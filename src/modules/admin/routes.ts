@@ -149,28 +149,28 @@ export const putConfigRoute = createRoute({
 export function createAdminRoutes() {
   const router = createRouter();
   router.openapi(listUsersRoute, async (c) =>
-    c.json(await listUsers(c.var.deps, c.req.valid("query")), 200),
+    c.json(await listUsers(c.get("deps"), c.req.valid("query")), 200),
   );
   router.openapi(getUserRoute, async (c) =>
-    c.json(await getUser(c.var.deps, c.req.valid("param").id), 200),
+    c.json(await getUser(c.get("deps"), c.req.valid("param").id), 200),
   );
   router.openapi(patchUserRoute, async (c) =>
-    c.json(await patchUser(c.var.deps, c.req.valid("param").id, c.req.valid("json")), 200),
+    c.json(await patchUser(c.get("deps"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
   router.openapi(usageLogsRoute, async (c) =>
-    c.json(await listUsageLogs(c.var.deps, c.req.valid("query")), 200),
+    c.json(await listUsageLogs(c.get("deps"), c.req.valid("query")), 200),
   );
   router.openapi(listConfigRoute, async (c) =>
-    c.json({ items: await listSystemConfig(c.var.deps) }, 200),
+    c.json({ items: await listSystemConfig(c.get("deps")) }, 200),
   );
   router.openapi(getConfigRoute, async (c) =>
-    c.json(await getSystemConfig(c.var.deps, c.req.valid("param").key), 200),
+    c.json(await getSystemConfig(c.get("deps"), c.req.valid("param").key), 200),
   );
   router.openapi(putConfigRoute, async (c) => {
     const { key } = c.req.valid("param");
     const entry = await putSystemConfig(
-      c.var.deps,
-      c.var.auth.userId,
+      c.get("deps"),
+      c.get("auth").userId,
       key,
       c.req.valid("json").value,
     );

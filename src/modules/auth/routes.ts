@@ -62,7 +62,7 @@ async function respondWithSession<S extends 200 | 201>(
   session: IssuedSession,
   status: S,
 ) {
-  const deps = c.var.deps;
+  const deps = c.get("deps");
   const csrfToken = await createCsrfToken(deps, session.sessionId);
   setSessionCookies(c, {
     accessToken: session.accessToken,
@@ -215,47 +215,51 @@ export function createAuthRoutes() {
 
   router.openapi(csrfRoute, async (c) => {
     const auth = await optionalAuth(c);
-    const token = await createCsrfToken(c.var.deps, auth?.sessionId ?? ANONYMOUS_SESSION);
+    const token = await createCsrfToken(c.get("deps"), auth?.sessionId ?? ANONYMOUS_SESSION);
     setCsrfCookie(c, token);
     return c.json({ csrf_token: token }, 200);
   });
 
   router.openapi(registerRoute, async (c) => {
-    const session = await registerUser(c.var.deps, c.req.valid("json"), requestIp(c));
+    const session = await registerUser(c.get("deps"), c.req.valid("json"), requestIp(c));
     return respondWithSession(c, session, 201);
   });
 
   router.openapi(loginRoute, async (c) => {
-    const session = await loginWithPassword(c.var.deps, c.req.valid("json"), requestIp(c));
+    const session = await loginWithPassword(c.get("deps"), c.req.valid("json"), requestIp(c));
     return respondWithSession(c, session, 200);
   });
 
   router.openapi(guestRoute, async (c) => {
-    const session = await loginAsGuest(c.var.deps, requestIp(c));
+    const session = await loginAsGuest(c.get("deps"), requestIp(c));
     return respondWithSession(c, session, 201);
   });
 
   router.openapi(wechatLoginRoute, async (c) => {
     const { code } = c.req.valid("json");
-    const session = await loginWithWechat(c.var.deps, code, requestIp(c));
+    const session = await loginWithWechat(c.get("deps"), code, requestIp(c));
     return respondWithSession(c, session, 200);
   });
 
   router.openapi(refreshRoute, async (c) => {
     const token = c.req.valid("json").refresh_token ?? getCookie(c, REFRESH_COOKIE);
     if (!token) throw unauthorized("Refresh token missing");
-    const session = await refreshSession(c.var.deps, token);
+    const session = await refreshSession(c.get("deps"), token);
     return respondWithSession(c, session, 200);
   });
 
   router.openapi(logoutRoute, async (c) => {
-    await logout(c.var.deps, c.var.auth.sessionId);
+    await logout(c.get("deps"), c.get("auth").sessionId);
     clearSessionCookies(c);
     return c.json({ detail: "Signed out" }, 200);
   });
 
   router.openapi(passwordRoute, async (c) => {
-    const { revokedSessions } = await changePassword(c.var.deps, c.var.auth, c.req.valid("json"));
+    const { revokedSessions } = await changePassword(
+      c.get("deps"),
+      c.get("auth"),
+      c.req.valid("json"),
+    );
     return c.json(
       { detail: `Password changed; ${revokedSessions} other session(s) signed out` },
       200,
@@ -263,9 +267,9 @@ export function createAuthRoutes() {
   });
 
   router.openapi(meRoute, async (c) => {
-    const user = await findUserWithCredits(c.var.deps, c.var.auth.userId);
+    const user = await findUserWithCredits(c.get("deps"), c.get("auth").userId);
     if (user?.status !== "active") throw unauthorized("Account is not active");
-    return c.json(toUserResponse(c.var.deps, user), 200);
+    return c.json(toUserResponse(c.get("deps"), user), 200);
   });
 
   return router;

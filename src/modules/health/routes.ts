@@ -30,10 +30,10 @@ export function createHealthRoutes() {
   router.openapi(healthRoute, (c) => c.json({ status: "ok" as const }, 200));
   router.openapi(readyRoute, async (c) => {
     try {
-      await c.var.deps.database.ping();
+      await c.get("deps").database.ping();
       return c.json({ status: "ok" as const }, 200);
     } catch (error) {
-      c.var.deps.logger.warn("readiness check failed", { error: String(error) });
+      c.get("deps").logger.warn("readiness check failed", { error: String(error) });
       return c.json({ detail: "Database is unreachable" }, 503);
     }
   });

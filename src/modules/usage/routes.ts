@@ -60,7 +60,7 @@ export function createUsageRoutes() {
   const router = createRouter();
   router.openapi(usageStatsRoute, async (c) => {
     const query = c.req.valid("query");
-    const today = c.var.deps.clock.now();
+    const today = c.get("deps").clock.now();
     const end = query.end_date ?? day(today);
     const start =
       query.start_date ??
@@ -80,7 +80,7 @@ export function createUsageRoutes() {
         },
       ]);
     }
-    return c.json(await usageStats(c.var.deps, c.var.auth.userId, { start, end }), 200);
+    return c.json(await usageStats(c.get("deps"), c.get("auth").userId, { start, end }), 200);
   });
   return router;
 }

@@ -28,9 +28,9 @@ export const patchMeRoute = createRoute({
 export function createUserRoutes() {
   const router = createRouter();
   router.openapi(patchMeRoute, async (c) => {
-    const row = await updateProfile(c.var.deps, c.var.auth.userId, c.req.valid("json"));
+    const row = await updateProfile(c.get("deps"), c.get("auth").userId, c.req.valid("json"));
     if (!row) throw unauthorized("Account is not active");
-    return c.json(toUserResponse(c.var.deps, row), 200);
+    return c.json(toUserResponse(c.get("deps"), row), 200);
   });
   return router;
 }
