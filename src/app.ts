@@ -2,14 +2,13 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
-import { requestId } from "hono/request-id";
 import type { Deps } from "./deps";
 import { accessLog } from "./http/access-log";
 import { CSRF_HEADER } from "./http/csrf";
 import type { AppEnv } from "./http/env";
 import { ApiError, handleError } from "./http/errors";
+import { requestIdFromRuntime, responseHeaders } from "./http/response-headers";
 import type { AppRouter } from "./http/router";
-import { securityHeaders } from "./http/security-headers";
 import { createAdminRoutes } from "./modules/admin/routes";
 import { createAuthRoutes } from "./modules/auth/routes";
 import { createHealthRoutes } from "./modules/health/routes";
@@ -32,16 +31,24 @@ export const ALL_GROUPS = Object.keys(ROUTE_GROUPS) as RouteGroup[];
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 
-export function createApp(deps: Deps, groups: readonly RouteGroup[] = ALL_GROUPS) {
+export interface AppOptions {
+  /** The Node listener writes the request id and security headers itself (see listener.ts). */
+  headersSetByRuntime?: boolean;
+}
+
+export function createApp(
+  deps: Deps,
+  groups: readonly RouteGroup[] = ALL_GROUPS,
+  options: AppOptions = {},
+) {
   const app = new OpenAPIHono<AppEnv>({ strict: false });
 
-  app.use(requestId());
+  app.use(options.headersSetByRuntime ? requestIdFromRuntime : responseHeaders);
   app.use(async function injectDeps(c, next) {
     c.set("deps", deps);
     await next();
   });
   if (deps.config.LOG_LEVEL === "debug" || deps.config.LOG_LEVEL === "info") app.use(accessLog);
-  app.use(securityHeaders);
   const corsAllowList = cors({
     origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
     allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],

@@ -4,7 +4,7 @@ import { createApp } from "../app";
 import { ConfigError, parseConfig } from "../config";
 import { buildDeps } from "../deps";
 import { createNodeRuntime } from "./node/adapters";
-import { withLivenessFastPath } from "./node/liveness";
+import { createNodeListener } from "./node/listener";
 
 /** `npm start`: every route group on one port, on the embedded defaults unless configured. */
 async function main() {
@@ -12,9 +12,9 @@ async function main() {
   const config = parseConfig(process.env);
   const runtime = await createNodeRuntime(config);
   const deps = await buildDeps(config, runtime);
-  const app = createApp(deps);
+  const app = createApp(deps, undefined, { headersSetByRuntime: true });
 
-  const server = createServer(withLivenessFastPath(getRequestListener(app.fetch)));
+  const server = createServer(createNodeListener(getRequestListener(app.fetch)));
   server.listen(config.PORT, "0.0.0.0", () => {
     const address = server.address();
     deps.logger.info("listening", {

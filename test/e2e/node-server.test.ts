@@ -31,6 +31,19 @@ describe("npm start on the embedded defaults", () => {
       token = registered.body.access_token;
       const docs = await fetch(`${first.url}/api/v1/openapi.json`);
       expect(docs.status).toBe(200);
+      // The Node listener writes the request id and security headers on every response.
+      for (const path of ["/health", "/api/v1/auth/me", "/nope"]) {
+        const res = await fetch(`${first.url}${path}`, { headers: { "X-Request-Id": "trace-1" } });
+        expect(res.headers.get("x-request-id"), path).toBe("trace-1");
+        expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+        expect(res.headers.get("cache-control"), path).toBe("no-store");
+      }
+      const unauthorized = await fetch(`${first.url}/api/v1/auth/me`, {
+        headers: { "X-Request-Id": "bad id with spaces" },
+      });
+      expect(unauthorized.status).toBe(401);
+      expect(unauthorized.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      expect(unauthorized.headers.get("www-authenticate")).toBe("Bearer");
     } finally {
       expect(await first.stop()).toBe(0);
     }
