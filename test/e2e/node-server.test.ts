@@ -32,7 +32,10 @@ describe("npm start on the embedded defaults", () => {
       const docs = await fetch(`${first.url}/api/v1/openapi.json`);
       expect(docs.status).toBe(200);
       // The Node listener writes the request id and security headers on every response.
-      for (const path of ["/health", "/api/v1/auth/me", "/nope"]) {
+      const health = await fetch(`${first.url}/health`);
+      expect(await health.json()).toEqual({ status: "ok" });
+      expect(health.headers.get("x-content-type-options")).toBe("nosniff");
+      for (const path of ["/health/ready", "/api/v1/auth/me", "/nope"]) {
         const res = await fetch(`${first.url}${path}`, { headers: { "X-Request-Id": "trace-1" } });
         expect(res.headers.get("x-request-id"), path).toBe("trace-1");
         expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");

@@ -2,9 +2,12 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { acceptRequestId, SECURITY_HEADERS } from "../../http/response-headers";
 
 const LIVENESS_BODY = JSON.stringify({ status: "ok" });
+// Liveness is polled by orchestrators, not browsers: the headers that matter and no more.
 const LIVENESS_HEADERS = {
   "content-type": "application/json",
   "content-length": String(Buffer.byteLength(LIVENESS_BODY)),
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
 };
 
 /** Makes the request carry the id the app will read, whatever the caller sent. */
@@ -29,14 +32,14 @@ function pinRequestId(req: IncomingMessage, id: string) {
  */
 export function createNodeListener(app: RequestListener): RequestListener {
   return function nodeListener(req: IncomingMessage, res: ServerResponse) {
-    const id = acceptRequestId(req.headers["x-request-id"] as string | undefined);
-    res.setHeader("X-Request-Id", id);
-    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     if (req.url === "/health" && (req.method === "GET" || req.method === "HEAD")) {
       res.writeHead(200, LIVENESS_HEADERS);
       res.end(req.method === "HEAD" ? undefined : LIVENESS_BODY);
       return;
     }
+    const id = acceptRequestId(req.headers["x-request-id"] as string | undefined);
+    res.setHeader("X-Request-Id", id);
+    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     pinRequestId(req, id);
     app(req, res);
   };
