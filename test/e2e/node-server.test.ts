@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,6 +54,18 @@ describe("npm start on the embedded defaults", () => {
     // Generated secrets are kept with the data, owner-readable only.
     expect((await stat(join(dataDir, "secrets.json"))).mode & 0o777).toBe(0o600);
 
+    // npm run admin:grant on the same embedded database, while no server holds it.
+    const grant = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "src/runtime/admin-grant.ts", email],
+      {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
+        encoding: "utf8",
+      },
+    );
+    expect(grant.status, grant.stderr).toBe(0);
+    expect(grant.stdout).toMatch(/is now an admin/);
+
     const second = await startNodeServer({ DATA_DIR: dataDir });
     try {
       const me = await fetch(`${second.url}/api/v1/auth/me`, {
@@ -63,6 +76,11 @@ describe("npm start on the embedded defaults", () => {
       const login = await post(`${second.url}/api/v1/auth/login`, { email, password: "secret1" });
       expect(login.status).toBe(200);
       expect(login.body.user.credits).toBe(30);
+      expect(login.body.user.role).toBe("admin");
+      const users = await fetch(`${second.url}/api/v1/admin/users`, {
+        headers: { Authorization: `Bearer ${login.body.access_token}` },
+      });
+      expect(users.status).toBe(200);
     } finally {
       expect(await second.stop()).toBe(0);
     }
