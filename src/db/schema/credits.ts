@@ -1,6 +1,17 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import { createdAt, id, updatedAt } from "./columns";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { createdAt, id, tstz, updatedAt } from "./columns";
 import { users } from "./users";
 
 export const LEDGER_KINDS = [
@@ -15,6 +26,7 @@ export const LEDGER_KINDS = [
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
+/** The balance per user; every change goes through the credit_* SQL functions with a ledger row. */
 export const userCredits = pgTable(
   "user_credits",
   {
@@ -25,6 +37,37 @@ export const userCredits = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [check("user_credits_balance_non_negative", sql`${t.balance} >= 0`)],
+);
+
+/**
+ * Where credits came from and how many of them are left. A charge spends the lots that expire
+ * soonest first; registration, purchase and referral lots never expire, plan allowances do.
+ */
+export const creditLots = pgTable(
+  "credit_lots",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: LEDGER_KINDS }).notNull(),
+    granted: integer("granted").notNull(),
+    remaining: integer("remaining").notNull(),
+    expiresAt: tstz("expires_at"),
+    sourceType: text("source_type").notNull(),
+    sourceId: text("source_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("credit_lots_user_open_idx").on(t.userId, t.expiresAt).where(sql`${t.remaining} > 0`),
+    index("credit_lots_expiring_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.remaining} > 0 and ${t.expiresAt} is not null`),
+    check(
+      "credit_lots_remaining_range",
+      sql`${t.remaining} >= 0 and ${t.remaining} <= ${t.granted}`,
+    ),
+  ],
 );
 
 /** Every change of a balance writes one row here; the balance always equals the sum of delta. */
@@ -38,14 +81,120 @@ export const creditLedger = pgTable(
     delta: integer("delta").notNull(),
     balanceAfter: integer("balance_after").notNull(),
     kind: text("kind", { enum: LEDGER_KINDS }).notNull(),
-    /** What caused it: user (registration), order, operation, admin. */
+    /** What caused it: user (registration), order, consumption, lot (expiry), admin. */
     sourceType: text("source_type").notNull(),
     sourceId: text("source_id"),
+    /** The billable operation for consumptions and their refunds (translate, chat, ...). */
+    operation: text("operation"),
+    /** The admin who made an adjustment. */
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** Lots a charge spent from or a refund restored: [{lot_id, amount}]. */
+    lots: jsonb("lots").$type<{ lot_id: string; amount: number }[]>(),
     note: text("note"),
     createdAt: createdAt(),
   },
   (t) => [
     index("credit_ledger_user_created_idx").on(t.userId, t.createdAt),
+    index("credit_ledger_kind_created_idx").on(t.kind, t.createdAt),
+    // A source grants, refunds or expires at most once, whatever the retries.
+    uniqueIndex("credit_ledger_source_once_key")
+      .on(t.kind, t.sourceType, t.sourceId)
+      .where(sql`${t.kind} not in ('consumption', 'admin_adjustment', 'expiry')`),
     check("credit_ledger_balance_after_non_negative", sql`${t.balanceAfter} >= 0`),
+  ],
+);
+
+/** One row per deduction (spec: credit_consumptions), refunded at most once. */
+export const creditConsumptions = pgTable(
+  "credit_consumptions",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    operation: text("operation").notNull(),
+    cost: integer("cost").notNull(),
+    status: text("status", { enum: ["charged", "refunded"] })
+      .notNull()
+      .default("charged"),
+    ledgerId: uuid("ledger_id")
+      .notNull()
+      .references(() => creditLedger.id),
+    refundLedgerId: uuid("refund_ledger_id").references(() => creditLedger.id),
+    idempotencyKey: text("idempotency_key"),
+    createdAt: createdAt(),
+    refundedAt: tstz("refunded_at"),
+  },
+  (t) => [
+    index("credit_consumptions_user_created_idx").on(t.userId, t.createdAt),
+    index("credit_consumptions_operation_created_idx").on(t.operation, t.createdAt),
+    check("credit_consumptions_cost_positive", sql`${t.cost} > 0`),
+  ],
+);
+
+/** Client Idempotency-Key per user (IETF draft): the first outcome is replayed for 24 h. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: text("status", { enum: ["in_flight", "completed"] }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    createdAt: createdAt(),
+    expiresAt: tstz("expires_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    index("idempotency_keys_expires_idx").on(t.expiresAt),
+  ],
+);
+
+export const creditPackages = pgTable(
+  "credit_packages",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    credits: integer("credits").notNull(),
+    /** Minor units of `currency`. */
+    price: integer("price").notNull(),
+    currency: text("currency").notNull().default("CNY"),
+    active: boolean("active").notNull().default(true),
+    sortOrder: integer("sort_order").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("credit_packages_credits_positive", sql`${t.credits} > 0`),
+    check("credit_packages_price_non_negative", sql`${t.price} >= 0`),
+  ],
+);
+
+export const subscriptionPlans = pgTable(
+  "subscription_plans",
+  {
+    id: id(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    currency: text("currency").notNull().default("CNY"),
+    /** Minor units; the yearly price is derived from it and `plans.yearly_discount`. */
+    monthlyPrice: integer("monthly_price").notNull(),
+    /** Allowance granted each month of a paid subscription; expires at the period's end. */
+    monthlyCredits: integer("monthly_credits").notNull(),
+    features: jsonb("features").$type<string[]>().notNull().default([]),
+    /** 0 = free; higher tiers include lower ones. */
+    tier: integer("tier").notNull().default(0),
+    active: boolean("active").notNull().default(true),
+    sortOrder: integer("sort_order").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("subscription_plans_code_key").on(t.code),
+    check("subscription_plans_price_non_negative", sql`${t.monthlyPrice} >= 0`),
+    check("subscription_plans_credits_non_negative", sql`${t.monthlyCredits} >= 0`),
   ],
 );

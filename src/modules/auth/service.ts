@@ -81,6 +81,24 @@ function sessionAndUsage(source: string, refresh: NewRefreshToken, event: string
       insert into usage_logs (user_id, event, ip) select id, ${event}, ${ip} from ${from})`;
 }
 
+/**
+ * The registration grant inside a registration statement: a lot that never expires and its
+ * ledger row, for the user_credits row the statement's `credits` CTE created.
+ */
+function registrationGrant(creditsCte: string): SQL {
+  const from = sql.raw(creditsCte);
+  return sql`lot as (
+      insert into credit_lots (user_id, kind, granted, remaining, source_type, source_id)
+      select user_id, 'registration_grant', balance, balance, 'user', user_id::text from ${from}
+      returning id, user_id),
+    ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, kind, source_type, source_id, lots, note)
+      select c.user_id, c.balance, c.balance, 'registration_grant', 'user', c.user_id::text,
+             jsonb_build_array(jsonb_build_object('lot_id', lot.id, 'amount', c.balance)),
+             'Free-trial credits on registration'
+      from ${from} c join lot on lot.user_id = c.user_id)`;
+}
+
 /** Trial end from the `trial.days` system config, computed inside the statement. */
 const trialEnds = (now: string) =>
   sql`${now}::timestamptz + make_interval(days => coalesce(
@@ -145,10 +163,7 @@ export async function registerUser(deps: Deps, input: RegisterInput, ip: string)
           credits as (
             insert into user_credits (user_id, balance)
             select id, ${REGISTRATION_CREDITS} from new_user returning user_id, balance),
-          ledger as (
-            insert into credit_ledger (user_id, delta, balance_after, kind, source_type, source_id, note)
-            select user_id, ${REGISTRATION_CREDITS}, balance, 'registration_grant', 'user',
-                   user_id::text, 'Free-trial credits on registration' from credits),
+          ${registrationGrant("credits")},
           ${sessionAndUsage("new_user", refresh, "register", ip)}
         select new_user.*, credits.balance as credits from new_user, credits`,
       );
@@ -260,10 +275,7 @@ export async function loginWithWechat(deps: Deps, code: string, ip: string) {
           credits as (
             insert into user_credits (user_id, balance)
             select id, ${REGISTRATION_CREDITS} from ins returning user_id, balance),
-          ledger as (
-            insert into credit_ledger (user_id, delta, balance_after, kind, source_type, source_id, note)
-            select user_id, ${REGISTRATION_CREDITS}, balance, 'registration_grant', 'user',
-                   user_id::text, 'Free-trial credits on registration' from credits),
+          ${registrationGrant("credits")},
           ${sessionAndUsage("u", refresh, "wechat_login", ip)}
         select u.*, exists (select 1 from ins) as created,
           coalesce((select balance from credits),

@@ -1,0 +1,68 @@
+import type { MiddlewareHandler } from "hono";
+import { sha256Hex } from "../lib/crypto";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+} from "../modules/credits/idempotency";
+import type { AppEnv } from "./env";
+import { ApiError, validationError } from "./errors";
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Idempotency-Key on billable POSTs (IETF httpapi draft), scoped per user; runs after
+ * requireAuth. A repeat gets the first outcome again and charges nothing; the same key with
+ * another body is 422; a repeat while the first is still running is 409. Only successful
+ * outcomes are kept: after an error (402 before a top-up, a provider failure whose charge was
+ * refunded) the key is freed, so the client's retry with the same key can succeed.
+ */
+export const idempotentRequest: MiddlewareHandler<AppEnv> = async function idempotentRequest(
+  c,
+  next,
+) {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined) return next();
+  if (!KEY_PATTERN.test(key)) {
+    throw validationError([
+      {
+        loc: ["header", IDEMPOTENCY_HEADER],
+        msg: "1 to 255 visible ASCII characters",
+        type: "value_error",
+      },
+    ]);
+  }
+  const deps = c.get("deps");
+  const userId = c.get("auth").userId;
+  const requestHash = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
+  const claim = await claimIdempotencyKey(deps, { userId, key, requestHash });
+  if (claim.kind === "mismatch") {
+    throw new ApiError(422, "This Idempotency-Key was used for a different request");
+  }
+  if (claim.kind === "in_flight") {
+    throw new ApiError(409, "A request with this Idempotency-Key is still being processed", {
+      headers: { "Retry-After": "1" },
+    });
+  }
+  if (claim.kind === "replay") {
+    c.header("Idempotent-Replayed", "true");
+    return c.json(claim.body as object, claim.status as 200);
+  }
+  try {
+    await next();
+  } catch (error) {
+    await releaseIdempotencyKey(deps, { userId, key });
+    throw error;
+  }
+  // hono's compose catches handler errors into c.error and c.res: read the outcome from there.
+  const status = c.res.status;
+  if (status >= 300 || c.error) {
+    await releaseIdempotencyKey(deps, { userId, key });
+    return;
+  }
+  const body = c.res.headers.get("content-type")?.includes("json")
+    ? await c.res.clone().json()
+    : null;
+  await completeIdempotencyKey(deps, { userId, key, status, body });
+};

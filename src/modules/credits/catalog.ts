@@ -1,0 +1,61 @@
+/** Seeded once; admins manage them afterwards (prices in minor units, CNY fen). */
+export const DEFAULT_PLANS = [
+  {
+    code: "free",
+    name: "Free",
+    tier: 0,
+    monthlyPrice: 0,
+    monthlyCredits: 0,
+    features: ["translate", "customers", "products", "quotations"],
+    sortOrder: 0,
+  },
+  {
+    code: "pro",
+    name: "Pro",
+    tier: 1,
+    monthlyPrice: 9_900,
+    monthlyCredits: 500,
+    features: [
+      "translate",
+      "customers",
+      "products",
+      "quotations",
+      "marketing",
+      "discovery",
+      "ai_assistant",
+      "followup_engine",
+    ],
+    sortOrder: 1,
+  },
+  {
+    code: "business",
+    name: "Business",
+    tier: 2,
+    monthlyPrice: 29_900,
+    monthlyCredits: 2_000,
+    features: [
+      "translate",
+      "customers",
+      "products",
+      "quotations",
+      "marketing",
+      "discovery",
+      "ai_assistant",
+      "followup_engine",
+      "agent",
+      "priority_support",
+    ],
+    sortOrder: 2,
+  },
+] as const;
+
+export const DEFAULT_PACKAGES = [
+  { name: "Starter 100", credits: 100, price: 1_900, sortOrder: 0 },
+  { name: "Growth 500", credits: 500, price: 7_900, sortOrder: 1 },
+  { name: "Scale 2000", credits: 2_000, price: 26_900, sortOrder: 2 },
+] as const;
+
+/** yearly = round(12 x monthly x (1 - discount)), in minor units (API.md). */
+export function yearlyPrice(monthlyPrice: number, discount: number): number {
+  return Math.round(12 * monthlyPrice * (1 - discount));
+}

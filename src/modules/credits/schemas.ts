@@ -1,0 +1,107 @@
+import { z } from "@hono/zod-openapi";
+import { LEDGER_KINDS } from "../../db/schema";
+import { pageQuery, pageSchema } from "../../lib/pagination";
+
+export const BalanceSchema = z
+  .object({
+    balance: z.number().int(),
+    plan: z.string().openapi({ description: "Plan code" }),
+    plan_expires_at: z.string().nullable(),
+    trial_ends_at: z.string().nullable(),
+    expiring: z
+      .array(z.object({ amount: z.number().int(), expires_at: z.string() }))
+      .openapi({ description: "Allowance credits that expire, soonest first" }),
+  })
+  .openapi("CreditBalance");
+
+export const LedgerEntrySchema = z
+  .object({
+    id: z.string(),
+    user_id: z.string(),
+    delta: z.number().int(),
+    balance_after: z.number().int(),
+    kind: z.enum(LEDGER_KINDS),
+    source_type: z.string(),
+    source_id: z.string().nullable(),
+    operation: z.string().nullable(),
+    actor_id: z.string().nullable(),
+    note: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi("LedgerEntry");
+
+export const LedgerQuery = pageQuery().extend({
+  kind: z.enum(LEDGER_KINDS).optional(),
+  operation: z.string().max(40).optional(),
+});
+export const LedgerPage = pageSchema(LedgerEntrySchema).openapi("LedgerPage");
+
+export const PackageSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    credits: z.number().int(),
+    price: z.number().int().openapi({ description: "Minor units" }),
+    currency: z.string(),
+  })
+  .openapi("CreditPackage");
+
+export const PlanSchema = z
+  .object({
+    id: z.string(),
+    code: z.string(),
+    name: z.string(),
+    currency: z.string(),
+    monthly_price: z.number().int(),
+    yearly_price: z.number().int(),
+    monthly_credits: z.number().int(),
+    features: z.array(z.string()),
+    tier: z.number().int(),
+  })
+  .openapi("SubscriptionPlan");
+
+export const AdjustBody = z
+  .object({
+    delta: z
+      .number()
+      .int()
+      .min(-1_000_000)
+      .max(1_000_000)
+      .refine((n) => n !== 0, { error: "delta must not be 0" }),
+    reason: z.string().trim().min(3).max(500),
+  })
+  .openapi("CreditAdjustment");
+
+export const CreditUsersQuery = pageQuery().extend({
+  q: z.string().trim().max(100).optional(),
+});
+export const CreditUserSchema = z
+  .object({
+    user_id: z.string(),
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    plan: z.string(),
+    balance: z.number().int(),
+    updated_at: z.string(),
+  })
+  .openapi("CreditUser");
+export const CreditUsersPage = pageSchema(CreditUserSchema).openapi("CreditUsersPage");
+
+export const ConsumptionsQuery = pageQuery().extend({
+  user_id: z.uuid().optional(),
+  operation: z.string().max(40).optional(),
+  status: z.enum(["charged", "refunded"]).optional(),
+});
+export const ConsumptionSchema = z
+  .object({
+    id: z.string(),
+    user_id: z.string(),
+    email: z.string().nullable(),
+    operation: z.string(),
+    cost: z.number().int(),
+    status: z.enum(["charged", "refunded"]),
+    created_at: z.string(),
+    refunded_at: z.string().nullable(),
+  })
+  .openapi("CreditConsumption");
+export const ConsumptionsPage = pageSchema(ConsumptionSchema).openapi("CreditConsumptionsPage");

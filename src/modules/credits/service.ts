@@ -1,0 +1,287 @@
+import { type SQL, sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import type { LedgerKind } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { ApiError, notFound } from "../../http/errors";
+import { offsetOf } from "../../lib/pagination";
+import { yearlyPrice } from "./catalog";
+
+/** Billable operations; their costs live in the `credits.costs` system config. */
+export const CREDIT_OPERATIONS = [
+  "translate",
+  "marketing",
+  "chat",
+  "discovery",
+  "followup_draft",
+  "quotation_from_inquiry",
+  "agent_run",
+] as const;
+export type CreditOperation = (typeof CREDIT_OPERATIONS)[number];
+
+export interface Charge {
+  operation: CreditOperation;
+  cost: number;
+  balance: number;
+  /** Null when the operation is configured as free. */
+  consumptionId: string | null;
+  ledgerId: string | null;
+}
+
+const nowIso = (deps: Deps) => deps.clock.now().toISOString();
+
+export function insufficientCredits(required: number, balance: number) {
+  return new ApiError(402, "Not enough credits for this operation", {
+    extra: { required, balance },
+  });
+}
+
+/**
+ * Charges the configured cost of `operation`: one statement reads the cost and runs
+ * credit_charge (soonest-expiring credits first, ledger row and consumption row written with
+ * it). Not enough credits is a 402 carrying `required` and `balance`; nothing is written.
+ */
+export async function chargeCredits(
+  deps: Deps,
+  input: { userId: string; operation: CreditOperation; idempotencyKey?: string; note?: string },
+): Promise<Charge> {
+  const [row] = await queryRows<{
+    cost: number | null;
+    ok: boolean | null;
+    balance: number | null;
+    ledger_id: string | null;
+    consumption_id: string | null;
+  }>(
+    deps.db,
+    sql`with price as (
+        select (value ->> ${input.operation})::int as cost
+        from system_config where key = 'credits.costs')
+      select price.cost, c.ok, c.balance, c.ledger_id, c.consumption_id
+      from price left join lateral (
+        select * from credit_charge(${input.userId}::uuid, price.cost, 'consumption',
+          ${input.operation}, ${input.note ?? null}, null::uuid, ${input.idempotencyKey ?? null},
+          ${nowIso(deps)}::timestamptz)
+        where price.cost > 0) c on true`,
+  );
+  if (!row || row.cost === null) {
+    throw new Error(`credits.costs has no cost for ${input.operation}`);
+  }
+  if (row.cost === 0) {
+    const balance = await creditBalance(deps, input.userId);
+    return { operation: input.operation, cost: 0, balance, consumptionId: null, ledgerId: null };
+  }
+  if (!row.ok) throw insufficientCredits(row.cost, row.balance ?? 0);
+  return {
+    operation: input.operation,
+    cost: row.cost,
+    balance: row.balance!,
+    consumptionId: row.consumption_id,
+    ledgerId: row.ledger_id,
+  };
+}
+
+/** Gives a charge back after a provider failure; a second call changes nothing. */
+export async function refundCharge(
+  deps: Deps,
+  charge: Pick<Charge, "consumptionId">,
+  reason: string,
+) {
+  if (!charge.consumptionId) return { applied: false, balance: null as number | null };
+  const [row] = await queryRows<{ applied: boolean; balance: number | null }>(
+    deps.db,
+    sql`select applied, balance from credit_refund(${charge.consumptionId}::uuid, ${reason},
+        ${nowIso(deps)}::timestamptz)`,
+  );
+  return { applied: row?.applied ?? false, balance: row?.balance ?? null };
+}
+
+export interface GrantInput {
+  userId: string;
+  amount: number;
+  kind: Exclude<LedgerKind, "consumption" | "refund" | "expiry">;
+  sourceType: string;
+  sourceId: string;
+  expiresAt?: Date | null;
+  note?: string;
+  actorId?: string;
+}
+
+/** Adds a lot of credits once per (kind, source): a repeated grant returns applied = false. */
+export async function grantCredits(deps: Deps, input: GrantInput) {
+  const [row] = await queryRows<{ applied: boolean; balance: number; ledger_id: string | null }>(
+    deps.db,
+    sql`select applied, balance, ledger_id from credit_grant(${input.userId}::uuid, ${input.amount},
+        ${input.kind}, ${input.sourceType}, ${input.sourceId},
+        ${input.expiresAt ? input.expiresAt.toISOString() : null}::timestamptz,
+        ${input.note ?? null}, ${input.actorId ?? null}::uuid, ${nowIso(deps)}::timestamptz)`,
+  );
+  return { applied: row!.applied, balance: row!.balance, ledgerId: row!.ledger_id };
+}
+
+/** Admin correction: positive adds a non-expiring lot, negative deducts (402 if not covered). */
+export async function adjustCredits(
+  deps: Deps,
+  input: { userId: string; delta: number; actorId: string; reason: string },
+) {
+  if (input.delta > 0) {
+    return grantCredits(deps, {
+      userId: input.userId,
+      amount: input.delta,
+      kind: "admin_adjustment",
+      sourceType: "admin",
+      sourceId: input.actorId,
+      note: input.reason,
+      actorId: input.actorId,
+    });
+  }
+  const [row] = await queryRows<{ ok: boolean; balance: number; ledger_id: string | null }>(
+    deps.db,
+    sql`select ok, balance, ledger_id from credit_charge(${input.userId}::uuid, ${-input.delta},
+        'admin_adjustment', null, ${input.reason}, ${input.actorId}::uuid, null,
+        ${nowIso(deps)}::timestamptz)`,
+  );
+  if (!row?.ok) throw insufficientCredits(-input.delta, row?.balance ?? 0);
+  return { applied: true, balance: row.balance, ledgerId: row.ledger_id };
+}
+
+/** Scheduled task: expires every due allowance lot, each user under their own lock. */
+export async function expireDueCredits(deps: Deps): Promise<{ users: number; credits: number }> {
+  const [row] = await queryRows<{ users: number; credits: number }>(
+    deps.db,
+    sql`select count(*)::int as users, coalesce(sum(expired), 0)::int as credits
+        from (select credit_expire_due(user_id, ${nowIso(deps)}::timestamptz) as expired
+              from (select distinct user_id from credit_lots
+                    where remaining > 0 and expires_at <= ${nowIso(deps)}::timestamptz) due) done`,
+  );
+  return { users: row?.users ?? 0, credits: row?.credits ?? 0 };
+}
+
+async function creditBalance(deps: Deps, userId: string): Promise<number> {
+  const [row] = await queryRows<{ balance: number }>(
+    deps.db,
+    sql`select balance from user_credits where user_id = ${userId}`,
+  );
+  return row?.balance ?? 0;
+}
+
+/**
+ * The balance a user can spend now (lots past their expiry that the scheduled task has not yet
+ * written off are left out), their plan, and what expires when. One round trip.
+ */
+export async function getBalance(deps: Deps, userId: string) {
+  const now = nowIso(deps);
+  const [row] = await queryRows<{
+    plan: string;
+    plan_expires_at: Date | null;
+    trial_ends_at: Date | null;
+    balance: number;
+    expiring: { amount: number; expires_at: string }[] | null;
+  }>(
+    deps.db,
+    sql`select u.plan, u.plan_expires_at, u.trial_ends_at,
+          coalesce((select sum(remaining) from credit_lots l
+                    where l.user_id = u.id and l.remaining > 0
+                      and (l.expires_at is null or l.expires_at > ${now}::timestamptz)), 0)::int
+            as balance,
+          (select json_agg(json_build_object('amount', e.amount, 'expires_at', e.expires_at)
+                           order by e.expires_at)
+           from (select sum(remaining)::int as amount, expires_at from credit_lots l
+                 where l.user_id = u.id and l.remaining > 0
+                   and l.expires_at > ${now}::timestamptz
+                 group by expires_at) e) as expiring
+        from users u where u.id = ${userId}`,
+  );
+  if (!row) throw notFound("User not found");
+  const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+  return {
+    balance: row.balance,
+    plan: row.plan,
+    plan_expires_at: iso(row.plan_expires_at),
+    trial_ends_at: iso(row.trial_ends_at),
+    expiring: (row.expiring ?? []).map((e) => ({
+      amount: e.amount,
+      expires_at: new Date(e.expires_at).toISOString(),
+    })),
+  };
+}
+
+export async function listLedger(
+  deps: Deps,
+  query: { userId?: string; page: number; size: number; kind?: string; operation?: string },
+) {
+  const filters: SQL[] = [sql`true`];
+  if (query.userId) filters.push(sql`l.user_id = ${query.userId}`);
+  if (query.kind) filters.push(sql`l.kind = ${query.kind}`);
+  if (query.operation) filters.push(sql`l.operation = ${query.operation}`);
+  const where = sql.join(filters, sql` and `);
+  const [rows, [count]] = await Promise.all([
+    queryRows<{
+      id: string;
+      user_id: string;
+      delta: number;
+      balance_after: number;
+      kind: LedgerKind;
+      source_type: string;
+      source_id: string | null;
+      operation: string | null;
+      actor_id: string | null;
+      note: string | null;
+      created_at: Date;
+    }>(
+      deps.db,
+      sql`select l.id, l.user_id, l.delta, l.balance_after, l.kind, l.source_type, l.source_id,
+            l.operation, l.actor_id, l.note, l.created_at
+          from credit_ledger l where ${where}
+          order by l.created_at desc, l.id desc
+          limit ${query.size} offset ${offsetOf(query.page, query.size)}`,
+    ),
+    queryRows<{ n: number }>(
+      deps.db,
+      sql`select count(*)::int as n from credit_ledger l where ${where}`,
+    ),
+  ]);
+  return {
+    items: rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
+    total: count?.n ?? 0,
+    page: query.page,
+    size: query.size,
+  };
+}
+
+export async function listPackages(deps: Deps) {
+  const rows = await queryRows<{
+    id: string;
+    name: string;
+    credits: number;
+    price: number;
+    currency: string;
+  }>(
+    deps.db,
+    sql`select id, name, credits, price, currency from credit_packages
+        where active order by sort_order, price`,
+  );
+  return rows;
+}
+
+export async function listPlans(deps: Deps) {
+  const rows = await queryRows<{
+    id: string;
+    code: string;
+    name: string;
+    currency: string;
+    monthly_price: number;
+    monthly_credits: number;
+    features: string[];
+    tier: number;
+    discount: number;
+  }>(
+    deps.db,
+    sql`select p.id, p.code, p.name, p.currency, p.monthly_price, p.monthly_credits, p.features,
+          p.tier, coalesce((select (value #>> '{}')::float8 from system_config
+                            where key = 'plans.yearly_discount'), 0.15) as discount
+        from subscription_plans p where p.active order by p.sort_order, p.tier`,
+  );
+  return rows.map(({ discount, ...plan }) => ({
+    ...plan,
+    yearly_price: yearlyPrice(plan.monthly_price, discount),
+  }));
+}
