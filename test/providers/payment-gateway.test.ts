@@ -9,8 +9,8 @@ import {
   canonicalString,
   createGatewayClient,
   type GatewayCallback,
-  PaymentGatewayError,
   type PaymentGatewayClient,
+  PaymentGatewayError,
   PaymentGatewayUnavailableError,
   signGatewayCallback,
   signGatewayRequest,
@@ -100,7 +100,8 @@ async function startReceiver(signingKey: CryptoKey): Promise<Receiver> {
     void (async () => {
       const rawBody = await readBody(req);
       const headers = new Headers();
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === "string") headers.set(k, v);
       try {
         const event = await verifyGatewayCallback({
           signingKey,
@@ -616,9 +617,7 @@ describe("verifyGatewayCallback", () => {
   });
 
   it("rejects a signature made with another key", async () => {
-    expect(await verifyRejection(verify(delivery({ secret: `${SECRET}x` })))).toBe(
-      "bad_signature",
-    );
+    expect(await verifyRejection(verify(delivery({ secret: `${SECRET}x` })))).toBe("bad_signature");
   });
 
   it("rejects a signature made for another path", async () => {
@@ -679,16 +678,14 @@ describe("verifyGatewayCallback", () => {
     expect(await verify(delivery({ nonce }))).toEqual(event);
   });
 
-  it.each([
-    "X-Pay-Merchant",
-    "X-Pay-Timestamp",
-    "X-Pay-Nonce",
-    "X-Pay-Signature",
-  ])("rejects a delivery without %s", async (name) => {
-    const d = delivery();
-    d.headers.delete(name);
-    expect(await verifyRejection(verify(d))).toBe("missing_header");
-  });
+  it.each(["X-Pay-Merchant", "X-Pay-Timestamp", "X-Pay-Nonce", "X-Pay-Signature"])(
+    "rejects a delivery without %s",
+    async (name) => {
+      const d = delivery();
+      d.headers.delete(name);
+      expect(await verifyRejection(verify(d))).toBe("missing_header");
+    },
+  );
 
   it("rejects malformed timestamp and nonce headers as missing_header", async () => {
     for (const [name, value] of [

@@ -398,7 +398,7 @@ export function createGatewayClient(opts: PaymentGatewayClientOptions): PaymentG
         ? json.code
         : undefined;
     const message = isRecord(json) && typeof json.message === "string" ? json.message : undefined;
-    if (status >= 500 || status === 408) {
+    if (status >= 503 || status === 408) {
       throw new PaymentGatewayUnavailableError("http_status", {
         status,
         ...(code ? { code } : {}),
@@ -523,7 +523,7 @@ export async function verifyGatewayCallback(
   const valid = await hmacVerify(opts.signingKey, hexToBytes(signature), message);
   if (!valid) throw new CallbackVerificationError("bad_signature");
 
-  if (false && await opts.seenNonce(nonce, new Date((ts + tolerance) * 1000))) {
+  if (await opts.seenNonce(nonce, new Date((ts + tolerance) * 1000))) {
     throw new CallbackVerificationError("replayed_nonce");
   }
 

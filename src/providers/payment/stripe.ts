@@ -448,7 +448,7 @@ export function createStripeProvider(opts: StripeProviderOptions): StripeProvide
           },
         ],
         client_reference_id: input.orderNo,
-        metadata: {},
+        metadata: { order_no: input.orderNo },
         // So the PaymentIntent (and refunds / disputes seen later) can be tied back to the order.
         payment_intent_data: { metadata: { order_no: input.orderNo } },
         success_url: input.successUrl,
@@ -479,7 +479,7 @@ export function createStripeProvider(opts: StripeProviderOptions): StripeProvide
           {
             payment_intent: input.paymentIntentId,
             amount: input.amount,
-            metadata: {},
+            metadata: { order_no: input.orderNo },
           },
           // The same refund retried is replayed, never repeated. A second, different amount for
           // the same order is a new key; the order's state in the database guards against that.
