@@ -11,6 +11,7 @@ import { requestIdFromRuntime, responseHeaders } from "./http/response-headers";
 import type { AppRouter } from "./http/router";
 import { createAdminRoutes } from "./modules/admin/routes";
 import { createAuthRoutes } from "./modules/auth/routes";
+import { createCreditAdminRoutes } from "./modules/credits/admin-routes";
 import { createCreditRoutes } from "./modules/credits/routes";
 import { createHealthRoutes } from "./modules/health/routes";
 import { createUsageRoutes } from "./modules/usage/routes";
@@ -20,7 +21,7 @@ import { createUserRoutes } from "./modules/users/routes";
 export const ROUTE_GROUPS = {
   auth: () => [createAuthRoutes(), createUserRoutes(), createUsageRoutes()],
   api: () => [],
-  admin: () => [createAdminRoutes()],
+  admin: () => [createAdminRoutes(), createCreditAdminRoutes()],
   payments: () => [createCreditRoutes()],
   webhooks: () => [],
   jobs: () => [],

@@ -541,7 +541,7 @@ export async function startFakeGateway(opts: {
 
     async completeRefund(outRefundNo) {
       const r = refunds.get(outRefundNo);
-      if (!r || r.status !== "pending") throw new Error(`fake gateway: ${outRefundNo} not pending`);
+      if (r?.status !== "pending") throw new Error(`fake gateway: ${outRefundNo} not pending`);
       const order = requireOrder(r.out_trade_no);
       r.status = "succeeded";
       settle(order, r);

@@ -105,3 +105,68 @@ export const ConsumptionSchema = z
   })
   .openapi("CreditConsumption");
 export const ConsumptionsPage = pageSchema(ConsumptionSchema).openapi("CreditConsumptionsPage");
+
+const currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, { error: "ISO 4217 code, e.g. CNY" })
+  .default("CNY");
+
+export const PackageBody = z
+  .object({
+    name: z.string().trim().min(1).max(80),
+    credits: z.number().int().min(1).max(10_000_000),
+    price: z.number().int().min(0).max(100_000_000),
+    currency,
+    active: z.boolean().default(true),
+    sort_order: z.number().int().min(0).max(10_000).default(0),
+  })
+  .strict()
+  .openapi("CreditPackageInput");
+export const PackagePatch = PackageBody.partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { error: "Send at least one field" })
+  .openapi("CreditPackagePatch");
+export const AdminPackageSchema = PackageSchema.extend({
+  active: z.boolean(),
+  sort_order: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+}).openapi("AdminCreditPackage");
+
+export const PlanBody = z
+  .object({
+    code: z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]{1,30}$/, { error: "lower-case letters, digits, - and _" }),
+    name: z.string().trim().min(1).max(80),
+    currency,
+    monthly_price: z.number().int().min(0).max(100_000_000),
+    monthly_credits: z.number().int().min(0).max(10_000_000),
+    features: z.array(z.string().min(1).max(60)).max(50).default([]),
+    tier: z.number().int().min(0).max(100),
+    active: z.boolean().default(true),
+    sort_order: z.number().int().min(0).max(10_000).default(0),
+  })
+  .strict()
+  .openapi("SubscriptionPlanInput");
+export const PlanPatch = PlanBody.omit({ code: true })
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { error: "Send at least one field" })
+  .openapi("SubscriptionPlanPatch");
+export const AdminPlanSchema = PlanSchema.extend({
+  active: z.boolean(),
+  sort_order: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+}).openapi("AdminSubscriptionPlan");
+
+export const IdParam = z.object({
+  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
+});
+export const UserIdParam = z.object({
+  user_id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "user_id", in: "path" } }),
+});
+export const AdjustResultSchema = z
+  .object({ user_id: z.string(), balance: z.number().int(), ledger_id: z.string().nullable() })
+  .openapi("CreditAdjustmentResult");

@@ -398,7 +398,7 @@ export function createGatewayClient(opts: PaymentGatewayClientOptions): PaymentG
         ? json.code
         : undefined;
     const message = isRecord(json) && typeof json.message === "string" ? json.message : undefined;
-    if (status >= 503 || status === 408) {
+    if (status >= 500 || status === 408) {
       throw new PaymentGatewayUnavailableError("http_status", {
         status,
         ...(code ? { code } : {}),
