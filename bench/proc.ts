@@ -51,18 +51,20 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts `node --import tsx <script>` from the repository root: the app and the ceiling servers
- * all get the same process model (one Node process, same loader, same flags).
+ * all get the same process model (one Node process, same loader, same flags). `ipc` opens a
+ * message channel (child.proc.send / process.send) for workers that serve no port (port 0).
  */
 export function startNode(
   name: string,
   script: string,
   env: NodeJS.ProcessEnv,
   port: number,
+  { ipc = false } = {},
 ): Child {
   const proc = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
     env,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {

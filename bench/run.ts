@@ -7,6 +7,16 @@ import pg from "pg";
 import { configSchema } from "../src/config";
 import { type ArgonTiming, timeArgonVerify } from "./argon";
 import {
+  BILLING_POOL_SIZE,
+  BILLING_WORKERS,
+  type BillingResult,
+  killPgbenchSync,
+  measureBilling,
+  PGBENCH_CLIENTS,
+  PGBENCH_SCALE,
+  PGBENCH_THREADS,
+} from "./billing";
+import {
   CONNECTIONS,
   DURATION_S,
   type LoadSummary,
@@ -60,6 +70,7 @@ const state: {
   adminUrl: string;
   dbName?: string;
   dbCreated: boolean;
+  pgbenchDbName?: string;
   tempDirs: string[];
   proxy?: CountingProxy;
   redisUrl?: string;
@@ -88,9 +99,10 @@ function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     await stopAllChildren();
     killAllChildrenSync();
+    killPgbenchSync();
     await state.proxy?.close().catch(() => {});
-    if (state.dbCreated && state.dbName) {
-      const name = state.dbName;
+    for (const name of [state.dbCreated ? state.dbName : undefined, state.pgbenchDbName]) {
+      if (!name) continue;
       await withAdmin((c) => c.query(`drop database if exists "${name}" with (force)`))
         .then(() => log(`dropped database ${name}`))
         .catch((error) => log(`could not drop database ${name}: ${String(error)}`));
@@ -114,7 +126,10 @@ function cleanup(): Promise<void> {
   return cleaning;
 }
 
-process.on("exit", killAllChildrenSync);
+process.on("exit", () => {
+  killAllChildrenSync();
+  killPgbenchSync();
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     log(`\n${signal}: cleaning up`);
@@ -464,6 +479,34 @@ async function main() {
     `round trips per request: /me ${fmt(meTrips.roundTrips, 2)}, /health ${fmt(healthTrips.roundTrips, 2)}, /login ${fmt(loginTrips.roundTrips, 2)}`,
   );
 
+  // --- billing: chargeCredits vs pgbench -N ------------------------------------------------
+  const pgbenchDbName = `${dbName}_pgbench`;
+  const pgbenchUrl = new URL(state.adminUrl);
+  pgbenchUrl.pathname = `/${pgbenchDbName}`;
+  log(
+    `\nbilling: chargeCredits in a child process, ${BILLING_WORKERS} workers, pool ${BILLING_POOL_SIZE}; ceiling pgbench -N -c ${PGBENCH_CLIENTS} -j ${PGBENCH_THREADS}, scale ${PGBENCH_SCALE}`,
+  );
+  const billing: BillingResult = await measureBilling({
+    benchDbUrl,
+    pgbenchDbUrl: pgbenchUrl.toString(),
+    createPgbenchDb: async () => {
+      state.pgbenchDbName = pgbenchDbName;
+      await withAdmin(async (c) => {
+        await c.query(`drop database if exists "${pgbenchDbName}" with (force)`);
+        await c.query(`create database "${pgbenchDbName}"`);
+      });
+    },
+    dropPgbenchDb: async () => {
+      await withAdmin((c) => c.query(`drop database if exists "${pgbenchDbName}" with (force)`));
+      state.pgbenchDbName = undefined;
+    },
+    env: { ...env0, LOG_LEVEL: "silent" },
+    log,
+  });
+  log(
+    `billing check: ${billing.check.ok ? "OK" : "MISMATCH"} (${billing.check.balanceMatches}/${billing.check.users} balances = sum(ledger.delta))`,
+  );
+
   // --- embedded start-up ---------------------------------------------------------------------
   const startup = { fresh: [] as number[], existing: [] as number[], cleanExit: true };
   const embeddedEnv = { ...env0, LOG_LEVEL: "warn" };
@@ -598,6 +641,35 @@ async function main() {
   );
   out(`  DB round trips per /me request: ${fmt(meTrips.roundTrips, 2)}`);
   out();
+  const check = billing.check;
+  out(
+    `Billing (chargeCredits, operation "translate", cost ${billing.cost}): child process, ${BILLING_WORKERS} async workers, pg pool ${BILLING_POOL_SIZE}, ${billing.users} users with ${billing.grantAmount} credits each,`,
+  );
+  out(
+    `  a random user per charge; ceiling pgbench -N -c ${PGBENCH_CLIENTS} -j ${PGBENCH_THREADS} -T ${DURATION_S} (scale ${PGBENCH_SCALE}, own database, same server); ${WARMUP_S} s warm-up each, median of ${RUNS} x ${DURATION_S} s, interleaved:`,
+  );
+  out(
+    table(
+      ["", "charges/s", "p50 ms", "p99 ms", "ceiling pgbench -N tps", "ratio"],
+      [
+        [
+          "credit charge",
+          fmt(billing.chargesPerS),
+          ms(billing.p50Ms),
+          ms(billing.p99Ms),
+          fmt(billing.pgbenchTps),
+          fmt(billing.ratio, 2),
+        ],
+      ],
+    ),
+  );
+  out(
+    `  per run: charges/s ${billing.runs.map((r) => fmt(r.chargesPerS)).join(", ")}  /  pgbench tps ${billing.pgbenchRuns.map((r) => fmt(r.tps)).join(", ")}${billing.failures ? `  [failed charges ${billing.failures}]` : ""}`,
+  );
+  out(
+    `  ledger check: ${check.ok ? "OK" : "MISMATCH"} - ${check.balanceMatches}/${check.users} users balance = sum(ledger.delta), ${check.balanceMismatches} mismatched, ${check.lotMismatches} balance != sum(lots.remaining); ${check.consumptions} consumption rows for ${check.chargesCounted} charges counted.`,
+  );
+  out();
   out(
     `Embedded start-up (PGlite, no DATABASE_URL/REDIS_URL/secrets; process spawn -> first 200 on /health, polled every 25 ms), median of ${STARTUP_RUNS}:`,
   );
@@ -658,6 +730,12 @@ async function main() {
       },
     },
     dbRoundTrips: { me: meTrips, health: healthTrips, login: loginTrips },
+    billing: {
+      ...billing,
+      workers: BILLING_WORKERS,
+      poolSize: BILLING_POOL_SIZE,
+      pgbench: { scale: PGBENCH_SCALE, clients: PGBENCH_CLIENTS, threads: PGBENCH_THREADS },
+    },
     startup: {
       freshMs: startup.fresh,
       existingMs: startup.existing,

@@ -63,6 +63,16 @@ export const configSchema = z.object({
   WECHAT_APP_SECRET: z.string().default(""),
   WECHAT_API_BASE: z.url().default("https://api.weixin.qq.com"),
   WECHAT_TOKEN: z.string().default(""),
+  /** Unified payment gateway (alipay, wxpay); unset: the built-in sandbox serves payments. */
+  PAYMENT_GATEWAY_URL: optionalUrl,
+  PAYMENT_MERCHANT_ID: z.string().default(""),
+  PAYMENT_SIGNING_SECRET: z.string().default(""),
+  /** Minutes a pending order waits for payment. */
+  PAYMENT_ORDER_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(30),
+  /** Stripe (pay_type card); STRIPE_API_BASE only points tests at a fake server. */
+  STRIPE_SECRET_KEY: z.string().default(""),
+  STRIPE_WEBHOOK_SECRET: z.string().default(""),
+  STRIPE_API_BASE: optionalUrl,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SCHEDULER_ENABLED: bool,
 });

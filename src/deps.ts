@@ -7,6 +7,8 @@ import { createLogger, type Logger } from "./lib/logger";
 import { boundedHasher, type PasswordHasher } from "./lib/password";
 import type { HostResolver } from "./lib/ssrf";
 import { createWechatClient, type WechatClient } from "./providers/messaging/wechat";
+import { createGatewayClient, type PaymentGatewayClient } from "./providers/payment/gateway";
+import { createStripeProvider, type StripeProvider } from "./providers/payment/stripe";
 import type { RateLimiter } from "./providers/ratelimit/types";
 
 /** Keys generated or configured once per process and imported once. */
@@ -51,14 +53,26 @@ export interface Deps {
   resolveHost: HostResolver;
   fetch: typeof fetch;
   wechat: WechatClient | null;
+  payments: PaymentProviders;
   platformIpHeader: string | undefined;
 }
 
+export interface PaymentProviders {
+  /** The real unified gateway; null means the built-in sandbox serves alipay/wxpay. */
+  gateway: PaymentGatewayClient | null;
+  stripe: StripeProvider | null;
+  /** Verifies gateway callbacks (and signs the sandbox's own callbacks when no gateway is set). */
+  signingKey: CryptoKey;
+  merchantId: string;
+}
+
 export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promise<Deps> {
-  const [jwt, csrf, encryption] = await Promise.all([
+  const [jwt, csrf, encryption, paymentKey] = await Promise.all([
     importHmacKey(runtime.secrets.jwtSecret),
     importHmacKey(runtime.secrets.csrfSecret),
     importEncryptionKey(runtime.secrets.encryptionKey),
+    // The sandbox signs with a key of its own, derived so it never equals another secret.
+    importHmacKey(config.PAYMENT_SIGNING_SECRET || `${runtime.secrets.csrfSecret}:payment-sandbox`),
   ]);
   const fetchImpl = runtime.fetch ?? ((input, init) => fetch(input, init));
   const wechat =
@@ -70,7 +84,32 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
           fetch: fetchImpl,
         })
       : null;
+  const gatewayConfigured = Boolean(
+    config.PAYMENT_GATEWAY_URL && config.PAYMENT_MERCHANT_ID && config.PAYMENT_SIGNING_SECRET,
+  );
+  const payments: PaymentProviders = {
+    gateway: gatewayConfigured
+      ? createGatewayClient({
+          baseUrl: config.PAYMENT_GATEWAY_URL!,
+          merchantId: config.PAYMENT_MERCHANT_ID,
+          signingKey: paymentKey,
+          fetch: fetchImpl,
+        })
+      : null,
+    stripe:
+      config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+        ? createStripeProvider({
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            apiBase: config.STRIPE_API_BASE,
+            fetch: fetchImpl,
+          })
+        : null,
+    signingKey: paymentKey,
+    merchantId: config.PAYMENT_MERCHANT_ID || "sandbox",
+  };
   return {
+    payments,
     config,
     database: runtime.database,
     db: runtime.database.db,

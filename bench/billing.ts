@@ -1,0 +1,314 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import pg from "pg";
+import type {
+  BillingCommand,
+  BillingMessage,
+  BillingReady,
+  BillingRunResult,
+} from "./billing-worker";
+import { DURATION_S, median, RUNS, WARMUP_S } from "./load";
+import { type Child, startNode } from "./proc";
+import { fmt } from "./report";
+
+export const BILLING_POOL_SIZE = 10;
+export const BILLING_WORKERS = 20;
+export const BILLING_GRANT = 1_000_000;
+export const PGBENCH_SCALE = 10;
+export const PGBENCH_CLIENTS = 10;
+export const PGBENCH_THREADS = 2;
+
+export interface PgbenchRun {
+  tps: number;
+  latencyMs: number;
+  transactions: number;
+}
+
+export interface BillingResult {
+  users: number;
+  grantAmount: number;
+  grantMs: number;
+  cost: number;
+  runs: BillingRunResult[];
+  warmup: BillingRunResult;
+  chargesPerS: number;
+  p50Ms: number;
+  p99Ms: number;
+  failures: number;
+  pgbenchInitMs: number;
+  pgbenchWarmup: PgbenchRun;
+  pgbenchRuns: PgbenchRun[];
+  pgbenchTps: number;
+  ratio: number;
+  check: BillingCheck;
+}
+
+export interface BillingCheck {
+  ok: boolean;
+  users: number;
+  balanceMatches: number;
+  balanceMismatches: number;
+  lotMismatches: number;
+  /** credit_consumptions rows for the bench operation vs successful charges counted. */
+  consumptions: number;
+  chargesCounted: number;
+}
+
+// pgbench processes still running, killed synchronously on exit/failure.
+const pgbenchProcs = new Set<ChildProcess>();
+
+export function killPgbenchSync(): void {
+  for (const proc of pgbenchProcs) {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      try {
+        proc.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+  pgbenchProcs.clear();
+}
+
+/** libpq environment for a postgres:// URL, so pgbench reaches the same server as the bench. */
+function libpqEnv(url: string): NodeJS.ProcessEnv {
+  const u = new URL(url);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith("PG")) delete env[key];
+  env.PGHOST = u.hostname || "127.0.0.1";
+  env.PGPORT = u.port || "5432";
+  if (u.username) env.PGUSER = decodeURIComponent(u.username);
+  if (u.password) env.PGPASSWORD = decodeURIComponent(u.password);
+  env.PGDATABASE = u.pathname.slice(1);
+  return env;
+}
+
+function pgbench(args: string[], url: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn("pgbench", args, { env: libpqEnv(url), stdio: ["ignore", "pipe", "pipe"] });
+    pgbenchProcs.add(proc);
+    let output = "";
+    proc.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
+    proc.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
+    const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
+    proc.on("error", (error) => {
+      clearTimeout(timer);
+      pgbenchProcs.delete(proc);
+      reject(error);
+    });
+    proc.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      pgbenchProcs.delete(proc);
+      if (code === 0) resolve(output);
+      else reject(new Error(`pgbench ${args.join(" ")}: exit ${code ?? signal}\n${output}`));
+    });
+  });
+}
+
+async function pgbenchRun(url: string, durationS: number): Promise<PgbenchRun> {
+  const output = await pgbench(
+    [
+      "-N",
+      "-c",
+      String(PGBENCH_CLIENTS),
+      "-j",
+      String(PGBENCH_THREADS),
+      "-T",
+      String(durationS),
+      "-n",
+    ],
+    url,
+    (durationS + 30) * 1000,
+  );
+  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output);
+  if (!tps) throw new Error(`pgbench: no tps in output:\n${output}`);
+  const latency = /latency average = ([\d.]+) ms/.exec(output);
+  const transactions = /number of transactions actually processed: (\d+)/.exec(output);
+  return {
+    tps: Number(tps[1]),
+    latencyMs: latency ? Number(latency[1]) : Number.NaN,
+    transactions: transactions ? Number(transactions[1]) : 0,
+  };
+}
+
+/** The billing worker process, with request/response over its IPC channel. */
+function startBillingWorker(dbUrl: string, env: NodeJS.ProcessEnv) {
+  const child: Child = startNode(
+    "billing worker",
+    "bench/billing-worker.ts",
+    {
+      ...env,
+      BILLING_DATABASE_URL: dbUrl,
+      BILLING_POOL_SIZE: String(BILLING_POOL_SIZE),
+      BILLING_WORKERS: String(BILLING_WORKERS),
+      BILLING_GRANT: String(BILLING_GRANT),
+    },
+    0,
+    { ipc: true },
+  );
+  const next = <T extends BillingMessage["type"]>(
+    type: T,
+    timeoutMs: number,
+  ): Promise<Extract<BillingMessage, { type: T }>> =>
+    new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        child.proc.off("message", onMessage);
+        child.proc.off("exit", onExit);
+      };
+      const onMessage = (message: BillingMessage) => {
+        done();
+        if (message.type === type) resolve(message as Extract<BillingMessage, { type: T }>);
+        else if (message.type === "error") reject(new Error(`billing worker: ${message.message}`));
+        else reject(new Error(`billing worker: expected ${type}, got ${message.type}`));
+      };
+      const onExit = (code: number | null) => {
+        done();
+        reject(new Error(`billing worker exited with ${code}:\n${child.tail()}`));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`billing worker: no ${type} after ${timeoutMs} ms:\n${child.tail()}`));
+      }, timeoutMs);
+      child.proc.on("message", onMessage);
+      child.proc.once("exit", onExit);
+    });
+  const command = (message: BillingCommand) => child.proc.send(message);
+  return {
+    child,
+    ready: () => next("ready", 60_000),
+    run: async (durationS: number) => {
+      const result = next("result", (durationS + 30) * 1000);
+      command({ type: "run", durationS });
+      return result;
+    },
+    stop: async () => {
+      if (child.proc.connected) command({ type: "stop" });
+      await Promise.race([child.exited, new Promise((r) => setTimeout(r, 5000))]);
+      await child.stop();
+    },
+  };
+}
+
+async function checkBalances(dbUrl: string, chargesCounted: number): Promise<BillingCheck> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{
+      users: number;
+      matches: number;
+      mismatches: number;
+      lot_mismatches: number;
+      consumptions: number;
+    }>(
+      `with ledger as (select user_id, sum(delta)::bigint as total from credit_ledger group by user_id),
+            lots as (select user_id, sum(remaining)::bigint as total from credit_lots group by user_id)
+       select count(*)::int as users,
+              count(*) filter (where uc.balance = coalesce(l.total, 0))::int as matches,
+              count(*) filter (where uc.balance <> coalesce(l.total, 0))::int as mismatches,
+              count(*) filter (where uc.balance <> coalesce(lt.total, 0))::int as lot_mismatches,
+              (select count(*)::int from credit_consumptions where operation = 'translate') as consumptions
+       from users u
+       left join user_credits uc on uc.user_id = u.id
+       left join ledger l on l.user_id = u.id
+       left join lots lt on lt.user_id = u.id`,
+    );
+    const row = rows[0]!;
+    return {
+      ok:
+        row.mismatches === 0 &&
+        row.matches === row.users &&
+        row.lot_mismatches === 0 &&
+        row.consumptions === chargesCounted,
+      users: row.users,
+      balanceMatches: row.matches,
+      balanceMismatches: row.users - row.matches,
+      lotMismatches: row.lot_mismatches,
+      consumptions: row.consumptions,
+      chargesCounted,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Charges per second through the app's chargeCredits (child process, pool of
+ * BILLING_POOL_SIZE, BILLING_WORKERS concurrent workers) against `pgbench -N` on a separate
+ * database of the same server, runs interleaved (warm-up each, then C1 P1 C2 P2 C3 P3), median.
+ * The pgbench database is created and dropped through the callbacks; on failure the caller's
+ * cleanup must drop it.
+ */
+export async function measureBilling(options: {
+  benchDbUrl: string;
+  pgbenchDbUrl: string;
+  createPgbenchDb: () => Promise<void>;
+  dropPgbenchDb: () => Promise<void>;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+}): Promise<BillingResult> {
+  const { log } = options;
+  const worker = startBillingWorker(options.benchDbUrl, options.env);
+  try {
+    const ready: BillingReady = await worker.ready();
+    log(
+      `billing: ${ready.users} users granted ${ready.grantAmount} credits each in ${ready.grantMs.toFixed(0)} ms`,
+    );
+
+    await options.createPgbenchDb();
+    const since = performance.now();
+    await pgbench(["-i", "-s", String(PGBENCH_SCALE), "-q"], options.pgbenchDbUrl, 120_000);
+    const pgbenchInitMs = performance.now() - since;
+    log(`pgbench -i -s ${PGBENCH_SCALE}: ${pgbenchInitMs.toFixed(0)} ms`);
+
+    const warmup = await worker.run(WARMUP_S);
+    if (warmup.charges === 0) {
+      throw new Error(`billing warm-up: no charge succeeded (${warmup.firstError ?? "?"})`);
+    }
+    const pgbenchWarmup = await pgbenchRun(options.pgbenchDbUrl, WARMUP_S);
+    const runs: BillingRunResult[] = [];
+    const pgbenchRuns: PgbenchRun[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const charge = await worker.run(DURATION_S);
+      runs.push(charge);
+      log(
+        `  charges run ${i + 1}/${RUNS}: ${fmt(charge.chargesPerS)}/s, p99 ${fmt(charge.p99Ms, 1)} ms` +
+          (charge.failures ? `  (failures ${charge.failures}: ${charge.firstError})` : ""),
+      );
+      const pgb = await pgbenchRun(options.pgbenchDbUrl, DURATION_S);
+      pgbenchRuns.push(pgb);
+      log(`  pgbench -N run ${i + 1}/${RUNS}: ${fmt(pgb.tps)} tps`);
+    }
+    await worker.stop();
+    await options.dropPgbenchDb();
+
+    const chargesCounted = [warmup, ...runs].reduce((sum, r) => sum + r.charges, 0);
+    const check = await checkBalances(options.benchDbUrl, chargesCounted);
+    const chargesPerS = median(runs.map((r) => r.chargesPerS));
+    const pgbenchTps = median(pgbenchRuns.map((r) => r.tps));
+    return {
+      users: ready.users,
+      grantAmount: ready.grantAmount,
+      grantMs: ready.grantMs,
+      cost: runs[0]?.cost ?? 0,
+      runs,
+      warmup,
+      chargesPerS,
+      p50Ms: median(runs.map((r) => r.p50Ms)),
+      p99Ms: median(runs.map((r) => r.p99Ms)),
+      failures: [warmup, ...runs].reduce((sum, r) => sum + r.failures, 0),
+      pgbenchInitMs,
+      pgbenchWarmup,
+      pgbenchRuns,
+      pgbenchTps,
+      ratio: chargesPerS / pgbenchTps,
+      check,
+    };
+  } finally {
+    await worker.stop();
+    killPgbenchSync();
+  }
+}
