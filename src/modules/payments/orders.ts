@@ -154,7 +154,17 @@ function providerFor(deps: Deps, payType: PayType): OrderRow["provider"] {
     if (!deps.payments.stripe) throw unavailable("Card payments are not configured");
     return "stripe";
   }
-  return deps.payments.gateway ? "gateway" : "sandbox";
+  if (deps.payments.gateway) return "gateway";
+  if (!sandboxEnabled(deps)) throw unavailable("Alipay and WeChat Pay are not configured");
+  return "sandbox";
+}
+
+/**
+ * The built-in sandbox gateway serves alipay/wxpay when no real gateway is configured, except
+ * in production: there it would hand out credits for nothing.
+ */
+export function sandboxEnabled(deps: Deps): boolean {
+  return deps.payments.gateway === null && deps.config.APP_ENV !== "production";
 }
 
 function baseUrl(deps: Deps, requestOrigin: string): string {
@@ -288,6 +298,35 @@ export async function listOrders(
   };
 }
 
+/** Any user's order by number (callbacks and the sandbox page); null when unknown. */
+export async function findOrder(deps: Deps, orderNo: string): Promise<OrderRow | null> {
+  const [row] = await queryRows<OrderRow>(
+    deps.db,
+    sql`select * from payment_transactions where order_no = ${orderNo}`,
+  );
+  return row ?? null;
+}
+
+/**
+ * Cancels an order that is still pending (payer cancelled, gateway closed it, Stripe session
+ * expired). A paid, refunded or already expired order is left as it is: states never move back.
+ */
+export async function cancelPendingOrder(deps: Deps, orderNo: string): Promise<boolean> {
+  const rows = await queryRows<{ order_no: string }>(
+    deps.db,
+    sql`with cancelled as (
+        update payment_transactions set status = 'cancelled',
+          updated_at = ${deps.clock.now().toISOString()}::timestamptz
+        where order_no = ${orderNo} and status = 'pending'
+        returning order_no),
+      purchases as (
+        update credit_purchases set status = 'cancelled'
+        where order_no in (select order_no from cancelled) and status = 'pending')
+      select order_no from cancelled`,
+  );
+  return rows.length > 0;
+}
+
 export type FulfilResult =
   | "applied"
   | "duplicate"
@@ -318,7 +357,7 @@ export async function recordPaymentEvent(
           ${event.payment.paidAt.toISOString()}::timestamptz, ${now}::timestamptz) f)`
     : sql`'ignored'`;
   // The event row is inserted first; only a fresh insert goes on to fulfil the order.
-  const [row] = await queryRows<{ result: FulfilResult | null }>(
+  const [row] = await queryRows<{ result: FulfilResult | null; fresh: boolean }>(
     deps.db,
     sql`with ev as (
         insert into payment_events (provider, event_id, order_no, type, result, payload, created_at)
@@ -326,10 +365,12 @@ export async function recordPaymentEvent(
                 ${JSON.stringify(event.payload)}::jsonb, ${now}::timestamptz)
         on conflict (provider, event_id) do nothing
         returning id)
-      select case when exists (select 1 from ev) then ${fulfil} else 'duplicate' end as result`,
+      select case when exists (select 1 from ev) then ${fulfil} else 'duplicate' end as result,
+        exists (select 1 from ev) as fresh`,
   );
   const result = row?.result ?? "duplicate";
-  if (result !== "duplicate") {
+  // A fresh event keeps its outcome, "duplicate" included (a second event for a paid order).
+  if (row?.fresh) {
     await deps.db.execute(
       sql`update payment_events set result = ${result}
           where provider = ${event.provider} and event_id = ${event.eventId}`,

@@ -1,0 +1,120 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import type { Deps } from "../../deps";
+import {
+  CALLBACK_ACK,
+  CallbackVerificationError,
+  type GatewayCallback,
+  verifyGatewayCallback,
+} from "../../providers/payment/gateway";
+import { cancelPendingOrder, type FulfilResult, recordPaymentEvent } from "./orders";
+
+/** The path the gateway (and the sandbox) signs callbacks for: our notify_url. */
+export const CALLBACK_PATH = "/api/v1/payments/callback";
+
+export interface RawCallback {
+  method: string;
+  /** Path and query exactly as received (what the sender signed). */
+  path: string;
+  headers: Headers;
+  rawBody: string;
+}
+
+export type CallbackOutcome =
+  | { status: 200; body: typeof CALLBACK_ACK; result: FulfilResult }
+  | { status: 400 | 401; body: { code: "FAIL"; detail: string }; result: null };
+
+const REJECT_DETAIL: Record<CallbackVerificationError["reason"], string> = {
+  missing_header: "Callback authentication headers are missing or malformed",
+  bad_merchant: "Unknown merchant",
+  stale_timestamp: "Callback timestamp is too old",
+  future_timestamp: "Callback timestamp is in the future",
+  bad_signature: "Callback signature does not match",
+  replayed_nonce: "Callback nonce was already used",
+  malformed_body: "Callback body is malformed",
+};
+
+/**
+ * Records a callback nonce atomically; true when it had been seen. Nonces past their expiry
+ * (timestamp + tolerance, after which the timestamp check alone refuses a replay) are swept a
+ * few at a time by the same statement.
+ */
+export function nonceStore(deps: Deps) {
+  return async (nonce: string, expiresAt: Date): Promise<boolean> => {
+    const rows = await queryRows<{ nonce: string }>(
+      deps.db,
+      sql`with swept as (
+          delete from payment_nonces where nonce in (
+            select nonce from payment_nonces
+            where expires_at < ${deps.clock.now().toISOString()}::timestamptz limit 100)),
+        fresh as (
+          insert into payment_nonces (nonce, expires_at)
+          values (${nonce}, ${expiresAt.toISOString()}::timestamptz)
+          on conflict (nonce) do nothing
+          returning nonce)
+        select nonce from fresh`,
+    );
+    return rows.length === 0;
+  };
+}
+
+/**
+ * The single gateway callback (subscription and credit orders, real gateway or sandbox):
+ * verify over the raw body (headers, merchant, time window, signature, nonce, then parse),
+ * then apply the event idempotently. A verified event is always acknowledged, whatever its
+ * result: retrying an amount mismatch or an unknown order would not make it valid.
+ */
+export async function handleGatewayCallback(
+  deps: Deps,
+  request: RawCallback,
+): Promise<CallbackOutcome> {
+  let event: GatewayCallback;
+  try {
+    event = await verifyGatewayCallback({
+      signingKey: deps.payments.signingKey,
+      merchantId: deps.payments.merchantId,
+      method: request.method,
+      path: request.path,
+      headers: request.headers,
+      rawBody: request.rawBody,
+      now: deps.clock.now(),
+      seenNonce: nonceStore(deps),
+    });
+  } catch (error) {
+    if (!(error instanceof CallbackVerificationError)) throw error;
+    deps.logger.warn("payment callback rejected", { reason: error.reason });
+    return {
+      status: error.reason === "malformed_body" ? 400 : 401,
+      body: { code: "FAIL", detail: REJECT_DETAIL[error.reason] },
+      result: null,
+    };
+  }
+  const result = await applyGatewayEvent(deps, event);
+  return { status: 200, body: CALLBACK_ACK, result };
+}
+
+/** Applies a verified gateway event; the (provider, event_id) key makes a repeat a no-op. */
+export async function applyGatewayEvent(deps: Deps, event: GatewayCallback): Promise<FulfilResult> {
+  const provider = deps.payments.gateway ? "gateway" : "sandbox";
+  const result = await recordPaymentEvent(deps, {
+    provider,
+    eventId: event.event_id,
+    type: event.type,
+    orderNo: event.out_trade_no,
+    payload: event,
+    payment:
+      event.type === "payment.succeeded"
+        ? {
+            tradeNo: event.trade_no,
+            amount: event.amount,
+            currency: event.currency,
+            paidAt: new Date(event.paid_at),
+          }
+        : undefined,
+  });
+  // A close only ever moves a pending order; a paid one stays paid (late closes are normal).
+  if (event.type === "payment.closed" && result === "ignored") {
+    await cancelPendingOrder(deps, event.out_trade_no);
+  }
+  return result;
+}

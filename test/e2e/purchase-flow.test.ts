@@ -1,0 +1,69 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { randomEmail } from "../support/client";
+import { startNodeServer } from "../support/node-server";
+
+const dataDir = await mkdtemp(join(tmpdir(), "ta-e2e-pay-"));
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+describe("purchase flow on the embedded defaults (sandbox gateway)", () => {
+  it("registers, buys a package, pays on the sandbox page and sees the credits", async () => {
+    const server = await startNodeServer({ DATA_DIR: dataDir });
+    try {
+      const url = server.url;
+      const registered = await fetch(`${url}/api/v1/auth/register`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: randomEmail(), password: "secret1" }),
+      });
+      expect(registered.status).toBe(201);
+      const { access_token: token } = (await registered.json()) as { access_token: string };
+      const auth = { Authorization: `Bearer ${token}` };
+
+      const csrfRes = await fetch(`${url}/api/v1/auth/csrf`, { headers: auth });
+      expect(csrfRes.status).toBe(200);
+      const { csrf_token: csrf } = (await csrfRes.json()) as { csrf_token: string };
+
+      const packages = (await (await fetch(`${url}/api/v1/credits/packages`)).json()) as {
+        items: { id: string; credits: number; price: number }[];
+      };
+      const pkg = packages.items.find((p) => p.credits === 500)!;
+      expect(pkg).toBeDefined();
+
+      const bought = await fetch(`${url}/api/v1/credits/purchase`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ package_id: pkg.id, pay_type: "alipay" }),
+      });
+      expect(bought.status).toBe(201);
+      const order = (await bought.json()) as { order_no: string; pay_url: string; amount: number };
+      expect(order.amount).toBe(pkg.price);
+      expect(order.pay_url).toBe(`${url}/api/v1/payments/sandbox/${order.order_no}`);
+
+      const page = await fetch(order.pay_url);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+      const html = await page.text();
+      const action = /<form method="post" action="([^"]+\/pay)">/.exec(html)?.[1];
+      expect(action).toBe(`/api/v1/payments/sandbox/${order.order_no}/pay`);
+
+      const paid = await fetch(new URL(action!, url), { method: "POST", redirect: "manual" });
+      expect(paid.status).toBe(303);
+      expect(paid.headers.get("location")).toBe(`/api/v1/payments/sandbox/${order.order_no}`);
+
+      const balance = await fetch(`${url}/api/v1/credits/balance`, { headers: auth });
+      expect(((await balance.json()) as { balance: number }).balance).toBe(30 + pkg.credits);
+      const status = await fetch(`${url}/api/v1/payments/orders/${order.order_no}`, {
+        headers: auth,
+      });
+      expect(status.status).toBe(200);
+      expect(await status.json()).toMatchObject({ status: "paid", paid_late: false });
+      const after = await (await fetch(order.pay_url)).text();
+      expect(after).toContain('<dd id="status">paid</dd>');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
