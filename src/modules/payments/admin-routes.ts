@@ -1,6 +1,247 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { ORDER_STATUSES, PAY_TYPES } from "../../db/schema";
+import { requireAdmin, requireAuth } from "../../http/auth";
+import { requireCsrfForCookieSessions } from "../../http/csrf";
+import {
+  authErrorResponses,
+  ErrorSchema,
+  errorResponse,
+  rateLimitedResponses,
+  validationError,
+} from "../../http/errors";
+import { limitByUser } from "../../http/limits";
+import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
+import { pageQuery, pageSchema } from "../../lib/pagination";
+import { listPayments, paymentStats } from "./admin-service";
+import { refundOrder } from "./refunds";
+
+const tags = ["Admin: payments"];
+const security = [{ bearerAuth: [] }];
+const guard = [requireAuth, requireAdmin, limitByUser(RATE_LIMIT_RULES.admin)];
+const writeGuard = [...guard, requireCsrfForCookieSessions];
+const adminErrors = {
+  ...authErrorResponses,
+  ...rateLimitedResponses,
+  403: errorResponse(ErrorSchema, "Admin rights required"),
+};
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+const MAX_RANGE_DAYS = 366;
+const DEFAULT_RANGE_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** Date.parse first: toISOString throws on an invalid date. */
+const calendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Use the YYYY-MM-DD format" })
+  .refine(
+    (value) => {
+      const time = Date.parse(`${value}T00:00:00Z`);
+      return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
+    },
+    { error: "Not a calendar date" },
+  );
+export const AdminPaymentsQuery = pageQuery().extend({
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({ description: "Order number prefix, or part of the buyer's email" }),
+  status: z.enum(ORDER_STATUSES).optional(),
+  pay_type: z.enum(PAY_TYPES).optional(),
+  start_date: calendarDate.optional().openapi({ example: "2026-11-01" }),
+  end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
+});
+
+export const AdminPaymentSchema = z
+  .object({
+    order_no: z.string(),
+    kind: z.enum(["credits", "subscription"]),
+    status: z.enum(ORDER_STATUSES),
+    pay_type: z.enum(PAY_TYPES),
+    amount: z.number().int(),
+    currency: z.string(),
+    subject: z.string(),
+    credits: z.number().int().nullable(),
+    plan: z.string().nullable(),
+    billing_cycle: z.enum(["monthly", "yearly"]).nullable(),
+    pay_url: z.string().nullable(),
+    expires_at: z.string(),
+    paid_at: z.string().nullable(),
+    paid_late: z.boolean(),
+    refunded_amount: z.number().int(),
+    created_at: z.string(),
+    user_id: z.string(),
+    email: z.string().nullable(),
+    provider: z.enum(["gateway", "sandbox", "stripe"]),
+    provider_trade_no: z.string().nullable(),
+  })
+  .openapi("AdminPayment");
+export const AdminPaymentsPage = pageSchema(AdminPaymentSchema).openapi("AdminPaymentsPage");
+
+export const PaymentStatsQuery = z.object({
+  start_date: calendarDate.optional().openapi({ example: "2026-10-24" }),
+  end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
+});
+
+const perCurrency = z.record(z.string(), z.number());
+export const PaymentStatsSchema = z
+  .object({
+    start_date: z.string(),
+    end_date: z.string(),
+    totals: z.object({
+      orders: z.number().int(),
+      paid_orders: z.number().int(),
+      gross: perCurrency,
+      refunded: perCurrency,
+      revenue: perCurrency,
+    }),
+    by_status: z.record(z.enum(ORDER_STATUSES), z.number().int()),
+    revenue: z.array(
+      z.object({
+        date: z.string(),
+        pay_type: z.enum(PAY_TYPES),
+        currency: z.string(),
+        orders: z.number().int(),
+        gross: z.number(),
+        refunded: z.number(),
+        revenue: z.number(),
+      }),
+    ),
+  })
+  .openapi("PaymentStats");
+
+export const OrderNoParam = z.object({
+  order_no: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "order_no", in: "path" }, example: "TA20261122ABCDEFGH23456789" }),
+});
+
+export const RefundBody = z.object({
+  amount: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .openapi({ description: "Minor units; defaults to all that is left to refund" }),
+  reason: z.string().trim().min(1).max(200),
+});
+
+export const RefundResultSchema = z
+  .object({
+    refund_no: z.string(),
+    order_no: z.string(),
+    amount: z.number().int(),
+    status: z.enum(["succeeded", "pending"]),
+    credits_reversed: z.number().int(),
+    order_status: z.enum(ORDER_STATUSES),
+    refunded_amount: z.number().int(),
+  })
+  .openapi("RefundResult");
+
+export const listPaymentsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/payments",
+  tags,
+  security,
+  summary: "Orders, newest first, by search, status, pay_type and UTC date range",
+  middleware: [...guard],
+  request: { query: AdminPaymentsQuery },
+  responses: { 200: json(AdminPaymentsPage, "A page of orders"), ...adminErrors },
+});
+
+export const paymentStatsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/payments/stats",
+  tags,
+  security,
+  summary: "Revenue per UTC day, pay_type and currency, and orders by status (default 30 days)",
+  middleware: [...guard],
+  request: { query: PaymentStatsQuery },
+  responses: { 200: json(PaymentStatsSchema, "Payment figures"), ...adminErrors },
+});
+
+export const refundRoute = createRoute({
+  method: "post",
+  path: "/api/v1/admin/payments/{order_no}/refund",
+  tags,
+  security,
+  summary: "Refund all or part of a paid order; its credits or subscription are taken back",
+  middleware: [...writeGuard],
+  request: {
+    params: OrderNoParam,
+    body: { required: true, content: { "application/json": { schema: RefundBody } } },
+  },
+  responses: {
+    200: json(RefundResultSchema, "Refunded"),
+    202: json(RefundResultSchema, "Accepted by the provider, settled later"),
+    404: errorResponse(ErrorSchema, "Order not found"),
+    409: errorResponse(ErrorSchema, "The order is not paid"),
+    ...adminErrors,
+  },
+});
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+function statsRange(query: { start_date?: string; end_date?: string }, today: Date) {
+  const end = query.end_date ?? day(today);
+  const start =
+    query.start_date ??
+    day(new Date(Date.parse(`${end}T00:00:00Z`) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS));
+  const span = (Date.parse(end) - Date.parse(start)) / DAY_MS;
+  if (span < 0) {
+    throw validationError([
+      { loc: ["query", "start_date"], msg: "start_date is after end_date", type: "value_error" },
+    ]);
+  }
+  if (span >= MAX_RANGE_DAYS) {
+    throw validationError([
+      {
+        loc: ["query", "end_date"],
+        msg: `Range is limited to ${MAX_RANGE_DAYS} days`,
+        type: "value_error",
+      },
+    ]);
+  }
+  return { start, end };
+}
 
 export function createPaymentAdminRoutes() {
   const router = createRouter();
+  router.openapi(listPaymentsRoute, async (c) => {
+    const query = c.req.valid("query");
+    if (query.start_date && query.end_date && query.start_date > query.end_date) {
+      throw validationError([
+        { loc: ["query", "start_date"], msg: "start_date is after end_date", type: "value_error" },
+      ]);
+    }
+    return c.json(await listPayments(c.get("deps"), query), 200);
+  });
+  router.openapi(paymentStatsRoute, async (c) => {
+    const deps = c.get("deps");
+    return c.json(
+      await paymentStats(deps, statsRange(c.req.valid("query"), deps.clock.now())),
+      200,
+    );
+  });
+  router.openapi(refundRoute, async (c) => {
+    const { order_no } = c.req.valid("param");
+    const { amount, reason } = c.req.valid("json");
+    const result = await refundOrder(c.get("deps"), {
+      orderNo: order_no,
+      amount,
+      reason,
+      adminId: c.get("auth").userId,
+    });
+    return result.status === "pending" ? c.json(result, 202) : c.json(result, 200);
+  });
   return router;
 }

@@ -1,0 +1,192 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import type { Deps } from "../../deps";
+import { ApiError, conflict, notFound, unavailable, validationError } from "../../http/errors";
+import { PaymentGatewayError } from "../../providers/payment/gateway";
+import type { OrderRow } from "./orders";
+
+const REFUND_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/** `RF` + 24 random characters (120 bits): unguessable, within the gateway's out_refund_no. */
+export function newRefundNo(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return `RF${Array.from(bytes, (b) => REFUND_ALPHABET[b % REFUND_ALPHABET.length]).join("")}`;
+}
+
+export interface RefundResult {
+  refund_no: string;
+  order_no: string;
+  amount: number;
+  status: "succeeded" | "pending";
+  credits_reversed: number;
+  order_status: OrderRow["status"];
+  refunded_amount: number;
+}
+
+type ProviderOutcome = "succeeded" | "pending" | "failed";
+
+/** Asks the order's provider to pay the money back. Throws on transport or API failure. */
+async function refundAtProvider(
+  deps: Deps,
+  order: Pick<OrderRow, "order_no" | "provider" | "provider_trade_no">,
+  refund: { refundNo: string; amount: number; reason: string },
+): Promise<ProviderOutcome> {
+  if (order.provider === "sandbox") return "succeeded";
+  if (order.provider === "gateway") {
+    const gateway = deps.payments.gateway;
+    if (!gateway) throw unavailable("The payment gateway is not configured");
+    const answer = await gateway.refund({
+      out_trade_no: order.order_no,
+      out_refund_no: refund.refundNo,
+      amount: refund.amount,
+      reason: refund.reason.slice(0, 80),
+    });
+    return answer.status;
+  }
+  const stripe = deps.payments.stripe;
+  if (!stripe) throw unavailable("Card payments are not configured");
+  const answer = await stripe.refund({
+    paymentIntentId: order.provider_trade_no ?? "",
+    amount: refund.amount,
+    orderNo: order.order_no,
+  });
+  if (answer.status === "succeeded") return "succeeded";
+  if (answer.status === "pending" || answer.status === "requires_action") return "pending";
+  return "failed";
+}
+
+/**
+ * Applies a refund the provider confirmed: one statement (payment_refund_apply) that updates
+ * the order and takes back credits or ends the subscription. A repeat changes nothing; the
+ * gateway's refund.succeeded callback may call this too.
+ */
+export async function applyRefund(deps: Deps, refundNo: string, adminId: string | null) {
+  const [row] = await queryRows<{
+    result: "applied" | "duplicate" | "unknown_refund" | "not_refundable";
+    order_status: OrderRow["status"] | null;
+    refunded_amount: number | null;
+    credits_reversed: number | null;
+  }>(
+    deps.db,
+    sql`select result, order_status, refunded_amount, credits_reversed
+        from payment_refund_apply(${refundNo}, ${adminId}::uuid,
+          ${deps.clock.now().toISOString()}::timestamptz)`,
+  );
+  return row!;
+}
+
+async function markFailed(deps: Deps, refundNo: string) {
+  await deps.db.execute(
+    sql`update payment_refunds set status = 'failed',
+          completed_at = ${deps.clock.now().toISOString()}::timestamptz
+        where refund_no = ${refundNo} and status = 'pending'`,
+  );
+}
+
+/**
+ * Admin refund of a paid order: reserve (payment_refund_create, under the order's lock), ask
+ * the provider, then apply the credit consequences in one statement. A provider failure marks
+ * the refund failed, changes nothing else and is a 503; a provider that settles later leaves
+ * the refund pending (202) until its confirmation is applied.
+ */
+export async function refundOrder(
+  deps: Deps,
+  input: { orderNo: string; amount?: number; reason: string; adminId: string },
+): Promise<RefundResult> {
+  const refundNo = newRefundNo();
+  const [reserved] = await queryRows<{
+    result: "created" | "unknown_order" | "not_refundable" | "bad_amount";
+    remaining: number | null;
+    amount: number | null;
+    status: OrderRow["status"] | null;
+    provider: OrderRow["provider"];
+    provider_trade_no: string | null;
+    order_refunded: number | null;
+  }>(
+    deps.db,
+    sql`select r.result, r.remaining, r.amount, r.status, t.provider, t.provider_trade_no,
+          t.refunded_amount as order_refunded
+        from payment_refund_create(${input.orderNo}, ${refundNo}, ${input.amount ?? null}::integer,
+          ${input.reason}, ${input.adminId}::uuid, ${deps.clock.now().toISOString()}::timestamptz) r
+        left join payment_transactions t on t.order_no = ${input.orderNo}`,
+  );
+  if (!reserved || reserved.result === "unknown_order") throw notFound("Order not found");
+  if (reserved.result === "not_refundable") {
+    throw conflict(`Only paid orders can be refunded (this one is ${reserved.status})`);
+  }
+  if (reserved.result === "bad_amount") {
+    throw validationError([
+      {
+        loc: ["body", "amount"],
+        msg:
+          reserved.remaining! > 0
+            ? `The refundable amount is 1..${reserved.remaining}`
+            : "Nothing is left to refund on this order",
+        type: "value_error",
+      },
+    ]);
+  }
+  const amount = reserved.amount!;
+  let outcome: ProviderOutcome;
+  try {
+    outcome = await refundAtProvider(
+      deps,
+      {
+        order_no: input.orderNo,
+        provider: reserved.provider,
+        provider_trade_no: reserved.provider_trade_no,
+      },
+      { refundNo, amount, reason: input.reason },
+    );
+  } catch (error) {
+    await markFailed(deps, refundNo);
+    if (error instanceof ApiError) throw error;
+    deps.logger.warn("payment refund failed", {
+      order_no: input.orderNo,
+      refund_no: refundNo,
+      provider: reserved.provider,
+      error: String(error),
+      ...(error instanceof PaymentGatewayError ? { code: error.code } : {}),
+    });
+    throw unavailable("The payment provider could not refund this order; nothing was changed");
+  }
+  if (outcome === "failed") {
+    await markFailed(deps, refundNo);
+    deps.logger.warn("payment refund refused", {
+      order_no: input.orderNo,
+      refund_no: refundNo,
+      provider: reserved.provider,
+    });
+    throw unavailable("The payment provider refused the refund; nothing was changed");
+  }
+  if (outcome === "pending") {
+    return {
+      refund_no: refundNo,
+      order_no: input.orderNo,
+      amount,
+      status: "pending",
+      credits_reversed: 0,
+      order_status: reserved.status!,
+      refunded_amount: reserved.order_refunded ?? 0,
+    };
+  }
+  const applied = await applyRefund(deps, refundNo, input.adminId);
+  if (applied.result !== "applied" && applied.result !== "duplicate") {
+    // The money went back but the order can no longer take it: needs an operator.
+    deps.logger.error("refund confirmed but not applied", {
+      order_no: input.orderNo,
+      refund_no: refundNo,
+      result: applied.result,
+    });
+    throw new ApiError(500, "The refund was made but could not be recorded");
+  }
+  return {
+    refund_no: refundNo,
+    order_no: input.orderNo,
+    amount,
+    status: "succeeded",
+    credits_reversed: applied.credits_reversed ?? 0,
+    order_status: applied.order_status!,
+    refunded_amount: applied.refunded_amount!,
+  };
+}
