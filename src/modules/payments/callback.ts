@@ -8,6 +8,7 @@ import {
   verifyGatewayCallback,
 } from "../../providers/payment/gateway";
 import { cancelPendingOrder, type FulfilResult, recordPaymentEvent } from "./orders";
+import { applyRefund } from "./refunds";
 
 /** The path the gateway (and the sandbox) signs callbacks for: our notify_url. */
 export const CALLBACK_PATH = "/api/v1/payments/callback";
@@ -115,6 +116,10 @@ export async function applyGatewayEvent(deps: Deps, event: GatewayCallback): Pro
   // A close only ever moves a pending order; a paid one stays paid (late closes are normal).
   if (event.type === "payment.closed" && result === "ignored") {
     await cancelPendingOrder(deps, event.out_trade_no);
+  }
+  // A refund the gateway settled later (the admin got 202): apply it now, once.
+  if (event.type === "refund.succeeded" && result === "ignored") {
+    await applyRefund(deps, event.out_refund_no, null);
   }
   return result;
 }

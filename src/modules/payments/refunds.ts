@@ -49,6 +49,7 @@ async function refundAtProvider(
     paymentIntentId: order.provider_trade_no ?? "",
     amount: refund.amount,
     orderNo: order.order_no,
+    refundNo: refund.refundNo,
   });
   if (answer.status === "succeeded") return "succeeded";
   if (answer.status === "pending" || answer.status === "requires_action") return "pending";

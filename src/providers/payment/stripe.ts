@@ -59,6 +59,8 @@ export interface RefundInput {
   /** Minor units. */
   amount: number;
   orderNo: string;
+  /** Our refund number: the idempotency key, so two equal partial refunds stay two refunds. */
+  refundNo?: string;
 }
 
 export interface StripeRefund {
@@ -483,7 +485,7 @@ export function createStripeProvider(opts: StripeProviderOptions): StripeProvide
           },
           // The same refund retried is replayed, never repeated. A second, different amount for
           // the same order is a new key; the order's state in the database guards against that.
-          { idempotencyKey: `refund:${input.orderNo}:${input.amount}` },
+          { idempotencyKey: `refund:${input.orderNo}:${input.refundNo ?? input.amount}` },
         ),
       );
       if (typeof refund.id !== "string" || typeof refund.status !== "string") {
