@@ -10,10 +10,12 @@ const csv = z
       .filter(Boolean),
   );
 
-const bool = z
-  .enum(["true", "false", "1", "0", ""])
-  .default("")
-  .transform((v) => v === "true" || v === "1");
+/** "true"/"1" or "false"/"0"; unset or empty takes the default. */
+const bool = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", ""])
+    .default("")
+    .transform((v) => (v === "" ? fallback : v === "true" || v === "1"));
 
 const optionalUrl = z
   .string()
@@ -74,7 +76,8 @@ export const configSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().default(""),
   STRIPE_API_BASE: optionalUrl,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  SCHEDULER_ENABLED: bool,
+  /** Node only: run the scheduled jobs in-process (croner); on unless set to false. */
+  SCHEDULER_ENABLED: bool(true),
 });
 
 export type Config = z.infer<typeof configSchema>;

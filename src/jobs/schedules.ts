@@ -1,20 +1,31 @@
 /**
- * When each scheduled job runs, as cron expressions (UTC). On Workers these are the cron triggers
+ * When each scheduled task runs, as cron expressions (UTC). On Workers these are the cron triggers
  * of `functions/cron.ts`: wrangler.toml's `[env.cron.triggers] crons` must list exactly these
- * values (the Worker maps a fired expression back to its task by equality).
+ * values (the Worker maps a fired expression back to its tasks by equality). On Node the
+ * scheduler (src/runtime/node/scheduler.ts) runs the same expressions with croner. Each task has
+ * an expression of its own (staggered, so the hourly ones do not run at once); five triggers is
+ * within Cloudflare's cron-trigger limit even on the free plan.
  */
 export const CRON_SCHEDULES = {
-  /** Hourly: accounts whose trial ended go back to the free plan. */
+  /** Every 5 minutes: pending orders past their payment window become expired. */
+  expireOrders: "*/5 * * * *",
+  /** Hourly: accounts whose trial or subscription ended go back to the free plan. */
   trialDowngrade: "0 * * * *",
-  /** Daily at 01:00 UTC: customers that went quiet are flagged for follow-up. */
-  silenceDetection: "0 1 * * *",
+  /** Hourly at :15: allowance lots past their expiry are written off. */
+  expireCredits: "15 * * * *",
+  /** Hourly at :30: running subscriptions get the allowance of the month they are in. */
+  grantAllowances: "30 * * * *",
+  /** Daily at 03:45 UTC: expired idempotency keys and payment nonces are deleted. */
+  purgeExpired: "45 3 * * *",
 } as const;
 
 export type CronTask = keyof typeof CRON_SCHEDULES;
+export const CRON_TASKS = Object.keys(CRON_SCHEDULES) as CronTask[];
 
-/** The tasks a fired cron expression stands for (several tasks may share one expression). */
+/** The distinct expressions (several tasks may share one). */
+export const CRON_EXPRESSIONS = [...new Set(Object.values(CRON_SCHEDULES))];
+
+/** The tasks a fired cron expression stands for, in CRON_SCHEDULES order. */
 export function tasksForCron(cron: string): CronTask[] {
-  return (Object.keys(CRON_SCHEDULES) as CronTask[]).filter(
-    (task) => CRON_SCHEDULES[task] === cron,
-  );
+  return CRON_TASKS.filter((task) => CRON_SCHEDULES[task] === cron);
 }

@@ -5,6 +5,7 @@ import { ConfigError, parseConfig } from "../config";
 import { buildDeps } from "../deps";
 import { createNodeRuntime } from "./node/adapters";
 import { createNodeListener } from "./node/listener";
+import { type Scheduler, startScheduler } from "./node/scheduler";
 
 /** `npm start`: every route group on one port, on the embedded defaults unless configured. */
 async function main() {
@@ -13,6 +14,9 @@ async function main() {
   const runtime = await createNodeRuntime(config);
   const deps = await buildDeps(config, runtime);
   const app = createApp(deps, undefined, { headersSetByRuntime: true });
+
+  // Scheduled jobs in-process (SCHEDULER_ENABLED, on by default); Workers use cron triggers.
+  const scheduler: Scheduler | null = config.SCHEDULER_ENABLED ? startScheduler(deps) : null;
 
   const server = createServer(createNodeListener(getRequestListener(app.fetch)));
   server.listen(config.PORT, "0.0.0.0", () => {
@@ -33,6 +37,8 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close(async () => {
+      // A task still running finishes before the database it uses is closed.
+      await scheduler?.stop();
       await Promise.allSettled([deps.limiter.close?.(), deps.database.close()]);
       process.exit(0);
     });

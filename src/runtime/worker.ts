@@ -4,9 +4,9 @@ import { type App, createApp, type RouteGroup } from "../app";
 import { type Config, ConfigError, parseConfig } from "../config";
 import type { Database, Db } from "../db/client";
 import { openNeonDatabase } from "../db/neon";
-import { buildDeps } from "../deps";
+import { buildDeps, type Deps } from "../deps";
 import { tasksForCron } from "../jobs/schedules";
-import { createLogger } from "../lib/logger";
+import { runScheduledTasks } from "../jobs/tasks";
 import { createPrecompiledWasmPasswordHasher } from "../lib/password-wasm-module";
 import { dohResolver } from "../lib/ssrf";
 import argon2Wasm from "../lib/wasm/argon2.wasm";
@@ -157,6 +157,7 @@ async function withRequestScope(
 
 interface WorkerInstance {
   app: App;
+  deps: Deps;
   openDatabase: () => Database;
 }
 
@@ -183,7 +184,7 @@ async function buildWorker(env: WorkerEnv, groups: readonly RouteGroup[]): Promi
     },
     platformIpHeader: "CF-Connecting-IP",
   });
-  return { app: createApp(deps, groups), openDatabase };
+  return { app: createApp(deps, groups), deps, openDatabase };
 }
 
 function startupFailure(error: unknown): Response {
@@ -233,19 +234,28 @@ export function createWorker(groups: readonly RouteGroup[]): WorkerModule {
       );
     },
 
-    async scheduled(controller, env) {
-      // The jobs themselves come later; for now record that the trigger fired.
-      let level: Config["LOG_LEVEL"] = "info";
+    async scheduled(controller, env, ctx) {
+      let ready: WorkerInstance;
       try {
-        level = parseConfig(env as Record<string, string>).LOG_LEVEL;
-      } catch {
-        // A bad setting is reported by fetch; logging here still happens at "info".
+        ready = await instanceFor(env);
+      } catch (error) {
+        startupFailure(error); // logs what is wrong; there is no client to answer
+        return;
       }
-      createLogger(level).info("cron trigger fired", {
+      const tasks = tasksForCron(controller.cron);
+      ready.deps.logger.info("cron trigger fired", {
         cron: controller.cron,
-        tasks: tasksForCron(controller.cron),
+        tasks,
         scheduled_time: new Date(controller.scheduledTime).toISOString(),
       });
+      if (tasks.length === 0) return;
+      // The same per-request pool scope as fetch: workerd ties sockets to this invocation.
+      const scope = new RequestScope(ready.openDatabase);
+      const run = scopes
+        .run(scope, () => runScheduledTasks(ready.deps, tasks))
+        .finally(() => scope.close());
+      ctx.waitUntil(run);
+      await run;
     },
   };
 }

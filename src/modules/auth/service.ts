@@ -11,6 +11,7 @@ import {
 } from "../../http/errors";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { WechatAuthError } from "../../providers/messaging/wechat";
+import { referralBonusInterval, referralCte, referralRewardCtes } from "../growth/referrals";
 import { effectiveRole, type UserRow } from "../users/service";
 import { signAccessToken } from "./tokens";
 
@@ -141,7 +142,8 @@ export interface RegisterInput {
 
 /**
  * One statement creates the user on the trial, grants the registration credits with their
- * ledger row, opens the session and writes the usage log: it all happens or none of it.
+ * ledger row, opens the session and writes the usage log, and with a referral code rewards
+ * both parties (see growth/referrals.ts): it all happens or none of it.
  */
 export async function registerUser(deps: Deps, input: RegisterInput, ip: string) {
   const referredBy = await referrerId(deps, input.referral_code);
@@ -153,18 +155,20 @@ export async function registerUser(deps: Deps, input: RegisterInput, ip: string)
     const row = await withFreshReferralCode(async (code) => {
       const [created] = await queryRows<UserRow>(
         deps.db,
-        sql`with new_user as (
+        sql`with ${referralCte(referredBy)},
+          new_user as (
             insert into users (id, email, password_hash, name, role, plan, plan_expires_at,
                                trial_ends_at, referral_code, referred_by, last_login_at)
             values (${deps.ids.uuid()}, ${input.email}, ${passwordHash}, ${input.name ?? null},
-                    ${role}, ${TRIAL_PLAN}, ${trialEnds(now)}, ${trialEnds(now)}, ${code},
-                    ${referredBy}, ${now}::timestamptz)
+                    ${role}, ${TRIAL_PLAN}, ${trialEnds(now)} + ${referralBonusInterval},
+                    ${trialEnds(now)}, ${code}, ${referredBy}, ${now}::timestamptz)
             returning *),
           credits as (
             insert into user_credits (user_id, balance)
             select id, ${REGISTRATION_CREDITS} from new_user returning user_id, balance),
           ${registrationGrant("credits")},
-          ${sessionAndUsage("new_user", refresh, "register", ip)}
+          ${sessionAndUsage("new_user", refresh, "register", ip)},
+          ${referralRewardCtes("new_user", now)}
         select new_user.*, credits.balance as credits from new_user, credits`,
       );
       return created!;

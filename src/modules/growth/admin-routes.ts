@@ -1,6 +1,144 @@
+import { createRoute, type z } from "@hono/zod-openapi";
+import { requireAdmin, requireAuth } from "../../http/auth";
+import { requireCsrfForCookieSessions } from "../../http/csrf";
+import {
+  authErrorResponses,
+  ErrorSchema,
+  errorResponse,
+  rateLimitedResponses,
+} from "../../http/errors";
+import { limitByUser } from "../../http/limits";
+import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
+import { listCertifications, reviewCertification } from "./certification";
+import { adminListInvoices, issueInvoice } from "./invoices";
+import {
+  AdminInvoicesPage,
+  AdminInvoicesQuery,
+  CertificationSchema,
+  CertificationsPage,
+  CertificationsQuery,
+  IdParam,
+  InvoiceSchema,
+  IssueBody,
+  RejectBody,
+} from "./schemas";
+
+const security = [{ bearerAuth: [] }];
+const guard = [requireAuth, requireAdmin, limitByUser(RATE_LIMIT_RULES.admin)];
+const writeGuard = [...guard, requireCsrfForCookieSessions];
+const adminErrors = {
+  ...authErrorResponses,
+  ...rateLimitedResponses,
+  403: errorResponse(ErrorSchema, "Admin rights required"),
+};
+const reviewErrors = {
+  404: errorResponse(ErrorSchema, "Not found"),
+  409: errorResponse(ErrorSchema, "Already reviewed"),
+  ...adminErrors,
+};
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+const body = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { "application/json": { schema } },
+});
+
+export const listCertificationsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/certifications",
+  tags: ["Admin: growth"],
+  security,
+  summary: "Certifications, most recently changed first, by status",
+  middleware: [...guard],
+  request: { query: CertificationsQuery },
+  responses: { 200: json(CertificationsPage, "A page of certifications"), ...adminErrors },
+});
+
+export const approveCertificationRoute = createRoute({
+  method: "post",
+  path: "/api/v1/admin/certifications/{id}/approve",
+  tags: ["Admin: growth"],
+  security,
+  summary: "Approve a pending certification; the user is notified",
+  middleware: [...writeGuard],
+  request: { params: IdParam },
+  responses: { 200: json(CertificationSchema, "Approved"), ...reviewErrors },
+});
+
+export const rejectCertificationRoute = createRoute({
+  method: "post",
+  path: "/api/v1/admin/certifications/{id}/reject",
+  tags: ["Admin: growth"],
+  security,
+  summary: "Reject a pending certification with a reason; the user is notified and may resubmit",
+  middleware: [...writeGuard],
+  request: { params: IdParam, body: body(RejectBody) },
+  responses: { 200: json(CertificationSchema, "Rejected"), ...reviewErrors },
+});
+
+export const listInvoicesAdminRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/invoices",
+  tags: ["Admin: growth"],
+  security,
+  summary: "Invoice requests, newest first, by status or user",
+  middleware: [...guard],
+  request: { query: AdminInvoicesQuery },
+  responses: { 200: json(AdminInvoicesPage, "A page of invoices"), ...adminErrors },
+});
+
+export const issueInvoiceRoute = createRoute({
+  method: "post",
+  path: "/api/v1/admin/invoices/{id}/issue",
+  tags: ["Admin: growth"],
+  security,
+  summary: "Mark an invoice issued with its number; the user is notified",
+  middleware: [...writeGuard],
+  request: { params: IdParam, body: body(IssueBody) },
+  responses: { 200: json(InvoiceSchema, "Issued"), ...reviewErrors },
+});
 
 export function createGrowthAdminRoutes() {
   const router = createRouter();
+  router.openapi(listCertificationsRoute, async (c) =>
+    c.json(await listCertifications(c.get("deps"), c.req.valid("query")), 200),
+  );
+  router.openapi(approveCertificationRoute, async (c) =>
+    c.json(
+      await reviewCertification(c.get("deps"), {
+        id: c.req.valid("param").id,
+        adminId: c.get("auth").userId,
+        decision: "approved",
+      }),
+      200,
+    ),
+  );
+  router.openapi(rejectCertificationRoute, async (c) =>
+    c.json(
+      await reviewCertification(c.get("deps"), {
+        id: c.req.valid("param").id,
+        adminId: c.get("auth").userId,
+        decision: "rejected",
+        reason: c.req.valid("json").reason,
+      }),
+      200,
+    ),
+  );
+  router.openapi(listInvoicesAdminRoute, async (c) =>
+    c.json(await adminListInvoices(c.get("deps"), c.req.valid("query")), 200),
+  );
+  router.openapi(issueInvoiceRoute, async (c) =>
+    c.json(
+      await issueInvoice(c.get("deps"), {
+        id: c.req.valid("param").id,
+        adminId: c.get("auth").userId,
+        invoiceNumber: c.req.valid("json").invoice_number,
+      }),
+      200,
+    ),
+  );
   return router;
 }

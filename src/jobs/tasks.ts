@@ -1,0 +1,127 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../db/client";
+import type { Deps } from "../deps";
+import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";
+import { expireDueCredits } from "../modules/credits/service";
+import { expirePendingOrders } from "../modules/payments/orders";
+import type { CronTask } from "./schedules";
+
+/**
+ * The scheduled tasks: plain functions over deps, each idempotent (a rerun, or two instances
+ * running the same task at once, changes nothing more), reading "now" from deps.clock.
+ */
+
+const nowIso = (deps: Deps) => deps.clock.now().toISOString();
+
+/** Grants each running subscription the allowance of the month it is in (once per month). */
+export async function grantSubscriptionAllowances(
+  deps: Deps,
+): Promise<{ users: number; credits: number }> {
+  const now = nowIso(deps);
+  const [row] = await queryRows<{ users: number; credits: number }>(
+    deps.db,
+    sql`select count(*)::int as users, coalesce(sum(granted), 0)::int as credits
+        from (select subscription_grant_allowances(user_id, ${now}::timestamptz) as granted
+              from (select distinct user_id from subscriptions
+                    where cancelled_at is null and monthly_credits > 0
+                      and starts_at <= ${now}::timestamptz
+                      and ends_at > ${now}::timestamptz) running) done`,
+  );
+  return { users: row?.users ?? 0, credits: row?.credits ?? 0 };
+}
+
+/**
+ * Users on a paid plan (trial included) whose plan ended and who have no running subscription
+ * go back to free, with a notification in the same statement. The dedupe key names the episode
+ * (the plan end), so a rerun or a parallel run never notifies twice. A trial is a plan end of a
+ * user who never paid for a subscription; otherwise it is a subscription end.
+ */
+export async function downgradeExpiredPlans(deps: Deps): Promise<{ downgraded: number }> {
+  const now = nowIso(deps);
+  const at = sql`${now}::timestamptz`;
+  const [row] = await queryRows<{ downgraded: number }>(
+    deps.db,
+    sql`with due as (
+        select u.id, u.plan, u.plan_expires_at,
+          not exists (select 1 from subscriptions s where s.user_id = u.id
+                      and s.billing_cycle in ('monthly', 'yearly')) as was_trial
+        from users u
+        where u.plan <> 'free' and u.plan_expires_at <= ${at}
+          and not exists (select 1 from subscriptions s where s.user_id = u.id
+                          and s.cancelled_at is null and s.starts_at <= ${at} and s.ends_at > ${at})
+        for update of u skip locked),
+      downgraded as (
+        update users u set plan = 'free', plan_expires_at = null, updated_at = ${at}
+        from due where u.id = due.id and u.plan <> 'free' and u.plan_expires_at <= ${at}
+        returning u.id, due.plan, due.plan_expires_at, due.was_trial),
+      notice as (
+        insert into notifications (user_id, kind, title, body, data, dedupe_key, created_at)
+        select d.id,
+          case when d.was_trial then 'trial_ended' else 'subscription_ended' end,
+          case when d.was_trial then 'Your free trial has ended'
+               else 'Your subscription has ended' end,
+          case when d.was_trial
+               then 'Your trial of the ' || d.plan || ' plan ended; you are on the free plan now. Subscribe to keep the paid features.'
+               else 'Your ' || d.plan || ' subscription ended; you are on the free plan now. Renew to keep the paid features.' end,
+          jsonb_build_object('plan', d.plan, 'ended_at', d.plan_expires_at),
+          case when d.was_trial then 'trial_ended:' else 'subscription_ended:' end
+            || (extract(epoch from d.plan_expires_at) * 1000)::bigint,
+          ${at}
+        from downgraded d
+        on conflict (user_id, dedupe_key) do nothing)
+      select count(*)::int as downgraded from downgraded`,
+  );
+  return { downgraded: row?.downgraded ?? 0 };
+}
+
+/** Deletes idempotency keys and payment nonces past their expiry. */
+export async function purgeExpired(deps: Deps): Promise<{ nonces: number }> {
+  await purgeExpiredIdempotencyKeys(deps);
+  const [row] = await queryRows<{ n: number }>(
+    deps.db,
+    sql`with gone as (delete from payment_nonces where expires_at <= ${nowIso(deps)}::timestamptz
+                      returning 1)
+        select count(*)::int as n from gone`,
+  );
+  return { nonces: row?.n ?? 0 };
+}
+
+export const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {
+  expireOrders: async (deps) => ({ expired: await expirePendingOrders(deps) }),
+  trialDowngrade: downgradeExpiredPlans,
+  expireCredits: expireDueCredits,
+  grantAllowances: grantSubscriptionAllowances,
+  purgeExpired,
+};
+
+export interface TaskOutcome {
+  task: CronTask;
+  ok: boolean;
+  ms: number;
+  result?: unknown;
+}
+
+/**
+ * Runs the named tasks one after another; one failing is logged and does not stop the rest
+ * (each is retried by its next run anyway). Never throws.
+ */
+export async function runScheduledTasks(
+  deps: Deps,
+  names: readonly CronTask[],
+): Promise<TaskOutcome[]> {
+  const outcomes: TaskOutcome[] = [];
+  for (const task of names) {
+    const started = performance.now();
+    try {
+      const result = await SCHEDULED_TASKS[task](deps);
+      const ms = Math.round(performance.now() - started);
+      deps.logger.info("scheduled task done", { task, ms, result });
+      outcomes.push({ task, ok: true, ms, result });
+    } catch (error) {
+      const ms = Math.round(performance.now() - started);
+      deps.logger.error("scheduled task failed", { task, ms, error: String(error) });
+      outcomes.push({ task, ok: false, ms });
+    }
+  }
+  return outcomes;
+}

@@ -1,0 +1,162 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client";
+import { createOrder, recordPaymentEvent } from "../../src/modules/payments/orders";
+import { call, randomEmail, registerUser, type Session } from "../support/client";
+import { createTestContext } from "../support/harness";
+
+const adminEmail = randomEmail();
+const ctx = await createTestContext({ env: { ADMIN_EMAILS: adminEmail } });
+const { app, deps } = ctx;
+const admin = await registerUser(app, { email: adminEmail });
+const asAdmin = (path: string, options: Parameters<typeof call>[2] = {}) =>
+  call(app, path, { token: admin.accessToken, ...options });
+const [pkg] = (await call(app, "/api/v1/credits/packages")).body.items;
+
+/** A sandbox order (no gateway configured), optionally paid through the real fulfilment. */
+async function order(user: Session, paid: boolean) {
+  const created = await createOrder(deps, {
+    userId: user.userId,
+    item: { kind: "credits", packageId: pkg.id },
+    payType: "alipay",
+    requestOrigin: "http://localhost",
+  });
+  if (paid) {
+    const result = await recordPaymentEvent(deps, {
+      provider: "sandbox",
+      eventId: `evt-${created.order_no}`,
+      type: "payment",
+      orderNo: created.order_no,
+      payload: {},
+      payment: {
+        tradeNo: null,
+        amount: created.amount,
+        currency: created.currency,
+        paidAt: new Date(),
+      },
+    });
+    expect(result).toBe("applied");
+  }
+  return created;
+}
+
+const invoiceBody = (orderNo: string) => ({
+  order_no: orderNo,
+  title: "Ningbo Export Co.",
+  tax_number: "91330200MA2AB12345",
+  email: "Finance@Example.com",
+});
+
+const requestInvoice = (user: Session, body: object) =>
+  call(app, "/api/v1/invoices", { token: user.accessToken, csrf: user.csrfToken, json: body });
+
+describe("invoices", () => {
+  it("invoices a paid order once; unpaid 409, another user's or unknown 404", async () => {
+    const user = await registerUser(app);
+    const other = await registerUser(app);
+    const paid = await order(user, true);
+    const unpaid = await order(user, false);
+    const theirs = await order(other, true);
+
+    const created = await requestInvoice(user, invoiceBody(paid.order_no));
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      order_no: paid.order_no,
+      amount: paid.amount,
+      currency: paid.currency,
+      status: "requested",
+      email: "finance@example.com",
+      invoice_number: null,
+    });
+    expect((await requestInvoice(user, invoiceBody(paid.order_no))).status).toBe(409);
+    expect((await requestInvoice(user, invoiceBody(unpaid.order_no))).status).toBe(409);
+    expect((await requestInvoice(user, invoiceBody(theirs.order_no))).status).toBe(404);
+    expect((await requestInvoice(user, invoiceBody("TA20260101NOSUCHORDER00000"))).status).toBe(
+      404,
+    );
+    const noCsrf = await call(app, "/api/v1/invoices", {
+      token: user.accessToken,
+      json: invoiceBody(paid.order_no),
+    });
+    expect(noCsrf.status).toBe(403);
+
+    const mine = await call(app, "/api/v1/invoices", { token: user.accessToken });
+    expect(mine.body).toMatchObject({ total: 1, page: 1 });
+    expect(mine.body.items[0].id).toBe(created.body.id);
+    const theirList = await call(app, "/api/v1/invoices", { token: other.accessToken });
+    expect(theirList.body.total).toBe(0);
+  });
+
+  it("invoices the amount less refunds", async () => {
+    const user = await registerUser(app);
+    const paid = await order(user, true);
+    await deps.db.execute(
+      sql`update payment_transactions set status = 'partially_refunded', refunded_amount = 100
+          where order_no = ${paid.order_no}`,
+    );
+    const created = await requestInvoice(user, invoiceBody(paid.order_no));
+    expect(created.status).toBe(201);
+    expect(created.body.amount).toBe(paid.amount - 100);
+
+    const refunded = await order(user, true);
+    await deps.db.execute(
+      sql`update payment_transactions set status = 'refunded', refunded_amount = amount
+          where order_no = ${refunded.order_no}`,
+    );
+    expect((await requestInvoice(user, invoiceBody(refunded.order_no))).status).toBe(409);
+  });
+
+  it("lets an admin list and issue, which notifies the user", async () => {
+    const user = await registerUser(app);
+    const paid = await order(user, true);
+    const created = await requestInvoice(user, invoiceBody(paid.order_no));
+    const requested = await asAdmin(
+      `/api/v1/admin/invoices?status=requested&user_id=${user.userId}`,
+    );
+    expect(requested.body.items).toEqual([
+      expect.objectContaining({
+        id: created.body.id,
+        user_id: user.userId,
+        user_email: user.email,
+      }),
+    ]);
+    const issued = await asAdmin(`/api/v1/admin/invoices/${created.body.id}/issue`, {
+      json: { invoice_number: "INV-2026-0001" },
+    });
+    expect(issued.status).toBe(200);
+    expect(issued.body).toMatchObject({
+      status: "issued",
+      invoice_number: "INV-2026-0001",
+      issued_at: expect.any(String),
+    });
+    const again = await asAdmin(`/api/v1/admin/invoices/${created.body.id}/issue`, {
+      json: { invoice_number: "INV-2026-0002" },
+    });
+    expect(again.status).toBe(409);
+    const missing = await asAdmin(`/api/v1/admin/invoices/${crypto.randomUUID()}/issue`, {
+      json: { invoice_number: "INV-X" },
+    });
+    expect(missing.status).toBe(404);
+    const issuedList = await asAdmin(`/api/v1/admin/invoices?status=issued&user_id=${user.userId}`);
+    expect(issuedList.body.total).toBe(1);
+
+    const notes = await call(app, "/api/v1/notifications", { token: user.accessToken });
+    expect(notes.body.items).toEqual([
+      expect.objectContaining({
+        kind: "invoice_issued",
+        data: {
+          invoice_id: created.body.id,
+          order_no: paid.order_no,
+          invoice_number: "INV-2026-0001",
+        },
+      }),
+    ]);
+    const mine = await call(app, "/api/v1/invoices", { token: user.accessToken });
+    expect(mine.body.items[0]).toMatchObject({ status: "issued", invoice_number: "INV-2026-0001" });
+    const [row] = await queryRows<{ issued_by: string }>(
+      deps.db,
+      sql`select issued_by from invoices where id = ${created.body.id}`,
+    );
+    expect(row!.issued_by).toBe(admin.userId);
+  });
+});

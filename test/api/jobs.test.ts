@@ -1,0 +1,233 @@
+import { Cron } from "croner";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client";
+import type { Deps } from "../../src/deps";
+import { CRON_EXPRESSIONS, CRON_SCHEDULES, tasksForCron } from "../../src/jobs/schedules";
+import {
+  downgradeExpiredPlans,
+  grantSubscriptionAllowances,
+  purgeExpired,
+  runScheduledTasks,
+} from "../../src/jobs/tasks";
+import { signAccessToken } from "../../src/modules/auth/tokens";
+import { createOrder, recordPaymentEvent } from "../../src/modules/payments/orders";
+import { startScheduler } from "../../src/runtime/node/scheduler";
+import { call, registerUser, type Session } from "../support/client";
+import { createTestContext } from "../support/harness";
+
+const ctx = await createTestContext();
+const { app, deps } = ctx;
+const DAY = 86_400_000;
+const at = (date: Date): Deps => ({ ...deps, clock: { now: () => date } });
+
+async function subscribe(user: Session, billingCycle: "monthly" | "yearly") {
+  const order = await createOrder(deps, {
+    userId: user.userId,
+    item: { kind: "subscription", planCode: "pro", billingCycle },
+    payType: "wxpay",
+    requestOrigin: "http://localhost",
+  });
+  const result = await recordPaymentEvent(deps, {
+    provider: "sandbox",
+    eventId: `evt-${order.order_no}`,
+    type: "payment",
+    orderNo: order.order_no,
+    payload: {},
+    payment: { tradeNo: null, amount: order.amount, currency: order.currency, paidAt: new Date() },
+  });
+  expect(result).toBe("applied");
+  return order;
+}
+
+async function userPlan(userId: string) {
+  const [row] = await queryRows<{ plan: string; plan_expires_at: Date | null }>(
+    deps.db,
+    sql`select plan, plan_expires_at from users where id = ${userId}`,
+  );
+  return row!;
+}
+
+/** An app whose clock reads `date`, and an access token that is valid at that time. */
+async function appAt(date: Date, user: Session) {
+  const later = at(date);
+  const token = await signAccessToken(later, {
+    userId: user.userId,
+    sessionId: crypto.randomUUID(),
+    role: "user",
+    isGuest: false,
+  });
+  return { app: await ctx.makeApp({ clock: later.clock }), token };
+}
+
+async function notificationsAt(date: Date, user: Session) {
+  const later = await appAt(date, user);
+  return (await call(later.app, "/api/v1/notifications", { token: later.token })).body;
+}
+
+describe("scheduled tasks", () => {
+  it("downgrades an ended trial once and notifies once across two runs", async () => {
+    const user = await registerUser(app);
+    const subscriber = await registerUser(app);
+    await subscribe(subscriber, "monthly");
+    const { plan_expires_at } = await userPlan(user.userId);
+    const trialEnd = new Date(plan_expires_at!);
+
+    // Before the end nothing happens to this user.
+    await downgradeExpiredPlans(at(new Date(trialEnd.getTime() - 60_000)));
+    expect((await userPlan(user.userId)).plan).toBe("pro");
+
+    const later = new Date(trialEnd.getTime() + 60_000);
+    const first = await downgradeExpiredPlans(at(later));
+    expect(first.downgraded).toBeGreaterThanOrEqual(1);
+    expect(await userPlan(user.userId)).toEqual({ plan: "free", plan_expires_at: null });
+    const second = await downgradeExpiredPlans(at(later));
+    expect(second.downgraded).toBe(0);
+    // Even a rerun that finds the user again (state restored by hand) does not notify twice.
+    await deps.db.execute(
+      sql`update users set plan = 'pro', plan_expires_at = ${trialEnd.toISOString()}::timestamptz
+          where id = ${user.userId}`,
+    );
+    await downgradeExpiredPlans(at(later));
+    const notes = await notificationsAt(later, user);
+    expect(notes.items.map((n: { kind: string }) => n.kind)).toEqual(["trial_ended"]);
+    expect(notes.items[0].data).toMatchObject({ plan: "pro" });
+
+    // The paying user keeps the plan while the subscription runs, and loses it after.
+    expect((await userPlan(subscriber.userId)).plan).toBe("pro");
+    const subEnd = new Date((await userPlan(subscriber.userId)).plan_expires_at!);
+    await downgradeExpiredPlans(at(new Date(subEnd.getTime() - 60_000)));
+    expect((await userPlan(subscriber.userId)).plan).toBe("pro");
+    const afterSub = new Date(subEnd.getTime() + 60_000);
+    await downgradeExpiredPlans(at(afterSub));
+    await downgradeExpiredPlans(at(afterSub));
+    expect((await userPlan(subscriber.userId)).plan).toBe("free");
+    const subNotes = await notificationsAt(afterSub, subscriber);
+    expect(subNotes.items.map((n: { kind: string }) => n.kind)).toEqual(["subscription_ended"]);
+
+    // Balance endpoint agrees.
+    const balance = await call(app, "/api/v1/credits/balance", { token: user.accessToken });
+    expect(balance.body).toMatchObject({ plan: "free", plan_expires_at: null });
+  });
+
+  it("grants the next month's allowance of a running subscription once", async () => {
+    const user = await registerUser(app);
+    const plans = (await call(app, "/api/v1/credits/plans")).body.items;
+    const pro = plans.find((p: { code: string }) => p.code === "pro");
+    expect(pro.monthly_credits).toBeGreaterThan(0);
+    await subscribe(user, "yearly");
+    const [sub] = await queryRows<{ starts_at: Date }>(
+      deps.db,
+      sql`select starts_at from subscriptions where user_id = ${user.userId}
+          and billing_cycle = 'yearly'`,
+    );
+    const start = new Date(sub!.starts_at);
+    const allowanceLots = async () =>
+      (
+        await queryRows<{ n: number }>(
+          deps.db,
+          sql`select count(*)::int as n from credit_lots where user_id = ${user.userId}
+              and kind = 'plan_allowance'`,
+        )
+      )[0]!.n;
+    // Month 0 was granted with the payment; a run in the same month adds nothing.
+    expect(await allowanceLots()).toBe(1);
+    await grantSubscriptionAllowances(at(new Date(start.getTime() + DAY)));
+    expect(await allowanceLots()).toBe(1);
+
+    const nextMonth = new Date(start);
+    nextMonth.setUTCMonth(nextMonth.getUTCMonth() + 1);
+    const rollover = new Date(nextMonth.getTime() + 60_000);
+    const first = await grantSubscriptionAllowances(at(rollover));
+    expect(first.credits).toBeGreaterThanOrEqual(pro.monthly_credits);
+    expect(await allowanceLots()).toBe(2);
+    const again = await grantSubscriptionAllowances(at(rollover));
+    expect(await allowanceLots()).toBe(2);
+    expect(again.credits).toBe(0);
+
+    // Month 0's lot expires at the rollover: the balance is 30 + one month's allowance.
+    await runScheduledTasks(at(rollover), ["expireCredits"]);
+    const later = await appAt(rollover, user);
+    const balance = await call(later.app, "/api/v1/credits/balance", { token: later.token });
+    expect(balance.body.balance).toBe(30 + pro.monthly_credits);
+    expect(balance.body.plan).toBe("pro");
+  });
+
+  it("expires pending orders past their window, once", async () => {
+    const user = await registerUser(app);
+    const [pkg] = (await call(app, "/api/v1/credits/packages")).body.items;
+    const order = await createOrder(deps, {
+      userId: user.userId,
+      item: { kind: "credits", packageId: pkg.id },
+      payType: "alipay",
+      requestOrigin: "http://localhost",
+    });
+    const status = async () =>
+      (
+        await queryRows<{ status: string; purchase: string }>(
+          deps.db,
+          sql`select t.status, p.status as purchase from payment_transactions t
+              join credit_purchases p on p.order_no = t.order_no where t.order_no = ${order.order_no}`,
+        )
+      )[0]!;
+    const expiresAt = new Date(order.expires_at);
+    await runScheduledTasks(at(new Date(expiresAt.getTime() - 1000)), ["expireOrders"]);
+    expect(await status()).toEqual({ status: "pending", purchase: "pending" });
+    const outcomes = await runScheduledTasks(at(new Date(expiresAt.getTime() + 1000)), [
+      "expireOrders",
+    ]);
+    expect(outcomes).toEqual([
+      expect.objectContaining({ task: "expireOrders", ok: true, result: { expired: 1 } }),
+    ]);
+    expect(await status()).toEqual({ status: "expired", purchase: "expired" });
+    const rerun = await runScheduledTasks(at(new Date(expiresAt.getTime() + 2000)), [
+      "expireOrders",
+    ]);
+    expect(rerun[0]!.result).toEqual({ expired: 0 });
+  });
+
+  it("purges expired payment nonces and idempotency keys", async () => {
+    const now = new Date();
+    const user = await registerUser(app);
+    await deps.db.execute(
+      sql`insert into payment_nonces (nonce, expires_at) values
+            ('old-nonce-jobs', ${new Date(now.getTime() - 1000).toISOString()}::timestamptz),
+            ('new-nonce-jobs', ${new Date(now.getTime() + 600_000).toISOString()}::timestamptz)`,
+    );
+    await deps.db.execute(
+      sql`insert into idempotency_keys (user_id, key, request_hash, status, created_at, expires_at)
+          values (${user.userId}, 'old-key', 'h', 'completed', ${now.toISOString()}::timestamptz,
+                  ${new Date(now.getTime() - 1000).toISOString()}::timestamptz)`,
+    );
+    const result = await purgeExpired(at(now));
+    expect(result.nonces).toBeGreaterThanOrEqual(1);
+    const nonces = await queryRows<{ nonce: string }>(
+      deps.db,
+      sql`select nonce from payment_nonces where nonce like '%-nonce-jobs'`,
+    );
+    expect(nonces.map((n) => n.nonce)).toEqual(["new-nonce-jobs"]);
+    const keys = await queryRows<{ n: number }>(
+      deps.db,
+      sql`select count(*)::int as n from idempotency_keys where user_id = ${user.userId}`,
+    );
+    expect(keys[0]!.n).toBe(0);
+  });
+
+  it("maps every cron expression to its tasks and runs them all without failing", async () => {
+    for (const expression of CRON_EXPRESSIONS) {
+      new Cron(expression, { paused: true, timezone: "UTC" }).stop();
+    }
+    expect(tasksForCron(CRON_SCHEDULES.trialDowngrade)).toEqual(["trialDowngrade"]);
+    expect(tasksForCron(CRON_SCHEDULES.grantAllowances)).toEqual(["grantAllowances"]);
+    expect(tasksForCron("1 2 3 4 5")).toEqual([]);
+    const all = CRON_EXPRESSIONS.flatMap(tasksForCron);
+    expect(all.sort()).toEqual(Object.keys(CRON_SCHEDULES).sort());
+    const outcomes = await runScheduledTasks(deps, all);
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+  });
+
+  it("starts and stops the Node scheduler", async () => {
+    const scheduler = startScheduler(deps);
+    await scheduler.stop();
+  });
+});
