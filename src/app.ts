@@ -13,19 +13,29 @@ import { createAdminRoutes } from "./modules/admin/routes";
 import { createAuthRoutes } from "./modules/auth/routes";
 import { createCreditAdminRoutes } from "./modules/credits/admin-routes";
 import { createCreditRoutes } from "./modules/credits/routes";
+import { createCustomerRoutes } from "./modules/customers/routes";
+import { createExchangeRoutes } from "./modules/exchange/routes";
 import { createGrowthAdminRoutes } from "./modules/growth/admin-routes";
 import { createGrowthRoutes } from "./modules/growth/routes";
 import { createHealthRoutes } from "./modules/health/routes";
 import { createNotificationRoutes } from "./modules/notifications/routes";
 import { createPaymentAdminRoutes } from "./modules/payments/admin-routes";
 import { createPaymentRoutes } from "./modules/payments/routes";
+import { createProductRoutes } from "./modules/products/routes";
+import { createQuotationRoutes } from "./modules/quotations/routes";
 import { createUsageRoutes } from "./modules/usage/routes";
 import { createUserRoutes } from "./modules/users/routes";
 
 /** One deployable per group (functions/*.ts); the Node server mounts them all. */
 export const ROUTE_GROUPS = {
   auth: () => [createAuthRoutes(), createUserRoutes(), createUsageRoutes()],
-  api: () => [createNotificationRoutes()],
+  api: () => [
+    createCustomerRoutes(),
+    createProductRoutes(),
+    createQuotationRoutes(),
+    createExchangeRoutes(),
+    createNotificationRoutes(),
+  ],
   admin: () => [
     createAdminRoutes(),
     createCreditAdminRoutes(),

@@ -5,3 +5,4 @@ export * from "./payments";
 export * from "./system-config";
 export * from "./usage";
 export * from "./users";
+export * from "./workspace";

@@ -1,0 +1,219 @@
+import { sql } from "drizzle-orm";
+import {
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { createdAt, id, tstz, updatedAt } from "./columns";
+import { users } from "./users";
+
+export const CUSTOMER_STATUSES = [
+  "new",
+  "contacted",
+  "negotiating",
+  "quoted",
+  "won",
+  "lost",
+  "dormant",
+] as const;
+export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+
+export const customers = pgTable(
+  "customers",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    company: text("company"),
+    contactName: text("contact_name"),
+    /** Stored lower-cased. */
+    email: text("email"),
+    phone: text("phone"),
+    whatsapp: text("whatsapp"),
+    country: text("country"),
+    source: text("source"),
+    tags: jsonb("tags").$type<string[]>().notNull().default([]),
+    status: text("status", { enum: CUSTOMER_STATUSES }).notNull().default("new"),
+    notes: text("notes"),
+    /** Minor units of estimated_currency. */
+    estimatedValue: integer("estimated_value"),
+    estimatedCurrency: text("estimated_currency").notNull().default("USD"),
+    lastContactAt: tstz("last_contact_at"),
+    nextFollowupAt: tstz("next_followup_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("customers_user_created_idx").on(t.userId, t.createdAt),
+    index("customers_user_status_created_idx").on(t.userId, t.status, t.createdAt),
+    index("customers_user_last_contact_idx").on(t.userId, t.lastContactAt),
+    index("customers_user_next_followup_idx").on(t.userId, t.nextFollowupAt),
+    index("customers_user_email_idx").on(t.userId, t.email),
+    index("customers_user_company_idx").on(t.userId, sql`lower(${t.company})`),
+    check("customers_estimated_value_non_negative", sql`${t.estimatedValue} >= 0`),
+  ],
+);
+
+export const FOLLOWUP_CHANNELS = [
+  "email",
+  "phone",
+  "whatsapp",
+  "wechat",
+  "meeting",
+  "other",
+] as const;
+
+export const followupLogs = pgTable(
+  "followup_logs",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    customerId: uuid("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    channel: text("channel", { enum: FOLLOWUP_CHANNELS }).notNull().default("other"),
+    note: text("note"),
+    contactedAt: tstz("contacted_at").notNull(),
+    /** The next follow-up this contact scheduled (cadence by status, or the seller's date). */
+    nextFollowupAt: tstz("next_followup_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("followup_logs_customer_contacted_idx").on(t.userId, t.customerId, t.contactedAt)],
+);
+
+export const products = pgTable(
+  "products",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    sku: text("sku"),
+    description: text("description"),
+    category: text("category"),
+    unit: text("unit").notNull().default("pcs"),
+    /** Minor units of currency. */
+    price: integer("price"),
+    currency: text("currency").notNull().default("USD"),
+    moq: integer("moq"),
+    hsCode: text("hs_code"),
+    imageUrl: text("image_url"),
+    specs: jsonb("specs").$type<Record<string, string>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("products_user_created_idx").on(t.userId, t.createdAt),
+    index("products_user_category_idx").on(t.userId, t.category),
+    uniqueIndex("products_user_sku_key").on(t.userId, t.sku),
+    check("products_price_non_negative", sql`${t.price} >= 0`),
+  ],
+);
+
+export const QUOTATION_STATUSES = ["draft", "sent", "accepted", "rejected", "expired"] as const;
+export const INCOTERMS = [
+  "EXW",
+  "FCA",
+  "FAS",
+  "FOB",
+  "CFR",
+  "CIF",
+  "CPT",
+  "CIP",
+  "DAP",
+  "DPU",
+  "DDP",
+] as const;
+
+export const quotations = pgTable(
+  "quotations",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    customerId: uuid("customer_id").references(() => customers.id, { onDelete: "set null" }),
+    quoteNo: text("quote_no").notNull(),
+    status: text("status", { enum: QUOTATION_STATUSES }).notNull().default("draft"),
+    currency: text("currency").notNull(),
+    incoterm: text("incoterm", { enum: INCOTERMS }),
+    validUntil: date("valid_until"),
+    /** Minor units; subtotal = sum of line totals; total = subtotal - discount + shipping. */
+    subtotal: integer("subtotal").notNull().default(0),
+    discount: integer("discount").notNull().default(0),
+    shipping: integer("shipping").notNull().default(0),
+    total: integer("total").notNull().default(0),
+    notes: text("notes"),
+    /** Rates used to price items from another currency, frozen when the quotation was priced. */
+    exchangeRates:
+      jsonb("exchange_rates").$type<
+        { from: string; to: string; rate: string; date: string; source: string }[]
+      >(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("quotations_user_quote_no_key").on(t.userId, t.quoteNo),
+    index("quotations_user_created_idx").on(t.userId, t.createdAt),
+    index("quotations_user_status_idx").on(t.userId, t.status, t.createdAt),
+    index("quotations_customer_idx").on(t.customerId),
+    check(
+      "quotations_amounts_non_negative",
+      sql`${t.subtotal} >= 0 and ${t.discount} >= 0 and ${t.shipping} >= 0 and ${t.total} >= 0`,
+    ),
+  ],
+);
+
+export const quotationItems = pgTable(
+  "quotation_items",
+  {
+    id: id(),
+    quotationId: uuid("quotation_id")
+      .notNull()
+      .references(() => quotations.id, { onDelete: "cascade" }),
+    productId: uuid("product_id").references(() => products.id, { onDelete: "set null" }),
+    position: integer("position").notNull(),
+    name: text("name").notNull(),
+    description: text("description"),
+    unit: text("unit").notNull().default("pcs"),
+    quantity: integer("quantity").notNull(),
+    /** Minor units of the quotation's currency. */
+    unitPrice: integer("unit_price").notNull(),
+    lineTotal: integer("line_total").notNull(),
+  },
+  (t) => [
+    index("quotation_items_quotation_idx").on(t.quotationId, t.position),
+    check("quotation_items_quantity_positive", sql`${t.quantity} > 0`),
+    check("quotation_items_price_non_negative", sql`${t.unitPrice} >= 0`),
+  ],
+);
+
+/** Daily reference rates, cached per (base, quote, date, source). */
+export const exchangeRates = pgTable(
+  "exchange_rates",
+  {
+    base: text("base").notNull(),
+    quote: text("quote").notNull(),
+    date: date("date").notNull(),
+    source: text("source").notNull(),
+    /** Exact decimal as published (ECB gives up to 6 significant digits). */
+    rate: numeric("rate", { precision: 24, scale: 12 }).notNull(),
+    fetchedAt: tstz("fetched_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.base, t.quote, t.date, t.source] }),
+    index("exchange_rates_base_date_idx").on(t.base, t.date),
+  ],
+);
