@@ -18,6 +18,7 @@ import { createExchangeRoutes } from "./modules/exchange/routes";
 import { createGrowthAdminRoutes } from "./modules/growth/admin-routes";
 import { createGrowthRoutes } from "./modules/growth/routes";
 import { createHealthRoutes } from "./modules/health/routes";
+import { createImportExportRoutes } from "./modules/imports/routes";
 import { createNotificationRoutes } from "./modules/notifications/routes";
 import { createPaymentAdminRoutes } from "./modules/payments/admin-routes";
 import { createPaymentRoutes } from "./modules/payments/routes";
@@ -30,6 +31,8 @@ import { createUserRoutes } from "./modules/users/routes";
 export const ROUTE_GROUPS = {
   auth: () => [createAuthRoutes(), createUserRoutes(), createUsageRoutes()],
   api: () => [
+    // Literal /customers/import and /customers/export before /customers/:id.
+    createImportExportRoutes(),
     createCustomerRoutes(),
     createProductRoutes(),
     createQuotationRoutes(),
