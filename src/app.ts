@@ -55,6 +55,8 @@ export type RouteGroup = keyof typeof ROUTE_GROUPS;
 export const ALL_GROUPS = Object.keys(ROUTE_GROUPS) as RouteGroup[];
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
+/** Routes that take spreadsheet uploads and enforce their own, larger, body limit. */
+const UPLOAD_PATHS = new Set(["/api/v1/customers/import", "/api/v1/products/import"]);
 
 export interface AppOptions {
   /** The Node listener writes the request id and security headers itself (see listener.ts). */
@@ -100,10 +102,12 @@ export function createApp(
       throw new ApiError(413, "Request body too large");
     },
   });
-  // Reading the body stream of a GET would build a full Request on Node for nothing.
+  // Reading the body stream of a GET would build a full Request on Node for nothing; spreadsheet
+  // uploads carry their own 10 MB limit on their routes.
   app.use(async function limitRequestBody(c, next) {
     const method = c.req.method;
     if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
+    if (UPLOAD_PATHS.has(c.req.path)) return next();
     return limitBody(c, next);
   });
 

@@ -75,6 +75,8 @@ export const configSchema = z.object({
   STRIPE_SECRET_KEY: z.string().default(""),
   STRIPE_WEBHOOK_SECRET: z.string().default(""),
   STRIPE_API_BASE: optionalUrl,
+  /** Frankfurter-protocol (ECB) exchange-rate API; unset: the shipped snapshot and stored rates. */
+  RATES_API_URL: optionalUrl,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Node only: run the scheduled jobs in-process (croner); on unless set to false. */
   SCHEDULER_ENABLED: bool(true),
