@@ -9,8 +9,14 @@ import {
   chargeCredits,
   expireDueCredits,
   grantCredits,
+  listPackages,
   refundCharge,
 } from "../../src/modules/credits/service";
+import {
+  createOrder,
+  type OrderResponse,
+  recordPaymentEvent,
+} from "../../src/modules/payments/orders";
 import { appWithBillableRoute } from "../support/billable";
 import { call, registerUser } from "../support/client";
 import { createTestContext, onPostgres } from "../support/harness";
@@ -102,7 +108,9 @@ type Command =
   | { kind: "refund"; index: number }
   | { kind: "grant"; amount: number; expiresInMinutes: number | null; source: number }
   | { kind: "advance"; minutes: number }
-  | { kind: "adjust"; delta: number };
+  | { kind: "adjust"; delta: number }
+  | { kind: "order"; packageIndex: number; plan: boolean }
+  | { kind: "callback"; index: number; eventIndex: number };
 
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
   fc.record({
@@ -126,12 +134,14 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
 describe("ledger invariants under random operations", () => {
   it("balance = ledger sum = open lots, never below zero, after every step", async () => {
     const admin = await registerUser(app);
+    const packages = await listPackages(deps);
     await fc.assert(
       fc.asyncProperty(fc.array(commandArb, { minLength: 5, maxLength: 25 }), async (commands) => {
         const user = await registerUser(app);
         let now = Date.now();
         const stepDeps = { ...deps, clock: { now: () => new Date(now) } };
         const charges: Charge[] = [];
+        const orders: OrderResponse[] = [];
         for (const command of commands) {
           if (command.kind === "charge") {
             const result = await chargeCredits(stepDeps, {
@@ -160,6 +170,37 @@ describe("ledger invariants under random operations", () => {
           } else if (command.kind === "advance") {
             now += command.minutes * 60_000;
             await expireDueCredits(stepDeps);
+          } else if (command.kind === "order") {
+            orders.push(
+              await createOrder(stepDeps, {
+                userId: user.userId,
+                item: command.plan
+                  ? { kind: "subscription", planCode: "pro", billingCycle: "monthly" }
+                  : {
+                      kind: "credits",
+                      packageId: packages[command.packageIndex % packages.length]!.id,
+                    },
+                payType: "alipay",
+                requestOrigin: "http://localhost",
+              }),
+            );
+          } else if (command.kind === "callback") {
+            const order = orders[command.index % Math.max(1, orders.length)];
+            if (order) {
+              await recordPaymentEvent(stepDeps, {
+                provider: "sandbox",
+                eventId: `${order.order_no}-${command.eventIndex}`,
+                type: "payment.succeeded",
+                orderNo: order.order_no,
+                payload: {},
+                payment: {
+                  tradeNo: null,
+                  amount: order.amount,
+                  currency: order.currency,
+                  paidAt: new Date(now),
+                },
+              });
+            }
           } else {
             await adjustCredits(stepDeps, {
               userId: user.userId,
@@ -176,6 +217,16 @@ describe("ledger invariants under random operations", () => {
           expect(s.balance).toBe(s.ledger);
           expect(s.balance).toBe(s.lots);
         }
+        // However many deliveries, each paid order granted its package once.
+        const [paid] = await queryRows<{ orders: number; grants: number }>(
+          deps.db,
+          sql`select (select count(*)::int from payment_transactions
+                      where user_id = ${user.userId} and kind = 'credits' and status = 'paid') as orders,
+                     (select count(*)::int from credit_ledger l
+                      join payment_transactions t on t.order_no = l.source_id
+                      where l.user_id = ${user.userId} and l.kind = 'purchase') as grants`,
+        );
+        expect(paid!.grants).toBe(paid!.orders);
       }),
       { seed: 20261122, numRuns: onPostgres ? 25 : 10 },
     );
