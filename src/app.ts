@@ -18,7 +18,7 @@ import { createExchangeRoutes } from "./modules/exchange/routes";
 import { createGrowthAdminRoutes } from "./modules/growth/admin-routes";
 import { createGrowthRoutes } from "./modules/growth/routes";
 import { createHealthRoutes } from "./modules/health/routes";
-import { createImportExportRoutes } from "./modules/imports/routes";
+import { createImportExportRoutes, IMPORT_PATHS } from "./modules/imports/routes";
 import { createNotificationRoutes } from "./modules/notifications/routes";
 import { createPaymentAdminRoutes } from "./modules/payments/admin-routes";
 import { createPaymentRoutes } from "./modules/payments/routes";
@@ -56,7 +56,7 @@ export const ALL_GROUPS = Object.keys(ROUTE_GROUPS) as RouteGroup[];
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 /** Routes that take spreadsheet uploads and enforce their own, larger, body limit. */
-const UPLOAD_PATHS = new Set(["/api/v1/customers/import", "/api/v1/products/import"]);
+const UPLOAD_PATHS = new Set<string>(IMPORT_PATHS);
 
 export interface AppOptions {
   /** The Node listener writes the request id and security headers itself (see listener.ts). */

@@ -1,6 +1,173 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { requireAuth } from "../../http/auth";
+import type { AppEnv } from "../../http/env";
+import { ApiError, authErrorResponses, ErrorSchema, validationError } from "../../http/errors";
 import { createRouter } from "../../http/router";
+import { CSV_MIME, XLSX_MIME } from "../../lib/spreadsheet";
+import {
+  errorsFile,
+  exportCustomers,
+  IMPORT_MAX_BYTES,
+  type ImportKind,
+  runImport,
+} from "./service";
+
+const security = [{ bearerAuth: [] }];
+
+/** Paths whose bodies get IMPORT_MAX_BYTES instead of the global BODY_LIMIT_BYTES. */
+export const IMPORT_PATHS = ["/api/v1/customers/import", "/api/v1/products/import"] as const;
+
+/** 10 MB per upload; past it a 413 `{detail}` (checked on Content-Length and on the stream). */
+export const importBodyLimit = bodyLimit({
+  maxSize: IMPORT_MAX_BYTES,
+  onError: () => {
+    throw new ApiError(413, "The file is too large: at most 10 MB can be imported");
+  },
+});
+
+const ImportQuery = z.object({
+  dry_run: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .openapi({ description: "true: validate and preview only; nothing is written" }),
+  errors_file: z.enum(["xlsx", "csv"]).optional().openapi({
+    description:
+      "With dry_run=true: return the uploaded sheet with an `error` column instead of JSON",
+  }),
+});
+
+const ImportBody = z.object({
+  file: z
+    .custom<File>((v) => typeof v === "object" && v !== null && "arrayBuffer" in v, {
+      message: "A file is required",
+    })
+    .openapi({ type: "string", format: "binary", description: ".xlsx or .csv, at most 10 MB" }),
+});
+
+const RowErrorSchema = z.object({ row: z.number().int(), column: z.string(), message: z.string() });
+
+const ImportResultSchema = z
+  .object({
+    dry_run: z.boolean(),
+    rows: z.number().int(),
+    valid: z.number().int(),
+    invalid: z.number().int(),
+    duplicates: z
+      .number()
+      .int()
+      .openapi({ description: "Valid rows matching an existing row or an earlier row" }),
+    created: z.number().int(),
+    updated: z.number().int(),
+    ignored_columns: z.array(z.string()),
+    preview: z.array(z.record(z.string(), z.unknown())),
+    errors: z.array(RowErrorSchema),
+    errors_truncated: z.boolean(),
+  })
+  .openapi("ImportResult");
+
+const fileResponse = (description: string) => ({
+  description,
+  content: {
+    [XLSX_MIME]: { schema: { type: "string" as const, format: "binary" } },
+    "text/csv": { schema: { type: "string" as const, format: "binary" } },
+  },
+});
+
+const importRoute = (kind: ImportKind, path: string) =>
+  createRoute({
+    method: "post",
+    path,
+    tags: [kind === "customers" ? "Customers" : "Products"],
+    security,
+    summary: `Import ${kind} from .xlsx or .csv (dry run previews; commit is all-or-nothing)`,
+    middleware: [requireAuth, importBodyLimit] as const,
+    request: {
+      query: ImportQuery,
+      body: { required: true, content: { "multipart/form-data": { schema: ImportBody } } },
+    },
+    responses: {
+      200: {
+        description: "Import result (or, with errors_file, the sheet with an error column)",
+        content: {
+          "application/json": { schema: ImportResultSchema },
+          ...fileResponse("").content,
+        },
+      },
+      413: { description: "Over 10 MB", content: { "application/json": { schema: ErrorSchema } } },
+      ...authErrorResponses,
+    },
+  });
+
+const customersImportRoute = importRoute("customers", IMPORT_PATHS[0]);
+const productsImportRoute = importRoute("products", IMPORT_PATHS[1]);
+
+const customersExportRoute = createRoute({
+  method: "get",
+  path: "/api/v1/customers/export",
+  tags: ["Customers"],
+  security,
+  summary: "The caller's customers as .xlsx (default) or csv, with the import's headers",
+  middleware: [requireAuth] as const,
+  request: { query: z.object({ format: z.enum(["xlsx", "csv"]).default("xlsx") }) },
+  responses: { 200: fileResponse("The spreadsheet"), ...authErrorResponses },
+});
+
+function download(bytes: Uint8Array, format: "xlsx" | "csv", name: string): Response {
+  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: {
+      "Content-Type": format === "xlsx" ? XLSX_MIME : CSV_MIME,
+      "Content-Disposition": `attachment; filename="${name}.${format}"`,
+    },
+  });
+}
+
+async function handleImport(
+  c: Context<AppEnv>,
+  kind: ImportKind,
+  file: File,
+  query: z.infer<typeof ImportQuery>,
+) {
+  const deps = c.get("deps");
+  const dryRun = query.dry_run === "true" || query.dry_run === "1";
+  if (query.errors_file && !dryRun) {
+    throw validationError([
+      { loc: ["query", "errors_file"], msg: "errors_file needs dry_run=true", type: "value_error" },
+    ]);
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (bytes.byteLength > IMPORT_MAX_BYTES) {
+    throw new ApiError(413, "The file is too large: at most 10 MB can be imported");
+  }
+  const input = {
+    kind,
+    userId: c.get("auth").userId,
+    bytes,
+    filename: (file as { name?: string }).name || undefined,
+  };
+  if (query.errors_file) {
+    const out = await errorsFile(deps, input, query.errors_file);
+    return download(out, query.errors_file, `${kind}-errors`);
+  }
+  return c.json(await runImport(deps, { ...input, dryRun }), 200);
+}
 
 export function createImportExportRoutes() {
   const router = createRouter();
+  router.openapi(customersImportRoute, async (c) =>
+    handleImport(c, "customers", c.req.valid("form").file, c.req.valid("query")),
+  );
+  router.openapi(productsImportRoute, async (c) =>
+    handleImport(c, "products", c.req.valid("form").file, c.req.valid("query")),
+  );
+  router.openapi(customersExportRoute, async (c) => {
+    const { format } = c.req.valid("query");
+    const deps = c.get("deps");
+    const bytes = await exportCustomers(deps, c.get("auth").userId, format);
+    const day = deps.clock.now().toISOString().slice(0, 10);
+    return download(bytes, format, `customers-${day}`);
+  });
   return router;
 }

@@ -1,0 +1,369 @@
+/**
+ * Spreadsheet input and output for imports and exports: format detection by magic bytes, the
+ * zip guard before exceljs inflates anything, an RFC 4180 CSV reader and writer, and the
+ * header aliases (English and Chinese) each importable column accepts. Runs on Workers.
+ */
+import ExcelJS from "exceljs";
+import { DEFAULT_ZIP_LIMITS, guardZip, hasZipMagic, type ZipLimits } from "./zip-guard";
+
+export type SheetFormat = "xlsx" | "csv";
+
+export interface SheetRow {
+  /** 1-based row number as the seller sees it in the sheet (the header is row 1). */
+  line: number;
+  cells: string[];
+}
+
+export interface Sheet {
+  header: string[];
+  rows: SheetRow[];
+}
+
+export type SpreadsheetErrorKind = "format" | "zip" | "rows" | "empty";
+
+/** A file the import refuses as a whole (422). */
+export class SpreadsheetError extends Error {
+  constructor(
+    readonly kind: SpreadsheetErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SpreadsheetError";
+  }
+}
+
+const fail = (kind: SpreadsheetErrorKind, message: string): never => {
+  throw new SpreadsheetError(kind, message);
+};
+
+export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+export const CSV_MIME = "text/csv; charset=utf-8";
+
+/** The format a file name claims, from its extension. */
+export function claimedFormat(filename: string | undefined): SheetFormat | undefined {
+  const lower = (filename ?? "").toLowerCase();
+  if (lower.endsWith(".xlsx")) return "xlsx";
+  if (lower.endsWith(".csv")) return "csv";
+  return undefined;
+}
+
+/**
+ * Decides the format from the bytes and checks it matches what the name claims: an .xlsx must
+ * start with a zip local header, a .csv must be UTF-8 text without NUL bytes. A file without
+ * a known extension is accepted as whatever its bytes are.
+ */
+export function detectFormat(bytes: Uint8Array, filename?: string): SheetFormat {
+  const claimed = claimedFormat(filename);
+  if (filename && !claimed) fail("format", "Only .xlsx and .csv files can be imported");
+  const zip = hasZipMagic(bytes);
+  if (claimed === "xlsx" && !zip) fail("format", "The file is not a valid .xlsx workbook");
+  if (claimed === "csv" && zip) fail("format", "The file is not a CSV text file");
+  return zip ? "xlsx" : "csv";
+}
+
+/** Validates CSV bytes as UTF-8 text (BOM optional, no NUL) and returns the text. */
+export function decodeCsvText(bytes: Uint8Array): string {
+  if (bytes.includes(0)) fail("format", "The file is not a CSV text file (binary content)");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return fail("format", "The CSV file must be UTF-8 encoded");
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** RFC 4180: quoted fields, doubled quotes, CRLF / LF / CR line ends; `;` or tab if no comma. */
+export function parseCsv(text: string): string[][] {
+  const firstLine = text.slice(0, text.search(/\r|\n|$/));
+  const delimiter =
+    !firstLine.includes(",") && firstLine.includes(";")
+      ? ";"
+      : !firstLine.includes(",") && firstLine.includes("\t")
+        ? "\t"
+        : ",";
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+        i++;
+        continue;
+      }
+      field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"' && field === "") {
+      quoted = true;
+      i++;
+    } else if (ch === delimiter) {
+      row.push(field);
+      field = "";
+      i++;
+    } else if (ch === "\r" || ch === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+      i += ch === "\r" && text[i + 1] === "\n" ? 2 : 1;
+    } else {
+      field += ch;
+      i++;
+    }
+  }
+  if (quoted) fail("format", "The CSV file has an unterminated quoted field");
+  if (field !== "" || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+const csvNeedsQuotes = /[",\r\n]|^\s|\s$/;
+/** Cells a spreadsheet app would run as a formula get a leading apostrophe (OWASP). */
+const formulaStart = /^[=+\-@\t\r]/;
+
+export function csvCell(value: string): string {
+  const safe = formulaStart.test(value) ? `'${value}` : value;
+  return csvNeedsQuotes.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** CSV with a UTF-8 BOM (so Excel opens Chinese text correctly) and CRLF line ends. */
+export function writeCsv(header: string[], rows: string[][]): Uint8Array {
+  const lines = [header, ...rows].map((r) => r.map(csvCell).join(","));
+  return new TextEncoder().encode(`\uFEFF${lines.join("\r\n")}\r\n`);
+}
+
+/** Undoes the export's formula guard: `'=x` / `'+86...` come back as `=x` / `+86...`. */
+export function unguardCell(value: string): string {
+  return value.startsWith("'") && formulaStart.test(value.slice(1)) ? value.slice(1) : value;
+}
+
+function isEmptyRow(cells: string[]): boolean {
+  return cells.every((c) => c.trim() === "");
+}
+
+/** Builds a Sheet from raw rows: the first non-empty row is the header; caps data rows. */
+function toSheet(raw: { line: number; cells: string[] }[], maxRows: number): Sheet {
+  const nonEmpty = raw.filter((r) => !isEmptyRow(r.cells));
+  const [headerRow, ...rows] = nonEmpty;
+  if (!headerRow) return fail("empty", "The file has no header row");
+  if (rows.length === 0) fail("empty", "The file has no data rows");
+  if (rows.length > maxRows) {
+    fail("rows", `The file has ${rows.length} data rows; at most ${maxRows} can be imported`);
+  }
+  const header = headerRow.cells.map((h) => h.trim());
+  return {
+    header,
+    rows: rows.map((r) => ({
+      line: r.line,
+      cells: header.map((_, i) => unguardCell((r.cells[i] ?? "").trim())),
+    })),
+  };
+}
+
+export function readCsv(bytes: Uint8Array, maxRows: number): Sheet {
+  const text = decodeCsvText(bytes);
+  const parsed = parseCsv(text);
+  // Cheap pre-check before building anything else.
+  if (parsed.length > maxRows + 1 + 1000) {
+    fail("rows", `The file has more than ${maxRows} data rows`);
+  }
+  return toSheet(
+    parsed.map((cells, i) => ({ line: i + 1, cells })),
+    maxRows,
+  );
+}
+
+function isoDate(d: Date): string {
+  const iso = d.toISOString();
+  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
+}
+
+/** exceljs cell value -> the text a seller typed (numbers as JS prints them, dates as ISO). */
+export function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : isoDate(value);
+  if (typeof value === "object") {
+    if ("richText" in value && Array.isArray(value.richText)) {
+      return value.richText.map((part) => part.text).join("");
+    }
+    if ("hyperlink" in value) {
+      const text = (value as { text?: unknown }).text;
+      return typeof text === "string"
+        ? text
+        : cellText(text as ExcelJS.CellValue) || String(value.hyperlink ?? "");
+    }
+    if ("formula" in value || "sharedFormula" in value) {
+      return cellText((value as { result?: ExcelJS.CellValue }).result ?? null);
+    }
+    if ("error" in value) return "";
+  }
+  return String(value);
+}
+
+export interface ReadXlsxOptions {
+  maxRows: number;
+  zipLimits?: ZipLimits;
+}
+
+/**
+ * Checks the archive (central directory first, then a bounded inflate), checks it is a
+ * workbook, then loads it with exceljs and reads the first worksheet.
+ */
+export async function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions): Promise<Sheet> {
+  let names: Set<string>;
+  try {
+    const entries = await guardZip(bytes, options.zipLimits ?? DEFAULT_ZIP_LIMITS);
+    names = new Set(entries.map((e) => e.name));
+  } catch (error) {
+    if (error instanceof Error && error.name === "ZipRejectedError") {
+      return fail("zip", `The .xlsx file was refused: ${error.message}`);
+    }
+    throw error;
+  }
+  if (!names.has("[Content_Types].xml") || !names.has("xl/workbook.xml")) {
+    fail("format", "The file is a zip archive but not an .xlsx workbook");
+  }
+  const workbook = new ExcelJS.Workbook();
+  try {
+    // exceljs is typed for Node's Buffer; it reads any ArrayBuffer through JSZip.
+    const copy = bytes.slice().buffer;
+    await workbook.xlsx.load(copy as unknown as Parameters<typeof workbook.xlsx.load>[0]);
+  } catch {
+    return fail("format", "The .xlsx workbook could not be read");
+  }
+  const sheet = workbook.worksheets.find((ws) => ws.actualRowCount > 0) ?? workbook.worksheets[0];
+  if (!sheet) return fail("empty", "The workbook has no worksheet");
+  if (sheet.actualRowCount > options.maxRows + 1) {
+    fail(
+      "rows",
+      `The file has ${sheet.actualRowCount - 1} data rows; at most ${options.maxRows} can be imported`,
+    );
+  }
+  const raw: { line: number; cells: string[] }[] = [];
+  sheet.eachRow({ includeEmpty: false }, (row, line) => {
+    const values = row.values as ExcelJS.CellValue[];
+    const cells: string[] = [];
+    for (let col = 1; col < values.length; col++) cells.push(cellText(values[col] ?? null));
+    raw.push({ line, cells });
+  });
+  return toSheet(raw, options.maxRows);
+}
+
+export async function readSheet(
+  bytes: Uint8Array,
+  filename: string | undefined,
+  options: ReadXlsxOptions,
+): Promise<{ format: SheetFormat; sheet: Sheet }> {
+  const format = detectFormat(bytes, filename);
+  const sheet =
+    format === "xlsx" ? await readXlsx(bytes, options) : readCsv(bytes, options.maxRows);
+  return { format, sheet };
+}
+
+export type XlsxCell = string | number | null;
+
+/** One worksheet with a bold, frozen header row; returns the .xlsx bytes. */
+export async function writeXlsx(
+  sheetName: string,
+  header: string[],
+  rows: XlsxCell[][],
+): Promise<Uint8Array> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: "frozen", ySplit: 1 }] });
+  sheet.addRow(header).font = { bold: true };
+  for (const row of rows) sheet.addRow(row);
+  sheet.columns.forEach((column, i) => {
+    column.width = Math.min(40, Math.max(10, (header[i]?.length ?? 8) + 4));
+  });
+  const out = await workbook.xlsx.writeBuffer();
+  return new Uint8Array(out as ArrayBuffer);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Header aliases
+
+/** Lower-cased, NFKC, without spaces, underscores, hyphens, dots, asterisks or colons. */
+export function normalizeHeader(header: string): string {
+  return header
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\s_\-.*:：()（）]/g, "");
+}
+
+export const CUSTOMER_COLUMNS = {
+  company: ["company", "company name", "companyname", "customer", "公司", "公司名称", "客户名称"],
+  contact_name: ["contact", "contact name", "contact_name", "name", "联系人", "联系人姓名"],
+  email: ["email", "e-mail", "email address", "邮箱", "电子邮箱", "电子邮件", "邮件"],
+  phone: ["phone", "telephone", "tel", "mobile", "电话", "手机", "联系电话"],
+  whatsapp: ["whatsapp", "whats app", "wa"],
+  country: ["country", "country/region", "国家", "国家/地区", "地区"],
+  source: ["source", "lead source", "来源", "客户来源"],
+  tags: ["tags", "tag", "标签"],
+  status: ["status", "状态", "客户状态"],
+  notes: ["notes", "note", "remark", "remarks", "备注"],
+  estimated_value: ["estimated_value", "estimated value", "value", "预估金额", "预计金额"],
+  estimated_currency: ["estimated_currency", "currency", "币种", "货币"],
+  next_followup_at: [
+    "next_followup_at",
+    "next follow-up",
+    "next followup",
+    "下次跟进",
+    "下次跟进时间",
+  ],
+} as const satisfies Record<string, readonly string[]>;
+
+export const PRODUCT_COLUMNS = {
+  name: ["name", "product", "product name", "产品名称", "产品", "品名", "名称"],
+  sku: ["sku", "item no", "model", "货号", "型号", "产品编号"],
+  price: ["price", "unit price", "单价", "价格"],
+  currency: ["currency", "币种", "货币"],
+  unit: ["unit", "单位"],
+  moq: ["moq", "minimum order", "min order", "起订量", "最小起订量"],
+  category: ["category", "类别", "分类", "类目"],
+  description: ["description", "desc", "描述", "产品描述", "说明"],
+  hs_code: ["hs_code", "hs code", "hscode", "海关编码", "hs编码"],
+} as const satisfies Record<string, readonly string[]>;
+
+/**
+ * Maps each header cell to a field (or null when unknown). A field claimed twice keeps its
+ * first column; later ones are reported as ignored.
+ */
+export function mapHeaders<F extends string>(
+  header: string[],
+  columns: Record<F, readonly string[]>,
+): { fields: (F | null)[]; ignored: string[] } {
+  const lookup = new Map<string, F>();
+  for (const [field, aliases] of Object.entries(columns) as [F, readonly string[]][]) {
+    lookup.set(normalizeHeader(field), field);
+    for (const alias of aliases) lookup.set(normalizeHeader(alias), field);
+  }
+  const seen = new Set<F>();
+  const ignored: string[] = [];
+  const fields = header.map((h) => {
+    const field = lookup.get(normalizeHeader(h));
+    if (!field || seen.has(field)) {
+      if (h !== "") ignored.push(h);
+      return null;
+    }
+    seen.add(field);
+    return field;
+  });
+  return { fields, ignored };
+}

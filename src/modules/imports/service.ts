@@ -1,0 +1,533 @@
+import { sql } from "drizzle-orm";
+import { pgErrorCode, queryRows } from "../../db/client";
+import type { Deps } from "../../deps";
+import { ApiError } from "../../http/errors";
+import {
+  CUSTOMER_COLUMNS,
+  mapHeaders,
+  PRODUCT_COLUMNS,
+  readSheet,
+  type Sheet,
+  type SheetFormat,
+  SpreadsheetError,
+  writeCsv,
+  writeXlsx,
+  type XlsxCell,
+} from "../../lib/spreadsheet";
+import {
+  CellError,
+  formatMoney,
+  limitText,
+  parseCurrency,
+  parseDateTime,
+  parseEmail,
+  parseHsCode,
+  parseMoney,
+  parsePositiveInt,
+  parseStatus,
+  parseTags,
+} from "./values";
+
+export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 5_000;
+export const PREVIEW_ROWS = 20;
+export const MAX_LISTED_ERRORS = 1_000;
+
+export type ImportKind = "customers" | "products";
+
+export interface RowError {
+  row: number;
+  column: string;
+  message: string;
+}
+
+type Value = string | number | string[];
+type Record_ = Record<string, Value | undefined>;
+
+interface FieldSpec {
+  parse: (text: string, row: Record<string, string>) => Value;
+}
+
+const text = (max: number): FieldSpec => ({ parse: limitText(max) });
+
+/** Amounts depend on the row's currency, so they are parsed after it. */
+const CUSTOMER_FIELDS: Record<keyof typeof CUSTOMER_COLUMNS, FieldSpec> = {
+  company: text(200),
+  contact_name: text(200),
+  email: { parse: parseEmail },
+  phone: text(50),
+  whatsapp: text(50),
+  country: text(100),
+  source: text(100),
+  tags: { parse: parseTags },
+  status: { parse: parseStatus },
+  notes: text(5000),
+  estimated_currency: { parse: parseCurrency },
+  estimated_value: {
+    parse: (t, row) => parseMoney(t, safeCurrency(row.estimated_currency)),
+  },
+  next_followup_at: { parse: parseDateTime },
+};
+
+const PRODUCT_FIELDS: Record<keyof typeof PRODUCT_COLUMNS, FieldSpec> = {
+  name: text(200),
+  sku: text(100),
+  currency: { parse: parseCurrency },
+  price: { parse: (t, row) => parseMoney(t, safeCurrency(row.currency)) },
+  unit: text(20),
+  moq: { parse: parsePositiveInt },
+  category: text(100),
+  description: text(5000),
+  hs_code: { parse: parseHsCode },
+};
+
+function safeCurrency(raw: string | undefined): string {
+  if (!raw) return "USD";
+  try {
+    return parseCurrency(raw);
+  } catch {
+    return "USD";
+  }
+}
+
+interface KindSpec {
+  columns: Record<string, readonly string[]>;
+  fields: Record<string, FieldSpec>;
+  /** Which field must be present when none of `required` is. */
+  required: string[];
+  requiredMessage: string;
+  /** Dedupe key of a row: primary (email / sku) and secondary (company / name). */
+  primary: string;
+  secondary: string;
+  /** Export / canonical column order. */
+  order: string[];
+}
+
+const KINDS: Record<ImportKind, KindSpec> = {
+  customers: {
+    columns: CUSTOMER_COLUMNS,
+    fields: CUSTOMER_FIELDS,
+    required: ["company", "email"],
+    requiredMessage: "a company or an email is required",
+    primary: "email",
+    secondary: "company",
+    order: Object.keys(CUSTOMER_COLUMNS),
+  },
+  products: {
+    columns: PRODUCT_COLUMNS,
+    fields: PRODUCT_FIELDS,
+    required: ["name"],
+    requiredMessage: "the product name is required",
+    primary: "sku",
+    secondary: "name",
+    order: Object.keys(PRODUCT_COLUMNS),
+  },
+};
+
+export interface ParsedRow {
+  line: number;
+  record: Record_;
+  errors: RowError[];
+}
+
+/** Validates every row of the sheet; values become their stored form (minor units, ISO). */
+export function validateSheet(kind: ImportKind, sheet: Sheet) {
+  const spec = KINDS[kind];
+  const { fields, ignored } = mapHeaders(sheet.header, spec.columns);
+  const columnName = new Map<string, string>();
+  fields.forEach((f, i) => {
+    if (f) columnName.set(f, sheet.header[i]!);
+  });
+  if (!spec.required.some((f) => columnName.has(f))) {
+    throw new ApiError(422, `The header row has no ${spec.required.join(" or ")} column`, {
+      extra: { errors: [], ignored_columns: ignored },
+    });
+  }
+  const rows: ParsedRow[] = sheet.rows.map(({ line, cells }) => {
+    const raw: Record<string, string> = {};
+    fields.forEach((f, i) => {
+      const value = cells[i] ?? "";
+      if (f && value !== "") raw[f] = value;
+    });
+    const record: Record_ = {};
+    const errors: RowError[] = [];
+    for (const field of Object.keys(spec.fields)) {
+      const value = raw[field];
+      if (value === undefined) continue;
+      try {
+        record[field] = spec.fields[field]!.parse(value, raw);
+      } catch (error) {
+        if (!(error instanceof CellError)) throw error;
+        const column = columnName.get(field) ?? field;
+        errors.push({ row: line, column, message: `${column} ${error.message}` });
+      }
+    }
+    if (!spec.required.some((f) => raw[f] !== undefined)) {
+      const column = columnName.get(spec.required[0]!) ?? spec.required[0]!;
+      errors.push({ row: line, column, message: spec.requiredMessage });
+    }
+    if (kind === "customers" && record.estimated_value !== undefined) {
+      record.estimated_currency ??= "USD";
+    }
+    if (kind === "products" && record.price !== undefined) record.currency ??= "USD";
+    return { line, record, errors };
+  });
+  return { rows, ignored, spec };
+}
+
+const keyOf = (spec: KindSpec, record: Record_) => {
+  const primary = record[spec.primary];
+  if (typeof primary === "string" && primary !== "") {
+    return `p:${spec.primary === "email" ? primary.toLowerCase() : primary}`;
+  }
+  return `s:${String(record[spec.secondary] ?? "")
+    .trim()
+    .toLowerCase()}`;
+};
+
+interface Existing {
+  id: string;
+  primary: string | null;
+  secondary: string | null;
+}
+
+interface Planned {
+  id: string | null;
+  lines: number[];
+  record: Record_;
+}
+
+/** Later non-empty cells override earlier ones; empty cells never clear a value. */
+const merge = (into: Record_, from: Record_) => {
+  for (const [k, v] of Object.entries(from)) if (v !== undefined) into[k] = v;
+};
+
+async function loadExisting(
+  deps: Deps,
+  kind: ImportKind,
+  userId: string,
+  primaries: string[],
+  secondaries: string[],
+): Promise<Existing[]> {
+  const p = JSON.stringify(primaries);
+  const s = JSON.stringify(secondaries);
+  if (kind === "customers") {
+    return queryRows<Existing>(
+      deps.db,
+      sql`select id, email as "primary", lower(company) as secondary from customers
+        where user_id = ${userId}::uuid and (
+          email in (select jsonb_array_elements_text(${p}::jsonb))
+          or lower(company) in (select jsonb_array_elements_text(${s}::jsonb)))
+        order by created_at, id`,
+    );
+  }
+  return queryRows<Existing>(
+    deps.db,
+    sql`select id, sku as "primary", lower(name) as secondary from products
+      where user_id = ${userId}::uuid and (
+        sku in (select jsonb_array_elements_text(${p}::jsonb))
+        or lower(name) in (select jsonb_array_elements_text(${s}::jsonb)))
+      order by created_at, id`,
+  );
+}
+
+/**
+ * Collapses rows with the same key (email, else company; sku, else name) and matches them to
+ * the caller's existing rows: a row with an email/sku matches that email/sku, or else an
+ * existing row with the same company/name and no email/sku; a row without one matches the
+ * oldest existing row with the same company/name.
+ */
+async function plan(
+  deps: Deps,
+  kind: ImportKind,
+  userId: string,
+  spec: KindSpec,
+  rows: ParsedRow[],
+) {
+  const groups = new Map<string, Planned>();
+  for (const row of rows) {
+    const key = keyOf(spec, row.record);
+    const group = groups.get(key);
+    if (group) {
+      merge(group.record, row.record);
+      group.lines.push(row.line);
+    } else groups.set(key, { id: null, lines: [row.line], record: { ...row.record } });
+  }
+  const primaries = new Set<string>();
+  const secondaries = new Set<string>();
+  for (const g of groups.values()) {
+    const p = g.record[spec.primary];
+    if (typeof p === "string") primaries.add(spec.primary === "email" ? p.toLowerCase() : p);
+    const s = g.record[spec.secondary];
+    if (typeof s === "string") secondaries.add(s.trim().toLowerCase());
+  }
+  const existing =
+    groups.size === 0
+      ? []
+      : await loadExisting(deps, kind, userId, [...primaries], [...secondaries]);
+  const byPrimary = new Map<string, Existing>();
+  const bySecondary = new Map<string, Existing>();
+  const bySecondaryNoPrimary = new Map<string, Existing>();
+  for (const e of existing) {
+    if (e.primary && !byPrimary.has(e.primary)) byPrimary.set(e.primary, e);
+    if (e.secondary !== null) {
+      if (!bySecondary.has(e.secondary)) bySecondary.set(e.secondary, e);
+      if (!e.primary && !bySecondaryNoPrimary.has(e.secondary)) {
+        bySecondaryNoPrimary.set(e.secondary, e);
+      }
+    }
+  }
+  const updates = new Map<string, Planned>();
+  const inserts: Planned[] = [];
+  for (const g of groups.values()) {
+    const p = g.record[spec.primary];
+    const s = String(g.record[spec.secondary] ?? "")
+      .trim()
+      .toLowerCase();
+    const match =
+      typeof p === "string"
+        ? (byPrimary.get(spec.primary === "email" ? p.toLowerCase() : p) ??
+          (s ? bySecondaryNoPrimary.get(s) : undefined))
+        : s
+          ? bySecondary.get(s)
+          : undefined;
+    if (!match) {
+      inserts.push(g);
+      continue;
+    }
+    const claimed = updates.get(match.id);
+    if (claimed) {
+      merge(claimed.record, g.record);
+      claimed.lines.push(...g.lines);
+    } else updates.set(match.id, { ...g, id: match.id });
+  }
+  return { inserts, updates: [...updates.values()] };
+}
+
+export interface ImportOutcome {
+  dry_run: boolean;
+  rows: number;
+  valid: number;
+  invalid: number;
+  duplicates: number;
+  created: number;
+  updated: number;
+  ignored_columns: string[];
+  preview: (Record_ & { row: number; action: "create" | "update" })[];
+  errors: RowError[];
+  errors_truncated: boolean;
+}
+
+export interface ImportInput {
+  kind: ImportKind;
+  userId: string;
+  bytes: Uint8Array;
+  filename: string | undefined;
+  dryRun: boolean;
+}
+
+async function loadSheet(input: ImportInput): Promise<{ format: SheetFormat; sheet: Sheet }> {
+  try {
+    return await readSheet(input.bytes, input.filename, { maxRows: IMPORT_MAX_ROWS });
+  } catch (error) {
+    if (error instanceof SpreadsheetError) {
+      throw new ApiError(422, error.message, { extra: { errors: [], reason: error.kind } });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Reads, validates and de-duplicates the upload; a dry run stops there. Otherwise any invalid
+ * row is a 422 with every error and nothing is written; else one statement updates the
+ * matched rows and inserts the new ones.
+ */
+export async function runImport(deps: Deps, input: ImportInput): Promise<ImportOutcome> {
+  const { sheet } = await loadSheet(input);
+  const { rows, ignored, spec } = validateSheet(input.kind, sheet);
+  const invalidRows = rows.filter((r) => r.errors.length > 0);
+  const validRows = rows.filter((r) => r.errors.length === 0);
+  const errors = invalidRows.flatMap((r) => r.errors);
+  const { inserts, updates } = await plan(deps, input.kind, input.userId, spec, validRows);
+  const planned = [
+    ...inserts.map((p) => ({ ...p, action: "create" as const })),
+    ...updates.map((p) => ({ ...p, action: "update" as const })),
+  ].sort((a, b) => a.lines[0]! - b.lines[0]!);
+  const outcome: ImportOutcome = {
+    dry_run: input.dryRun,
+    rows: rows.length,
+    valid: validRows.length,
+    invalid: invalidRows.length,
+    duplicates: validRows.length - inserts.length,
+    created: inserts.length,
+    updated: updates.length,
+    ignored_columns: ignored,
+    preview: planned
+      .slice(0, PREVIEW_ROWS)
+      .map((p) => ({ row: p.lines[0]!, action: p.action, ...p.record })),
+    errors: errors.slice(0, MAX_LISTED_ERRORS),
+    errors_truncated: errors.length > MAX_LISTED_ERRORS,
+  };
+  if (input.dryRun) return outcome;
+  if (invalidRows.length > 0) {
+    const { preview: _preview, ...summary } = outcome;
+    throw new ApiError(422, `${invalidRows.length} row(s) have errors; nothing was imported`, {
+      extra: summary as unknown as Record<string, unknown>,
+    });
+  }
+  try {
+    await commit(deps, input.kind, input.userId, [...inserts, ...updates]);
+  } catch (error) {
+    if (pgErrorCode(error) === "23505") {
+      throw new ApiError(409, "A concurrent change conflicts with this import; try again");
+    }
+    throw error;
+  }
+  return outcome;
+}
+
+async function commit(deps: Deps, kind: ImportKind, userId: string, planned: Planned[]) {
+  const payload = JSON.stringify(planned.map((p) => ({ id: p.id, ...p.record })));
+  const now = deps.clock.now().toISOString();
+  if (kind === "customers") {
+    await queryRows(
+      deps.db,
+      sql`with input as (
+          select * from jsonb_to_recordset(${payload}::jsonb) as x(
+            id uuid, company text, contact_name text, email text, phone text, whatsapp text,
+            country text, source text, tags jsonb, status text, notes text,
+            estimated_value int, estimated_currency text, next_followup_at timestamptz)),
+        upd as (
+          update customers c set
+            company = coalesce(i.company, c.company),
+            contact_name = coalesce(i.contact_name, c.contact_name),
+            email = coalesce(i.email, c.email),
+            phone = coalesce(i.phone, c.phone),
+            whatsapp = coalesce(i.whatsapp, c.whatsapp),
+            country = coalesce(i.country, c.country),
+            source = coalesce(i.source, c.source),
+            tags = coalesce(i.tags, c.tags),
+            status = coalesce(i.status, c.status),
+            notes = coalesce(i.notes, c.notes),
+            estimated_value = coalesce(i.estimated_value, c.estimated_value),
+            estimated_currency = coalesce(i.estimated_currency, c.estimated_currency),
+            next_followup_at = coalesce(i.next_followup_at, c.next_followup_at),
+            updated_at = ${now}::timestamptz
+          from input i
+          where i.id is not null and c.id = i.id and c.user_id = ${userId}::uuid
+          returning c.id),
+        ins as (
+          insert into customers (user_id, company, contact_name, email, phone, whatsapp, country,
+            source, tags, status, notes, estimated_value, estimated_currency, next_followup_at,
+            created_at, updated_at)
+          select ${userId}::uuid, i.company, i.contact_name, i.email, i.phone, i.whatsapp,
+            i.country, i.source, coalesce(i.tags, '[]'::jsonb), coalesce(i.status, 'new'),
+            i.notes, i.estimated_value, coalesce(i.estimated_currency, 'USD'),
+            i.next_followup_at, ${now}::timestamptz, ${now}::timestamptz
+          from input i where i.id is null
+          returning id)
+        select (select count(*) from upd)::int as updated, (select count(*) from ins)::int as created`,
+    );
+    return;
+  }
+  await queryRows(
+    deps.db,
+    sql`with input as (
+        select * from jsonb_to_recordset(${payload}::jsonb) as x(
+          id uuid, name text, sku text, price int, currency text, unit text, moq int,
+          category text, description text, hs_code text)),
+      upd as (
+        update products p set
+          name = coalesce(i.name, p.name),
+          sku = coalesce(i.sku, p.sku),
+          price = coalesce(i.price, p.price),
+          currency = coalesce(i.currency, p.currency),
+          unit = coalesce(i.unit, p.unit),
+          moq = coalesce(i.moq, p.moq),
+          category = coalesce(i.category, p.category),
+          description = coalesce(i.description, p.description),
+          hs_code = coalesce(i.hs_code, p.hs_code),
+          updated_at = ${now}::timestamptz
+        from input i
+        where i.id is not null and p.id = i.id and p.user_id = ${userId}::uuid
+        returning p.id),
+      ins as (
+        insert into products (user_id, name, sku, price, currency, unit, moq, category,
+          description, hs_code, created_at, updated_at)
+        select ${userId}::uuid, i.name, i.sku, i.price, coalesce(i.currency, 'USD'),
+          coalesce(i.unit, 'pcs'), i.moq, i.category, i.description, i.hs_code,
+          ${now}::timestamptz, ${now}::timestamptz
+        from input i where i.id is null
+        returning id)
+      select (select count(*) from upd)::int as updated, (select count(*) from ins)::int as created`,
+  );
+}
+
+/** The uploaded sheet as it was, with an `error` column listing each row's problems. */
+export async function errorsFile(
+  deps: Deps,
+  input: Omit<ImportInput, "dryRun">,
+  format: SheetFormat,
+): Promise<Uint8Array> {
+  void deps;
+  const { sheet } = await loadSheet({ ...input, dryRun: true });
+  const { rows } = validateSheet(input.kind, sheet);
+  const byLine = new Map(rows.map((r) => [r.line, r.errors.map((e) => e.message).join("; ")]));
+  const header = [...sheet.header.filter((h) => h.toLowerCase() !== "error"), "error"];
+  const keep = sheet.header.map((h) => h.toLowerCase() !== "error");
+  const out = sheet.rows.map((r) => [
+    ...r.cells.filter((_, i) => keep[i]),
+    byLine.get(r.line) ?? "",
+  ]);
+  return format === "xlsx" ? writeXlsx("errors", header, out) : writeCsv(header, out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export
+
+export const CUSTOMER_EXPORT_COLUMNS = KINDS.customers.order;
+
+interface CustomerExportRow {
+  company: string | null;
+  contact_name: string | null;
+  email: string | null;
+  phone: string | null;
+  whatsapp: string | null;
+  country: string | null;
+  source: string | null;
+  tags: string[] | null;
+  status: string;
+  notes: string | null;
+  estimated_value: number | null;
+  estimated_currency: string;
+  next_followup_at: string | null;
+}
+
+/** The caller's customers, oldest first, with the headers the import reads. */
+export async function exportCustomers(deps: Deps, userId: string, format: SheetFormat) {
+  const rows = await queryRows<CustomerExportRow>(
+    deps.db,
+    sql`select company, contact_name, email, phone, whatsapp, country, source, tags, status,
+        notes, estimated_value, estimated_currency,
+        to_char(next_followup_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+          as next_followup_at
+      from customers where user_id = ${userId}::uuid order by created_at, id`,
+  );
+  const header = CUSTOMER_EXPORT_COLUMNS;
+  const cells = rows.map((r) =>
+    header.map((column): XlsxCell => {
+      if (column === "tags") return (r.tags ?? []).join(", ");
+      if (column === "estimated_value") {
+        if (r.estimated_value === null) return null;
+        const text = formatMoney(r.estimated_value, r.estimated_currency);
+        return format === "xlsx" ? Number(text) : text;
+      }
+      return (r[column as keyof CustomerExportRow] as string | null) ?? null;
+    }),
+  );
+  if (format === "xlsx") return writeXlsx("customers", header, cells);
+  return writeCsv(
+    header,
+    cells.map((r) => r.map((c) => (c === null ? "" : String(c)))),
+  );
+}
