@@ -3,7 +3,9 @@ import { getRequestListener } from "@hono/node-server";
 import { createApp } from "../app";
 import { ConfigError, parseConfig } from "../config";
 import { buildDeps } from "../deps";
+import { provideCjkFont } from "../modules/quotations/pdf-font";
 import { createNodeRuntime } from "./node/adapters";
+import { nodeCjkFont } from "./node/cjk-font";
 import { createNodeListener } from "./node/listener";
 import { type Scheduler, startScheduler } from "./node/scheduler";
 
@@ -14,6 +16,8 @@ async function main() {
   const runtime = await createNodeRuntime(config);
   const deps = await buildDeps(config, runtime);
   const app = createApp(deps, undefined, { headersSetByRuntime: true });
+  // Read lazily on the first PDF export, never at start-up.
+  provideCjkFont(nodeCjkFont);
 
   // Scheduled jobs in-process (SCHEDULER_ENABLED, on by default); Workers use cron triggers.
   const scheduler: Scheduler | null = config.SCHEDULER_ENABLED ? startScheduler(deps) : null;

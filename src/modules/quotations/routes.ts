@@ -1,6 +1,186 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireAuth } from "../../http/auth";
+import { requireCsrfForCookieSessions } from "../../http/csrf";
+import {
+  authErrorResponses,
+  csrfErrorResponses,
+  ErrorSchema,
+  errorResponse,
+  unavailable,
+} from "../../http/errors";
 import { createRouter } from "../../http/router";
+import { IdParam } from "../products/schemas";
+import { renderQuotationPdf } from "./pdf";
+import { loadCjkFont } from "./pdf-font";
+import {
+  ExportQuery,
+  QuotationBody,
+  QuotationPatch,
+  QuotationSchema,
+  QuotationsPage,
+  QuotationsQuery,
+} from "./schemas";
+import {
+  createQuotation,
+  deleteQuotation,
+  getQuotation,
+  listQuotations,
+  quotationDocument,
+  updateQuotation,
+} from "./service";
+import { renderQuotationXlsx } from "./xlsx";
+
+const tags = ["Quotations"];
+const security = [{ bearerAuth: [] }];
+// API.md marks these B only; a browser session riding on cookies still needs the CSRF token.
+const writeGuard = [requireAuth, requireCsrfForCookieSessions];
+const notFoundResponse = { 404: errorResponse(ErrorSchema, "No such quotation of the caller") };
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { "application/json": { schema } } },
+});
+
+export const listQuotationsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/quotations",
+  tags,
+  security,
+  summary: "The caller's quotations, newest first (filters: status, customer_id)",
+  middleware: [requireAuth] as const,
+  request: { query: QuotationsQuery },
+  responses: { 200: json(QuotationsPage, "A page of quotations"), ...authErrorResponses },
+});
+
+export const createQuotationRoute = createRoute({
+  method: "post",
+  path: "/api/v1/quotations",
+  tags,
+  security,
+  summary: "Create a draft quotation; totals are computed in integer minor units",
+  middleware: [...writeGuard],
+  request: jsonBody(QuotationBody),
+  responses: { 201: json(QuotationSchema, "Created"), ...csrfErrorResponses },
+});
+
+export const getQuotationRoute = createRoute({
+  method: "get",
+  path: "/api/v1/quotations/{id}",
+  tags,
+  security,
+  summary: "One quotation with its items",
+  middleware: [requireAuth] as const,
+  request: { params: IdParam },
+  responses: {
+    200: json(QuotationSchema, "The quotation"),
+    ...notFoundResponse,
+    ...authErrorResponses,
+  },
+});
+
+export const updateQuotationRoute = createRoute({
+  method: "patch",
+  path: "/api/v1/quotations/{id}",
+  tags,
+  security,
+  summary: "Edit a draft (items are replaced and totals recomputed) or move its status",
+  description:
+    "Statuses: draft -> sent -> accepted | rejected | expired. Content edits need a draft (409 otherwise).",
+  middleware: [...writeGuard],
+  request: { params: IdParam, ...jsonBody(QuotationPatch) },
+  responses: {
+    200: json(QuotationSchema, "The quotation"),
+    409: errorResponse(ErrorSchema, "Not a draft, or a transition that is not allowed"),
+    ...notFoundResponse,
+    ...csrfErrorResponses,
+  },
+});
+
+export const deleteQuotationRoute = createRoute({
+  method: "delete",
+  path: "/api/v1/quotations/{id}",
+  tags,
+  security,
+  summary: "Delete a quotation and its items",
+  middleware: [...writeGuard],
+  request: { params: IdParam },
+  responses: { 204: { description: "Deleted" }, ...notFoundResponse, ...csrfErrorResponses },
+});
+
+const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+export const exportQuotationRoute = createRoute({
+  method: "get",
+  path: "/api/v1/quotations/{id}/export",
+  tags,
+  security,
+  summary: "The quotation as a buyer-ready PDF (CJK font embedded) or .xlsx",
+  middleware: [requireAuth] as const,
+  request: { params: IdParam, query: ExportQuery },
+  responses: {
+    200: {
+      description: "The document, as an attachment named after the quote number",
+      content: {
+        "application/pdf": { schema: z.string().openapi({ format: "binary" }) },
+        [XLSX_TYPE]: { schema: z.string().openapi({ format: "binary" }) },
+      },
+    },
+    ...notFoundResponse,
+    503: errorResponse(ErrorSchema, "PDF font not available on this runtime"),
+    ...authErrorResponses,
+  },
+});
 
 export function createQuotationRoutes() {
   const router = createRouter();
+  router.openapi(listQuotationsRoute, async (c) =>
+    c.json(await listQuotations(c.get("deps"), c.get("auth").userId, c.req.valid("query")), 200),
+  );
+  router.openapi(createQuotationRoute, async (c) =>
+    c.json(await createQuotation(c.get("deps"), c.get("auth").userId, c.req.valid("json")), 201),
+  );
+  // Literal /export is a sub-path of /{id}, so it cannot collide with the id route.
+  router.openapi(exportQuotationRoute, async (c) => {
+    const { format } = c.req.valid("query");
+    const doc = await quotationDocument(
+      c.get("deps"),
+      c.get("auth").userId,
+      c.req.valid("param").id,
+    );
+    let bytes: Uint8Array;
+    if (format === "pdf") {
+      const font = loadCjkFont();
+      if (!font) throw unavailable("PDF export is not available on this runtime");
+      bytes = await renderQuotationPdf(doc, await font);
+    } else {
+      bytes = await renderQuotationXlsx(doc);
+    }
+    const filename = `${doc.quotation.quote_no.replace(/[^A-Za-z0-9._-]/g, "_")}.${format}`;
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": format === "pdf" ? "application/pdf" : XLSX_TYPE,
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Content-Length": String(bytes.byteLength),
+    });
+  });
+  router.openapi(getQuotationRoute, async (c) =>
+    c.json(await getQuotation(c.get("deps"), c.get("auth").userId, c.req.valid("param").id), 200),
+  );
+  router.openapi(updateQuotationRoute, async (c) =>
+    c.json(
+      await updateQuotation(
+        c.get("deps"),
+        c.get("auth").userId,
+        c.req.valid("param").id,
+        c.req.valid("json"),
+      ),
+      200,
+    ),
+  );
+  router.openapi(deleteQuotationRoute, async (c) => {
+    await deleteQuotation(c.get("deps"), c.get("auth").userId, c.req.valid("param").id);
+    return c.body(null, 204);
+  });
   return router;
 }

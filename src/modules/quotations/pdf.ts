@@ -1,0 +1,177 @@
+import fontkit from "@pdf-lib/fontkit";
+import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import { formatMinor } from "./money";
+import type { QuotationDocument } from "./service";
+
+const A4: [number, number] = [595.28, 841.89];
+const MARGIN = 40;
+const GREY = rgb(0.4, 0.4, 0.4);
+const LINE = rgb(0.8, 0.8, 0.8);
+
+/** Breaks text into lines that fit `width`: at spaces for Latin text, anywhere for CJK. */
+export function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split(/\r?\n/)) {
+    let line = "";
+    // Words and single CJK characters are the units a line may break between.
+    for (const token of paragraph.match(
+      /[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]|\s+|[^\s\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]+/g,
+    ) ?? [""]) {
+      const candidate = line + token;
+      if (font.widthOfTextAtSize(candidate, size) <= width || line === "") {
+        line = candidate;
+        // A single word wider than the column is cut by characters.
+        while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
+          let cut = line.length - 1;
+          while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
+          lines.push(line.slice(0, cut));
+          line = line.slice(cut);
+        }
+      } else {
+        lines.push(line.trimEnd());
+        line = token.trimStart();
+      }
+    }
+    lines.push(line.trimEnd());
+  }
+  return lines;
+}
+
+/**
+ * The quotation as an A4 PDF. `fontBytes` is a CJK-capable TrueType font; only the glyphs the
+ * document uses are embedded (pdf-lib subsetting through fontkit), so a one-page quotation stays
+ * in the tens of kilobytes although the font is megabytes. Runs on Node and Workers alike.
+ */
+export async function renderQuotationPdf(
+  { quotation: q, parties: p }: QuotationDocument,
+  fontBytes: Uint8Array,
+): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const font = await pdf.embedFont(fontBytes, { subset: true });
+  pdf.setTitle(`Quotation ${q.quote_no}`);
+  pdf.setProducer("Trade assistant");
+  pdf.setCreationDate(new Date(q.created_at));
+
+  let page: PDFPage = pdf.addPage(A4);
+  let y = A4[1] - MARGIN;
+  const width = A4[0] - 2 * MARGIN;
+  const newPage = () => {
+    page = pdf.addPage(A4);
+    y = A4[1] - MARGIN;
+  };
+  const text = (value: string, x: number, size: number, color = rgb(0, 0, 0)) =>
+    page.drawText(value, { x, y, size, font, color });
+  const rightText = (value: string, right: number, size: number) =>
+    text(value, right - font.widthOfTextAtSize(value, size), size);
+
+  text("QUOTATION", MARGIN, 20);
+  rightText(q.quote_no, MARGIN + width, 12);
+  y -= 30;
+
+  const left: [string, string][] = [
+    ["Seller", [p.seller_company, p.seller_name].filter(Boolean).join(" / ")],
+    ["", [p.seller_email, p.seller_phone, p.seller_country].filter(Boolean).join(" / ")],
+    ["Customer", [p.customer_company, p.customer_contact].filter(Boolean).join(" / ")],
+    ["", [p.customer_email, p.customer_country].filter(Boolean).join(" / ")],
+  ];
+  const right: [string, string][] = [
+    ["Date", q.created_at.slice(0, 10)],
+    ["Valid until", q.valid_until ?? "-"],
+    ["Incoterm", q.incoterm ?? "-"],
+    ["Currency", q.currency],
+  ];
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const [label, value] = left[i] ?? ["", ""];
+    if (label) text(label, MARGIN, 9, GREY);
+    text(value.slice(0, 80), MARGIN + 60, 10);
+    const [rLabel, rValue] = right[i] ?? ["", ""];
+    if (rLabel) text(rLabel, MARGIN + width - 160, 9, GREY);
+    rightText(rValue, MARGIN + width, 10);
+    y -= 15;
+  }
+  y -= 10;
+
+  // Items table: No. | Product (and description) | Qty | Unit | Unit price | Amount
+  const cols = {
+    no: MARGIN,
+    name: MARGIN + 28,
+    qty: MARGIN + 330,
+    unit: MARGIN + 340,
+    price: MARGIN + 440,
+    amount: MARGIN + width,
+  };
+  const header = () => {
+    page.drawRectangle({ x: MARGIN, y: y - 5, width, height: 18, color: rgb(0.91, 0.93, 0.97) });
+    text("No.", cols.no + 2, 9);
+    text("Product", cols.name, 9);
+    rightText("Qty", cols.qty, 9);
+    text("Unit", cols.unit, 9);
+    rightText(`Unit price`, cols.price, 9);
+    rightText(`Amount (${q.currency})`, cols.amount, 9);
+    y -= 22;
+  };
+  header();
+  for (const item of q.items) {
+    const nameLines = wrapText(item.name, font, 10, cols.qty - cols.name - 60);
+    const descLines = item.description
+      ? wrapText(item.description, font, 8, cols.qty - cols.name - 60)
+      : [];
+    const height = nameLines.length * 13 + descLines.length * 10 + 6;
+    if (y - height < MARGIN + 80) {
+      newPage();
+      header();
+    }
+    text(String(item.position), cols.no + 2, 10);
+    rightText(item.quantity.toLocaleString("en-US"), cols.qty, 10);
+    text(item.unit, cols.unit, 10);
+    rightText(formatMinor(item.unit_price, q.currency), cols.price, 10);
+    rightText(formatMinor(item.line_total, q.currency), cols.amount, 10);
+    for (const line of nameLines) {
+      text(line, cols.name, 10);
+      y -= 13;
+    }
+    for (const line of descLines) {
+      text(line, cols.name, 8, GREY);
+      y -= 10;
+    }
+    y -= 6;
+    page.drawLine({
+      start: { x: MARGIN, y: y + 4 },
+      end: { x: MARGIN + width, y: y + 4 },
+      thickness: 0.5,
+      color: LINE,
+    });
+  }
+
+  if (y < MARGIN + 120) newPage();
+  y -= 8;
+  const totals: [string, string][] = [
+    ["Subtotal", formatMinor(q.subtotal, q.currency)],
+    [
+      "Discount",
+      q.discount ? `-${formatMinor(q.discount, q.currency)}` : formatMinor(0, q.currency),
+    ],
+    ["Shipping", formatMinor(q.shipping, q.currency)],
+    [`Total (${q.currency})`, formatMinor(q.total, q.currency)],
+  ];
+  for (const [label, value] of totals) {
+    const size = label.startsWith("Total") ? 12 : 10;
+    text(label, cols.price - 60, size);
+    rightText(value, cols.amount, size);
+    y -= size + 6;
+  }
+  if (q.notes) {
+    y -= 12;
+    text("Notes", MARGIN, 9, GREY);
+    y -= 13;
+    for (const line of wrapText(q.notes, font, 9, width)) {
+      if (y < MARGIN) newPage();
+      text(line, MARGIN, 9);
+      y -= 12;
+    }
+  }
+  // Plain cross-reference objects (no object streams): any PDF reader, and the font's
+  // descriptor stays inspectable.
+  return pdf.save({ useObjectStreams: false });
+}

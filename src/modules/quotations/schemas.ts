@@ -1,0 +1,127 @@
+import { z } from "@hono/zod-openapi";
+import { INCOTERMS, QUOTATION_STATUSES } from "../../db/schema";
+import { pageQuery, pageSchema } from "../../lib/pagination";
+import { currencyCode, minorUnits } from "../products/schemas";
+
+export const ItemInput = z
+  .object({
+    product_id: z.uuid({ error: "Not a valid id" }).nullable().optional(),
+    name: z.string().trim().min(1).max(300).optional().openapi({
+      description: "Required unless product_id is given (then the product's name is the default)",
+    }),
+    quantity: z.number().int().min(1).max(100_000_000),
+    unit_price: minorUnits.optional().openapi({
+      description:
+        "Minor units of the quotation's currency; defaults to the product's price when the product is priced in that currency",
+    }),
+    unit: z.string().trim().min(1).max(20).optional(),
+    description: z.string().trim().max(2000).nullable().optional(),
+  })
+  .strict()
+  .refine((i) => i.name !== undefined || i.product_id, {
+    error: "Give a name or a product_id",
+    path: ["name"],
+  })
+  .refine((i) => i.unit_price !== undefined || i.product_id, {
+    error: "Give a unit_price or a product_id",
+    path: ["unit_price"],
+  })
+  .openapi("QuotationItemInput");
+export type ItemInputT = z.infer<typeof ItemInput>;
+
+const dateOnly = z.iso.date({ error: "A date, YYYY-MM-DD" });
+const items = z.array(ItemInput).min(1).max(500);
+
+export const QuotationBody = z
+  .object({
+    customer_id: z.uuid({ error: "Not a valid id" }).nullable().optional(),
+    currency: currencyCode,
+    incoterm: z.enum(INCOTERMS).nullable().optional(),
+    valid_until: dateOnly.nullable().optional(),
+    discount: minorUnits.default(0),
+    shipping: minorUnits.default(0),
+    notes: z.string().trim().max(5000).nullable().optional(),
+    items,
+  })
+  .strict()
+  .openapi("QuotationInput");
+export type QuotationInput = z.infer<typeof QuotationBody>;
+
+export const QuotationPatch = z
+  .object({
+    customer_id: z.uuid({ error: "Not a valid id" }).nullable(),
+    currency: currencyCode,
+    incoterm: z.enum(INCOTERMS).nullable(),
+    valid_until: dateOnly.nullable(),
+    discount: minorUnits,
+    shipping: minorUnits,
+    notes: z.string().trim().max(5000).nullable(),
+    status: z.enum(QUOTATION_STATUSES),
+    items: items.openapi({ description: "Replaces every item; totals are recomputed" }),
+  })
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { error: "Send at least one field" })
+  .refine((b) => b.currency === undefined || b.items !== undefined, {
+    error: "Changing the currency needs the items priced in it",
+    path: ["items"],
+  })
+  .openapi("QuotationPatch");
+export type QuotationPatchInput = z.infer<typeof QuotationPatch>;
+
+export const ItemSchema = z
+  .object({
+    id: z.string(),
+    product_id: z.string().nullable(),
+    position: z.number().int(),
+    name: z.string(),
+    description: z.string().nullable(),
+    unit: z.string(),
+    quantity: z.number().int(),
+    unit_price: z.number().int(),
+    line_total: z.number().int(),
+  })
+  .openapi("QuotationItem");
+
+const quotationFields = {
+  id: z.string(),
+  quote_no: z.string(),
+  customer_id: z.string().nullable(),
+  status: z.enum(QUOTATION_STATUSES),
+  currency: z.string(),
+  incoterm: z.enum(INCOTERMS).nullable(),
+  valid_until: z.string().nullable(),
+  subtotal: z.number().int().openapi({ description: "Minor units: the sum of line totals" }),
+  discount: z.number().int(),
+  shipping: z.number().int(),
+  total: z.number().int().openapi({ description: "Minor units: subtotal - discount + shipping" }),
+  notes: z.string().nullable(),
+  exchange_rates: z
+    .array(
+      z.object({
+        from: z.string(),
+        to: z.string(),
+        rate: z.string(),
+        date: z.string(),
+        source: z.string(),
+      }),
+    )
+    .nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+};
+
+export const QuotationSchema = z
+  .object({ ...quotationFields, items: z.array(ItemSchema) })
+  .openapi("Quotation");
+export const QuotationSummarySchema = z
+  .object({ ...quotationFields, item_count: z.number().int() })
+  .openapi("QuotationSummary");
+
+export const QuotationsQuery = pageQuery().extend({
+  status: z.enum(QUOTATION_STATUSES).optional(),
+  customer_id: z.uuid({ error: "Not a valid id" }).optional(),
+});
+export const QuotationsPage = pageSchema(QuotationSummarySchema).openapi("QuotationsPage");
+
+export const ExportQuery = z.object({ format: z.enum(["pdf", "xlsx"]).default("pdf") });
