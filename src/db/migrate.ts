@@ -2,6 +2,8 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import type { PgDialect, PgSession } from "drizzle-orm/pg-core";
+import { systemClock } from "../lib/clock";
+import { seedRatesSnapshot } from "../modules/exchange/service";
 import type { Database } from "./client";
 import { seedDefaults } from "./seed";
 
@@ -20,6 +22,8 @@ export async function migrateDatabase(database: Database): Promise<void> {
       migrationsFolder: MIGRATIONS_FOLDER,
     });
     await seedDefaults(db);
+    // Rates for the embedded default, which has no network: only into an empty table.
+    await seedRatesSnapshot({ db, clock: systemClock });
   } finally {
     if (database.kind !== "pglite") await db.execute(sql`select pg_advisory_unlock(${lockKey})`);
   }

@@ -1,0 +1,280 @@
+import { type SQL, sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import type { Deps } from "../../deps";
+import { unavailable, validationError } from "../../http/errors";
+import { RATES_SOURCE_ECB, type RatesClient } from "../../providers/rates/frankfurter";
+import { ratesClientFromEnv } from "../../providers/rates/index";
+import { RATES_SNAPSHOT, SNAPSHOT_SOURCE } from "./snapshot";
+
+/**
+ * Exchange rates: EUR-based reference rates cached in `exchange_rates`, every other pair
+ * cross-computed in SQL numeric. The arithmetic is written down in docs/exchange.md.
+ */
+
+/** Significant digits of a cross rate (ECB publishes 5 or 6; 12 keeps every one of them). */
+export const RATE_SIGNIFICANT_DIGITS = 12;
+
+/** ISO 4217 minor units that are not 2. */
+const MINOR_UNITS: Readonly<Record<string, number>> = {
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  CLF: 4,
+  UYW: 4,
+};
+
+/** Decimals of the currency's minor unit (ISO 4217): 2 unless listed otherwise. */
+export function minorUnit(currency: string): number {
+  return MINOR_UNITS[currency] ?? 2;
+}
+
+/** Amounts `convert` takes: non-negative, plain decimal, up to 15 integer and 8 fraction digits. */
+export const AMOUNT_RE = /^(0|[1-9]\d{0,14})(\.\d{1,8})?$/;
+/** What the rates table accepts exactly (numeric(24,12)); anything else would be rounded. */
+const STORED_RATE_RE = /^(0|[1-9]\d{0,11})(\.\d{1,12})?$/;
+
+export interface RatesResult {
+  base: string;
+  date: string;
+  source: string;
+  rates: Record<string, string>;
+}
+
+export interface Conversion {
+  amount: string;
+  from: string;
+  to: string;
+  rate: string;
+  result: string;
+  date: string;
+  source: string;
+}
+
+const noRates = () =>
+  unavailable(
+    "No exchange rates are available yet: no rates provider has been refreshed and no snapshot is loaded",
+  );
+
+const unknownCurrency = (field: string) =>
+  validationError([{ loc: ["query", field], msg: "Unknown currency", type: "unknown_currency" }]);
+
+/**
+ * n / d (both > 0) rounded half-even to `s` decimals (s may be negative), exactly: with
+ * m = n·10^s, k = trunc(m / d) and the remainder r = m - k·d, k moves up when 2r > d, or when
+ * 2r = d and k is odd. `10^s` is written `'1e<s>'::numeric`, which numeric parses exactly.
+ */
+export function halfEvenSql(n: SQL, d: SQL, s: SQL): SQL {
+  // Aliases are prefixed so they never shadow a column reference inside n, d or s.
+  return sql`(select (hev_h.k + case when 2 * (hev_h.m - hev_h.k * hev_h.d) > hev_h.d
+        or (2 * (hev_h.m - hev_h.k * hev_h.d) = hev_h.d and mod(hev_h.k, 2) = 1) then 1 else 0 end)
+      * ('1e' || (-hev_h.s))::numeric
+    from (select hev_g.m, hev_g.d, hev_g.s, div(hev_g.m, hev_g.d) as k
+      from (select (${n}) * ('1e' || hev_s.s)::numeric as m, (${d})::numeric as d, hev_s.s
+        from (select (${s})::int as s) hev_s) hev_g) hev_h)`;
+}
+
+/** n / d rounded half-even to RATE_SIGNIFICANT_DIGITS significant digits, trailing zeros trimmed. */
+function crossRateSql(n: SQL, d: SQL): SQL {
+  const scale = sql`(${sql.raw(String(RATE_SIGNIFICANT_DIGITS - 1))} - floor(log(${n} / ${d})))`;
+  return sql`trim_scale(${halfEvenSql(n, d, scale)})`;
+}
+
+/**
+ * The EUR rates the service answers with: the newest date; on one date a provider's own rows
+ * win over the shipped snapshot. `eur` has one row per currency, EUR itself included as 1.
+ */
+const eurRatesCte = sql`pick as (
+    select date, source from exchange_rates where base = 'EUR'
+    order by date desc, (source = ${SNAPSHOT_SOURCE}) asc, source asc limit 1),
+  eur as (
+    select r.quote, r.rate from exchange_rates r join pick p
+      on r.base = 'EUR' and r.date = p.date and r.source = p.source
+    union all select 'EUR', 1::numeric from pick)`;
+
+/** Rates of the newest date for `base`, every other currency as quote, exact to 12 digits. */
+export async function getRates(deps: Deps, base: string): Promise<RatesResult> {
+  const rows = await queryRows<{
+    date: string;
+    source: string;
+    quote: string | null;
+    rate: string | null;
+  }>(
+    deps.db,
+    sql`with ${eurRatesCte},
+      b as (select rate from eur where quote = ${base})
+      select p.date::text as date, p.source, q.quote, q.rate
+      from pick p left join (
+        select e.quote, ${crossRateSql(sql`e.rate`, sql`b.rate`)}::text as rate
+        from eur e cross join b where e.quote <> ${base}) q on true
+      order by q.quote`,
+  );
+  const first = rows[0];
+  if (!first) throw noRates();
+  if (first.quote === null) throw unknownCurrency("base");
+  const rates: Record<string, string> = {};
+  for (const row of rows) if (row.quote && row.rate) rates[row.quote] = row.rate;
+  return { base, date: first.date, source: first.source, rates };
+}
+
+/** The amount as the canonical string convert works on; a 422 when it is not a valid amount. */
+export function parseAmount(amount: string | number): string {
+  const text =
+    typeof amount === "number" ? (Number.isFinite(amount) ? String(amount) : "") : amount.trim();
+  if (!AMOUNT_RE.test(text)) {
+    throw validationError([
+      {
+        loc: ["query", "amount"],
+        msg: "Must be a non-negative decimal with at most 15 integer and 8 fraction digits",
+        type: "invalid_amount",
+      },
+    ]);
+  }
+  return text;
+}
+
+/**
+ * Converts `amount` (major units of `from`) to `to`: rate = rate(EUR→to) / rate(EUR→from)
+ * to 12 significant digits, result = amount × rate exactly, rounded half-even to the minor
+ * unit of `to`. Both figures are strings; `rate` reproduces `result` on its own.
+ */
+export async function convert(
+  deps: Deps,
+  input: { amount: string | number; from: string; to: string },
+): Promise<Conversion> {
+  const amount = parseAmount(input.amount);
+  const { from, to } = input;
+  const decimals = minorUnit(to);
+  const [row] = await queryRows<{
+    date: string;
+    source: string;
+    from_known: boolean;
+    to_known: boolean;
+    rate: string | null;
+    result: string | null;
+  }>(
+    deps.db,
+    sql`with ${eurRatesCte},
+      f as (select rate from eur where quote = ${from}),
+      t as (select rate from eur where quote = ${to}),
+      x as (select ${crossRateSql(sql`t.rate`, sql`f.rate`)} as rate from f cross join t)
+      select p.date::text as date, p.source,
+        exists (select 1 from f) as from_known, exists (select 1 from t) as to_known,
+        x.rate::text as rate,
+        round(${halfEvenSql(sql`${amount}::numeric * x.rate`, sql`1`, sql.raw(String(decimals)))},
+          ${sql.raw(String(decimals))})::text as result
+      from pick p left join x on true`,
+  );
+  if (!row) throw noRates();
+  if (!row.from_known) throw unknownCurrency("from");
+  if (!row.to_known) throw unknownCurrency("to");
+  return {
+    amount,
+    from,
+    to,
+    rate: row.rate!,
+    result: row.result!,
+    date: row.date,
+    source: row.source,
+  };
+}
+
+/** Multi-row upsert of one day's EUR rates; returns how many rows were written or changed. */
+async function upsertEurRates(
+  deps: Pick<Deps, "db" | "clock">,
+  day: { date: string; source: string; rates: Record<string, string> },
+  onlyIntoEmptyTable: boolean,
+): Promise<{ written: number }> {
+  const entries = Object.entries(day.rates).filter(([quote]) => quote !== "EUR");
+  for (const [quote, rate] of entries) {
+    if (!/^[A-Z]{3}$/.test(quote) || !STORED_RATE_RE.test(rate) || /^0(\.0*)?$/.test(rate)) {
+      throw new Error(`refusing to store the rate ${quote}=${rate}`);
+    }
+  }
+  if (entries.length === 0) return { written: 0 };
+  const now = deps.clock.now().toISOString();
+  const values = sql.join(
+    entries.map(
+      ([quote, rate]) =>
+        sql`('EUR', ${quote}, ${day.date}::date, ${day.source}, ${rate}::numeric, ${now}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  const guard = onlyIntoEmptyTable
+    ? sql`where not exists (select 1 from exchange_rates)`
+    : sql`where true`;
+  const rows = await queryRows<{ quote: string }>(
+    deps.db,
+    sql`insert into exchange_rates (base, quote, date, source, rate, fetched_at)
+      select * from (values ${values}) v(base, quote, date, source, rate, fetched_at) ${guard}
+      on conflict (base, quote, date, source) do update
+        set rate = excluded.rate, fetched_at = excluded.fetched_at
+        where exchange_rates.rate <> excluded.rate
+      returning quote`,
+  );
+  return { written: rows.length };
+}
+
+export type RefreshOutcome =
+  | { status: "skipped"; reason: "not_configured" }
+  | { status: "refreshed"; date: string; source: string; currencies: number; written: number };
+
+/**
+ * Fetches the latest EUR reference rates and upserts them in one statement. Idempotent: a rerun
+ * of the same day writes nothing (`written: 0`); a corrected rate replaces the old one.
+ * Provider failures (RatesUnavailableError) propagate, so the scheduler logs them.
+ */
+export async function refreshExchangeRates(
+  deps: Deps,
+  client: RatesClient | null = ratesClientFromEnv(deps),
+): Promise<RefreshOutcome> {
+  if (!client) return { status: "skipped", reason: "not_configured" };
+  const latest = await client.latest("EUR");
+  const { written } = await upsertEurRates(
+    deps,
+    { date: latest.date, source: RATES_SOURCE_ECB, rates: latest.rates },
+    false,
+  );
+  return {
+    status: "refreshed",
+    date: latest.date,
+    source: RATES_SOURCE_ECB,
+    currencies: Object.keys(latest.rates).length,
+    written,
+  };
+}
+
+/**
+ * Loads the shipped snapshot when the table has no rows at all, so a fresh install answers
+ * `rates` and `convert` without network. One statement; safe to run on every start.
+ */
+export async function seedRatesSnapshot(
+  deps: Pick<Deps, "db" | "clock">,
+): Promise<{ inserted: number }> {
+  const { written } = await upsertEurRates(
+    deps,
+    { date: RATES_SNAPSHOT.date, source: RATES_SNAPSHOT.source, rates: RATES_SNAPSHOT.rates },
+    true,
+  );
+  return { inserted: written };
+}
