@@ -1,20 +1,24 @@
 /**
  * When each scheduled task runs, as cron expressions (UTC). On Workers these are the cron triggers
- * of `functions/cron.ts`: wrangler.toml's `[env.cron.triggers] crons` must list exactly these
- * values (the Worker maps a fired expression back to its tasks by equality). On Node the
- * scheduler (src/runtime/node/scheduler.ts) runs the same expressions with croner. Each task has
- * an expression of its own (staggered, so the hourly ones do not run at once); five triggers is
- * within Cloudflare's cron-trigger limit even on the free plan.
+ * of `functions/cron.ts`: wrangler.toml's `[env.cron.triggers] crons` must list exactly the
+ * distinct values (the Worker maps a fired expression back to its tasks by equality). On Node the
+ * scheduler (src/runtime/node/scheduler.ts) runs the same expressions with croner. The hourly
+ * account tasks share one expression so the whole set fits the five cron triggers of Cloudflare's
+ * free plan; they run in this order, each idempotent.
  */
 export const CRON_SCHEDULES = {
   /** Every 5 minutes: pending orders past their payment window become expired. */
   expireOrders: "*/5 * * * *",
+  /** Hourly: allowance lots past their expiry are written off. */
+  expireCredits: "0 * * * *",
+  /** Hourly: running subscriptions get the allowance of the month they are in. */
+  grantAllowances: "0 * * * *",
   /** Hourly: accounts whose trial or subscription ended go back to the free plan. */
   trialDowngrade: "0 * * * *",
-  /** Hourly at :15: allowance lots past their expiry are written off. */
-  expireCredits: "15 * * * *",
-  /** Hourly at :30: running subscriptions get the allowance of the month they are in. */
-  grantAllowances: "30 * * * *",
+  /** Hourly at :50: silent customers and due follow-ups notify their sellers (once per episode). */
+  customerReminders: "50 * * * *",
+  /** Daily at 15:30 UTC, after the ECB publishes its reference rates (about 16:00 CET). */
+  refreshRates: "30 15 * * *",
   /** Daily at 03:45 UTC: expired idempotency keys and payment nonces are deleted. */
   purgeExpired: "45 3 * * *",
 } as const;

@@ -3,6 +3,8 @@ import { queryRows } from "../db/client";
 import type { Deps } from "../deps";
 import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";
 import { expireDueCredits } from "../modules/credits/service";
+import { notifyCustomerReminders } from "../modules/customers/reminders";
+import { refreshExchangeRates } from "../modules/exchange/service";
 import { expirePendingOrders } from "../modules/payments/orders";
 import type { CronTask } from "./schedules";
 
@@ -92,6 +94,9 @@ export const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>>
   expireCredits: expireDueCredits,
   grantAllowances: grantSubscriptionAllowances,
   purgeExpired,
+  customerReminders: notifyCustomerReminders,
+  // Without a configured provider this reports `skipped`; the stored rates stay.
+  refreshRates: (deps) => refreshExchangeRates(deps),
 };
 
 export interface TaskOutcome {

@@ -1,6 +1,230 @@
+import { createRoute, type z } from "@hono/zod-openapi";
+import { requireAuth } from "../../http/auth";
+import { authErrorResponses, ErrorSchema, errorResponse } from "../../http/errors";
 import { createRouter } from "../../http/router";
+import { pageQuery } from "../../lib/pagination";
+import { customerHealth, healthOverview, listHealthScores } from "./health";
+import {
+  CustomerBody,
+  CustomerListQuery,
+  CustomerPage,
+  CustomerPatch,
+  CustomerSchema,
+  FollowupBody,
+  FollowupPage,
+  FollowupResultSchema,
+  HealthOverviewSchema,
+  HealthSchema,
+  HealthScoresPage,
+  HealthScoresQuery,
+  IdParam,
+  SilentPage,
+  SilentQuery,
+} from "./schemas";
+import {
+  createCustomer,
+  deleteCustomer,
+  getCustomer,
+  listCustomers,
+  listFollowups,
+  listSilentCustomers,
+  logFollowup,
+  updateCustomer,
+} from "./service";
 
+const tags = ["Customers"];
+const security = [{ bearerAuth: [] }];
+const middleware = [requireAuth];
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+const body = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { "application/json": { schema } },
+});
+const notFoundResponse = { 404: errorResponse(ErrorSchema, "No such customer of the caller") };
+const BASE = "/api/v1/customers";
+
+export const listCustomersRoute = createRoute({
+  method: "get",
+  path: BASE,
+  tags,
+  security,
+  summary: "The caller's customers: filters, search and sort; size up to 1000",
+  middleware,
+  request: { query: CustomerListQuery },
+  responses: { 200: json(CustomerPage, "A page of customers"), ...authErrorResponses },
+});
+
+export const createCustomerRoute = createRoute({
+  method: "post",
+  path: BASE,
+  tags,
+  security,
+  summary: "Add a customer (at least a company, a contact name or an email)",
+  middleware,
+  request: { body: body(CustomerBody) },
+  responses: { 201: json(CustomerSchema, "Created"), ...authErrorResponses },
+});
+
+export const healthOverviewRoute = createRoute({
+  method: "get",
+  path: `${BASE}/health-overview`,
+  tags,
+  security,
+  summary: "Counts per health level, the average score and the 5 most at risk",
+  middleware,
+  responses: { 200: json(HealthOverviewSchema, "Overview"), ...authErrorResponses },
+});
+
+export const healthScoresRoute = createRoute({
+  method: "get",
+  path: `${BASE}/health-scores`,
+  tags,
+  security,
+  summary: "Each customer's health score and level, lowest first by default",
+  middleware,
+  request: { query: HealthScoresQuery },
+  responses: { 200: json(HealthScoresPage, "A page of scores"), ...authErrorResponses },
+});
+
+export const silentCustomersRoute = createRoute({
+  method: "get",
+  path: `${BASE}/silent`,
+  tags,
+  security,
+  summary: "Customers (not won or lost) silent for longer than customers.silence_days",
+  middleware,
+  request: { query: SilentQuery },
+  responses: { 200: json(SilentPage, "Longest silent first"), ...authErrorResponses },
+});
+
+export const customerHealthRoute = createRoute({
+  method: "get",
+  path: `${BASE}/{id}/health`,
+  tags,
+  security,
+  summary: "One customer's health score with its factors",
+  middleware,
+  request: { params: IdParam },
+  responses: { 200: json(HealthSchema, "Health"), ...notFoundResponse, ...authErrorResponses },
+});
+
+export const listFollowupsRoute = createRoute({
+  method: "get",
+  path: `${BASE}/{id}/followups`,
+  tags,
+  security,
+  summary: "A customer's follow-up log, latest contact first",
+  middleware,
+  request: { params: IdParam, query: pageQuery() },
+  responses: {
+    200: json(FollowupPage, "A page of follow-ups"),
+    ...notFoundResponse,
+    ...authErrorResponses,
+  },
+});
+
+export const logFollowupRoute = createRoute({
+  method: "post",
+  path: `${BASE}/{id}/followups`,
+  tags,
+  security,
+  summary: "Log a contact; moves last_contact_at and schedules next_followup_at",
+  middleware,
+  request: { params: IdParam, body: body(FollowupBody) },
+  responses: {
+    201: json(FollowupResultSchema, "Logged"),
+    ...notFoundResponse,
+    ...authErrorResponses,
+  },
+});
+
+export const getCustomerRoute = createRoute({
+  method: "get",
+  path: `${BASE}/{id}`,
+  tags,
+  security,
+  summary: "One customer",
+  middleware,
+  request: { params: IdParam },
+  responses: { 200: json(CustomerSchema, "Customer"), ...notFoundResponse, ...authErrorResponses },
+});
+
+export const updateCustomerRoute = createRoute({
+  method: "patch",
+  path: `${BASE}/{id}`,
+  tags,
+  security,
+  summary: "Change a customer; status changes follow the allowed transitions (else 409)",
+  middleware,
+  request: { params: IdParam, body: body(CustomerPatch) },
+  responses: {
+    200: json(CustomerSchema, "Updated"),
+    ...notFoundResponse,
+    409: errorResponse(ErrorSchema, "Status change not allowed from the current status"),
+    ...authErrorResponses,
+  },
+});
+
+export const deleteCustomerRoute = createRoute({
+  method: "delete",
+  path: `${BASE}/{id}`,
+  tags,
+  security,
+  summary: "Delete a customer with its follow-up log (quotations keep their copy)",
+  middleware,
+  request: { params: IdParam },
+  responses: { 204: { description: "Deleted" }, ...notFoundResponse, ...authErrorResponses },
+});
+
+/** Literal routes (health-overview, health-scores, silent) are registered before /{id}. */
 export function createCustomerRoutes() {
   const router = createRouter();
+  const user = (c: { get(key: "auth"): { userId: string } }) => c.get("auth").userId;
+  router.openapi(listCustomersRoute, async (c) =>
+    c.json(await listCustomers(c.get("deps"), user(c), c.req.valid("query")), 200),
+  );
+  router.openapi(createCustomerRoute, async (c) =>
+    c.json(await createCustomer(c.get("deps"), user(c), c.req.valid("json")), 201),
+  );
+  router.openapi(healthOverviewRoute, async (c) =>
+    c.json(await healthOverview(c.get("deps"), user(c)), 200),
+  );
+  router.openapi(healthScoresRoute, async (c) =>
+    c.json(await listHealthScores(c.get("deps"), user(c), c.req.valid("query")), 200),
+  );
+  router.openapi(silentCustomersRoute, async (c) =>
+    c.json(await listSilentCustomers(c.get("deps"), user(c), c.req.valid("query")), 200),
+  );
+  router.openapi(customerHealthRoute, async (c) =>
+    c.json(await customerHealth(c.get("deps"), user(c), c.req.valid("param").id), 200),
+  );
+  router.openapi(listFollowupsRoute, async (c) =>
+    c.json(
+      await listFollowups(c.get("deps"), user(c), c.req.valid("param").id, c.req.valid("query")),
+      200,
+    ),
+  );
+  router.openapi(logFollowupRoute, async (c) =>
+    c.json(
+      await logFollowup(c.get("deps"), user(c), c.req.valid("param").id, c.req.valid("json")),
+      201,
+    ),
+  );
+  router.openapi(getCustomerRoute, async (c) =>
+    c.json(await getCustomer(c.get("deps"), user(c), c.req.valid("param").id), 200),
+  );
+  router.openapi(updateCustomerRoute, async (c) =>
+    c.json(
+      await updateCustomer(c.get("deps"), user(c), c.req.valid("param").id, c.req.valid("json")),
+      200,
+    ),
+  );
+  router.openapi(deleteCustomerRoute, async (c) => {
+    await deleteCustomer(c.get("deps"), user(c), c.req.valid("param").id);
+    return c.body(null, 204);
+  });
   return router;
 }

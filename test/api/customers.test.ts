@@ -1,0 +1,454 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client";
+import { call, registerUser, type Session } from "../support/client";
+import { createTestContext } from "../support/harness";
+
+const ctx = await createTestContext();
+const { app, deps } = ctx;
+const BASE = "/api/v1/customers";
+const DAY = 86_400_000;
+
+const as =
+  (user: Session) =>
+  (path: string, options: Parameters<typeof call>[2] = {}) =>
+    call(app, path, { token: user.accessToken, ...options });
+
+async function create(user: Session, json: Record<string, unknown>) {
+  const res = await as(user)(BASE, { json });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+describe("customer CRUD", () => {
+  it("creates, reads, updates and deletes a customer of the caller", async () => {
+    const user = await registerUser(app);
+    const api = as(user);
+    const next = new Date(Date.now() + 5 * DAY).toISOString();
+    const created = await create(user, {
+      company: "  Acme Imports GmbH ",
+      contact_name: "Anna Berg",
+      email: "Anna.Berg@Acme.example",
+      phone: "+49 30 1234567",
+      whatsapp: "+49 151 1234567",
+      country: "DE",
+      source: "Canton Fair",
+      tags: ["vip", "textiles", "vip"],
+      notes: "Wants 40HQ quotes",
+      estimated_value: 1_250_000,
+      estimated_currency: "EUR",
+      next_followup_at: next,
+    });
+    expect(created).toMatchObject({
+      user_id: user.userId,
+      company: "Acme Imports GmbH",
+      email: "anna.berg@acme.example",
+      tags: ["vip", "textiles"],
+      status: "new",
+      notes: "Wants 40HQ quotes",
+      estimated_value: 1_250_000,
+      estimated_currency: "EUR",
+      last_contact_at: null,
+      next_followup_at: next,
+    });
+    expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const got = await api(`${BASE}/${created.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(created);
+
+    const patched = await api(`${BASE}/${created.id}`, {
+      method: "PATCH",
+      json: { notes: "Sent catalogue", estimated_value: 0, phone: null, status: "contacted" },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      notes: "Sent catalogue",
+      estimated_value: 0,
+      phone: null,
+      status: "contacted",
+      company: "Acme Imports GmbH",
+    });
+
+    const del = await api(`${BASE}/${created.id}`, { method: "DELETE" });
+    expect(del.status).toBe(204);
+    expect((await api(`${BASE}/${created.id}`)).status).toBe(404);
+    expect((await api(`${BASE}/${created.id}`, { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("rejects invalid bodies with 422", async () => {
+    const user = await registerUser(app);
+    const api = as(user);
+    const cases: [Record<string, unknown>, string][] = [
+      [{}, "company"],
+      [{ notes: "no identity" }, "company"],
+      [{ company: "   " }, "company"],
+      [{ company: "X", email: "not-an-email" }, "email"],
+      [{ company: "X", estimated_value: -1 }, "estimated_value"],
+      [{ company: "X", estimated_value: 1.5 }, "estimated_value"],
+      [{ company: "X", estimated_currency: "usd" }, "estimated_currency"],
+      [{ company: "X", status: "archived" }, "status"],
+      [{ company: "X", next_followup_at: "tomorrow" }, "next_followup_at"],
+      [{ company: "X", unknown_field: 1 }, ""],
+    ];
+    for (const [json, field] of cases) {
+      const res = await api(BASE, { json });
+      expect(res.status, JSON.stringify(json)).toBe(422);
+      if (field) {
+        expect(
+          res.body.errors.some((e: { loc: string[] }) => e.loc.includes(field)),
+          JSON.stringify(res.body),
+        ).toBe(true);
+      }
+    }
+    const customer = await create(user, { email: "only@email.example" });
+    const patch = await api(`${BASE}/${customer.id}`, { method: "PATCH", json: {} });
+    expect(patch.status).toBe(422);
+    const badValue = await api(`${BASE}/${customer.id}`, {
+      method: "PATCH",
+      json: { estimated_value: -5 },
+    });
+    expect(badValue.status).toBe(422);
+    expect(
+      (await api(BASE, { body: "{not json", headers: { "Content-Type": "application/json" } }))
+        .status,
+    ).toBe(422);
+  });
+
+  it("needs a token", async () => {
+    expect((await call(app, BASE)).status).toBe(401);
+    expect((await call(app, BASE, { json: { company: "X" } })).status).toBe(401);
+  });
+});
+
+describe("status transitions", () => {
+  it("allows the documented moves and rejects the others with 409", async () => {
+    const user = await registerUser(app);
+    const api = as(user);
+    const c = await create(user, { company: "Transit Ltd" });
+    const move = (status: string) => api(`${BASE}/${c.id}`, { method: "PATCH", json: { status } });
+
+    for (const status of ["contacted", "negotiating", "quoted", "won"]) {
+      const res = await move(status);
+      expect(res.status, status).toBe(200);
+      expect(res.body.status).toBe(status);
+    }
+    // Same status is a no-op.
+    expect((await move("won")).status).toBe(200);
+    // won -> lost and won -> new are not allowed; nothing changes.
+    const bad = await move("lost");
+    expect(bad.status).toBe(409);
+    expect(bad.body).toMatchObject({ status: "won", allowed_statuses: ["negotiating", "dormant"] });
+    expect((await move("new")).status).toBe(409);
+    // A rejected status leaves the other fields of the same patch unapplied too.
+    const mixed = await api(`${BASE}/${c.id}`, {
+      method: "PATCH",
+      json: { status: "new", notes: "should not stick" },
+    });
+    expect(mixed.status).toBe(409);
+    expect((await api(`${BASE}/${c.id}`)).body).toMatchObject({ status: "won", notes: null });
+
+    expect((await move("dormant")).status).toBe(200);
+    expect((await move("contacted")).status).toBe(200);
+    expect((await move("lost")).status).toBe(200);
+    expect((await move("quoted")).status).toBe(409);
+    expect((await move("contacted")).status).toBe(200); // reopen
+
+    const fresh = await create(user, { company: "Straight to lost", status: "new" });
+    expect(
+      (await api(`${BASE}/${fresh.id}`, { method: "PATCH", json: { status: "won" } })).status,
+    ).toBe(409);
+  });
+});
+
+describe("customer list", () => {
+  it("pages, filters, searches and sorts the caller's customers", async () => {
+    const user = await registerUser(app);
+    const other = await registerUser(app);
+    const api = as(user);
+    await create(other, { company: "Alpha Other Co", email: "alpha@other.example" });
+    const a = await create(user, {
+      company: "Alpha Trading",
+      country: "US",
+      tags: ["vip"],
+      estimated_value: 500,
+    });
+    const b = await create(user, {
+      contact_name: "Bob Alphonse",
+      country: "us",
+      estimated_value: 9000,
+      next_followup_at: new Date(Date.now() - DAY).toISOString(),
+    });
+    const c = await create(user, {
+      email: "buyer@ALPHA-mail.example",
+      country: "FR",
+      tags: ["vip", "eu"],
+      next_followup_at: new Date(Date.now() + DAY).toISOString(),
+    });
+    const d = await create(user, { company: "Zeta 100%_Corp", status: "quoted" });
+
+    const all = await api(BASE);
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ total: 4, page: 1, size: 20 });
+    expect(all.body.items.map((x: { id: string }) => x.id)).toEqual([d.id, c.id, b.id, a.id]);
+
+    const search = await api(`${BASE}?q=ALPH`);
+    expect(search.body.items.map((x: { id: string }) => x.id).sort()).toEqual(
+      [a.id, b.id, c.id].sort(),
+    );
+    // LIKE wildcards in q are literal.
+    expect((await api(`${BASE}?q=100%25_`)).body.items.map((x: { id: string }) => x.id)).toEqual([
+      d.id,
+    ]);
+    expect((await api(`${BASE}?q=%25`)).body.total).toBe(1);
+
+    expect((await api(`${BASE}?status=quoted`)).body.items).toHaveLength(1);
+    expect((await api(`${BASE}?country=US`)).body.total).toBe(2);
+    expect(
+      (await api(`${BASE}?tag=vip`)).body.items.map((x: { id: string }) => x.id).sort(),
+    ).toEqual([a.id, c.id].sort());
+    expect((await api(`${BASE}?due=true`)).body.items.map((x: { id: string }) => x.id)).toEqual([
+      b.id,
+    ]);
+
+    const byValue = await api(`${BASE}?sort=-estimated_value`);
+    expect(byValue.body.items.map((x: { id: string }) => x.id)).toEqual([b.id, a.id, d.id, c.id]);
+    const byCompany = await api(`${BASE}?sort=company`);
+    expect(byCompany.body.items.slice(0, 2).map((x: { id: string }) => x.id)).toEqual([a.id, d.id]);
+    const oldest = await api(`${BASE}?sort=created_at`);
+    expect(oldest.body.items[0].id).toBe(a.id);
+
+    const page2 = await api(`${BASE}?page=2&size=3`);
+    expect(page2.body).toMatchObject({ total: 4, page: 2, size: 3 });
+    expect(page2.body.items.map((x: { id: string }) => x.id)).toEqual([a.id]);
+    const past = await api(`${BASE}?page=5&size=3`);
+    expect(past.body).toMatchObject({ items: [], total: 4, page: 5 });
+    const none = await api(`${BASE}?q=nothing-matches`);
+    expect(none.body).toMatchObject({ items: [], total: 0 });
+  });
+
+  it("accepts size up to 1000 and rejects 1001 and bad parameters with 422", async () => {
+    const user = await registerUser(app);
+    const api = as(user);
+    expect((await api(`${BASE}?size=1000`)).status).toBe(200);
+    expect((await api(`${BASE}?size=1000`)).body.size).toBe(1000);
+    for (const query of [
+      "size=1001",
+      "size=0",
+      "page=0",
+      "sort=password",
+      "status=archived",
+      "due=yes",
+    ]) {
+      const res = await api(`${BASE}?${query}`);
+      expect(res.status, query).toBe(422);
+    }
+    expect((await api(`${BASE}/silent?size=1001`)).status).toBe(422);
+    expect((await api(`${BASE}/health-scores?size=1001`)).status).toBe(422);
+    expect((await api(`${BASE}/health-scores?size=1000`)).status).toBe(200);
+  });
+
+  it("can serve the list queries from user_id-leading indexes", async () => {
+    const plans = await deps.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const explain = async (query: ReturnType<typeof sql>) =>
+        (await tx.execute(sql`explain ${query}`)) as unknown as { rows: Record<string, string>[] };
+      const user = crypto.randomUUID();
+      const out: string[] = [];
+      for (const query of [
+        sql`select *, count(*) over () from customers c where c.user_id = ${user}
+            order by c.created_at desc, c.id desc limit 20`,
+        sql`select *, count(*) over () from customers c where c.user_id = ${user}
+            and c.status = 'quoted' order by c.created_at desc, c.id desc limit 20`,
+        sql`select *, count(*) over () from customers c where c.user_id = ${user}
+            and c.next_followup_at <= now() order by c.created_at desc limit 20`,
+      ]) {
+        out.push((await explain(query)).rows.map((r) => Object.values(r)[0]).join("\n"));
+      }
+      return out;
+    });
+    for (const plan of plans) expect(plan).toMatch(/customers_user_\w+_idx/);
+  });
+});
+
+describe("literal routes and ids", () => {
+  it("never parses health-overview, health-scores or silent as an id; a non-UUID id is 422", async () => {
+    const user = await registerUser(app);
+    const api = as(user);
+    const overview = await api(`${BASE}/health-overview`);
+    expect(overview.status).toBe(200);
+    expect(overview.body).toHaveProperty("counts");
+    const scores = await api(`${BASE}/health-scores`);
+    expect(scores.status).toBe(200);
+    expect(scores.body).toHaveProperty("items");
+    const silent = await api(`${BASE}/silent`);
+    expect(silent.status).toBe(200);
+    expect(silent.body).toHaveProperty("silence_days");
+    for (const path of [
+      `${BASE}/not-a-uuid`,
+      `${BASE}/123`,
+      `${BASE}/not-a-uuid/health`,
+      `${BASE}/not-a-uuid/followups`,
+    ]) {
+      const res = await api(path);
+      expect(res.status, path).toBe(422);
+      expect(res.body.errors[0].loc).toEqual(["param", "id"]);
+    }
+    expect((await api(`${BASE}/nope`, { method: "PATCH", json: { notes: "x" } })).status).toBe(422);
+    expect((await api(`${BASE}/nope`, { method: "DELETE" })).status).toBe(422);
+    const missing = crypto.randomUUID();
+    expect((await api(`${BASE}/${missing}`)).status).toBe(404);
+    expect((await api(`${BASE}/${missing}/health`)).status).toBe(404);
+    expect((await api(`${BASE}/${missing}/followups`)).status).toBe(404);
+  });
+
+  it("describes every customer route in the OpenAPI document", async () => {
+    const doc = (await call(app, "/api/v1/openapi.json")).body;
+    const paths = Object.keys(doc.paths);
+    for (const path of [
+      BASE,
+      `${BASE}/health-overview`,
+      `${BASE}/health-scores`,
+      `${BASE}/silent`,
+      `${BASE}/{id}`,
+      `${BASE}/{id}/health`,
+      `${BASE}/{id}/followups`,
+    ]) {
+      expect(paths, path).toContain(path);
+    }
+  });
+});
+
+describe("tenant isolation", () => {
+  it("hides another user's customer behind 404 everywhere", async () => {
+    const owner = await registerUser(app);
+    const intruder = await registerUser(app);
+    const mine = await create(owner, { company: "Private Buyer Inc", email: "p@buyer.example" });
+    await as(owner)(`${BASE}/${mine.id}/followups`, { json: { channel: "email" } });
+    const api = as(intruder);
+    const path = `${BASE}/${mine.id}`;
+    expect((await api(path)).status).toBe(404);
+    expect((await api(path, { method: "PATCH", json: { notes: "hijack" } })).status).toBe(404);
+    expect((await api(path, { method: "PATCH", json: { status: "lost" } })).status).toBe(404);
+    expect((await api(path, { method: "DELETE" })).status).toBe(404);
+    expect((await api(`${path}/followups`)).status).toBe(404);
+    expect((await api(`${path}/followups`, { json: { channel: "phone" } })).status).toBe(404);
+    expect((await api(`${path}/health`)).status).toBe(404);
+
+    for (const list of [BASE, `${BASE}?q=private`, `${BASE}/silent`, `${BASE}/health-scores`]) {
+      const res = await api(list);
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(res.body), list).not.toContain(mine.id);
+    }
+    expect((await api(`${BASE}/health-overview`)).body.total).toBe(0);
+
+    // The owner's customer is untouched.
+    const still = await as(owner)(path);
+    expect(still.status).toBe(200);
+    expect(still.body).toMatchObject({ notes: null, status: "contacted" });
+    expect((await as(owner)(`${path}/followups`)).body.total).toBe(1);
+  });
+});
+
+describe("follow-ups", () => {
+  it("logs contacts, moves the dates and schedules by cadence", async () => {
+    const user = await registerUser(app);
+    const api = as(user);
+    const c = await create(user, { company: "Cadence Co" });
+    const path = `${BASE}/${c.id}/followups`;
+
+    const before = Date.now();
+    const first = await api(path, { json: { channel: "email", note: "Intro mail" } });
+    expect(first.status).toBe(201);
+    const after = Date.now();
+    const contacted = Date.parse(first.body.followup.contacted_at);
+    expect(contacted).toBeGreaterThanOrEqual(before - 1000);
+    expect(contacted).toBeLessThanOrEqual(after + 1000);
+    // new: 2 days, and the customer becomes contacted.
+    expect(first.body.customer.status).toBe("contacted");
+    expect(first.body.customer.last_contact_at).toBe(first.body.followup.contacted_at);
+    expect(Date.parse(first.body.customer.next_followup_at)).toBe(contacted + 2 * DAY);
+    expect(first.body.followup).toMatchObject({
+      user_id: user.userId,
+      customer_id: c.id,
+      channel: "email",
+      note: "Intro mail",
+      next_followup_at: first.body.customer.next_followup_at,
+    });
+
+    // contacted: 3 days from the given contact time.
+    const t2 = new Date(Date.now() - 60_000).toISOString();
+    const second = await api(path, { json: { channel: "phone", contacted_at: t2 } });
+    expect(second.status).toBe(201);
+    // t2 is earlier than the first contact: last_contact_at keeps the max, next stays.
+    expect(second.body.customer.last_contact_at).toBe(first.body.customer.last_contact_at);
+    expect(second.body.customer.next_followup_at).toBe(first.body.customer.next_followup_at);
+
+    // contacted: 3 days; negotiating: 2 days.
+    const again = await api(path, { json: { channel: "phone" } });
+    expect(Date.parse(again.body.customer.next_followup_at)).toBe(
+      Date.parse(again.body.followup.contacted_at) + 3 * DAY,
+    );
+    await api(`${BASE}/${c.id}`, { method: "PATCH", json: { status: "negotiating" } });
+    const talks = await api(path, { json: { channel: "meeting" } });
+    expect(Date.parse(talks.body.customer.next_followup_at)).toBe(
+      Date.parse(talks.body.followup.contacted_at) + 2 * DAY,
+    );
+    await api(`${BASE}/${c.id}`, { method: "PATCH", json: { status: "quoted" } });
+    const third = await api(path, { json: { channel: "whatsapp" } });
+    const t3 = Date.parse(third.body.followup.contacted_at);
+    expect(Date.parse(third.body.customer.next_followup_at)).toBe(t3 + 3 * DAY);
+    expect(third.body.customer.status).toBe("quoted");
+
+    // A given next_followup_at wins; null clears it.
+    const planned = new Date(Date.now() + 10 * DAY).toISOString();
+    const fourth = await api(path, { json: { channel: "meeting", next_followup_at: planned } });
+    expect(fourth.body.customer.next_followup_at).toBe(planned);
+    const fifth = await api(path, { json: { channel: "other", next_followup_at: null } });
+    expect(fifth.body.customer.next_followup_at).toBeNull();
+
+    // won: 30 days; lost: none.
+    await api(`${BASE}/${c.id}`, { method: "PATCH", json: { status: "won" } });
+    const sixth = await api(path, { json: { channel: "email" } });
+    expect(Date.parse(sixth.body.customer.next_followup_at)).toBe(
+      Date.parse(sixth.body.followup.contacted_at) + 30 * DAY,
+    );
+    const lost = await create(user, { company: "Lost Co" });
+    await api(`${BASE}/${lost.id}`, { method: "PATCH", json: { status: "lost" } });
+    const lostLog = await api(`${BASE}/${lost.id}/followups`, { json: { channel: "email" } });
+    expect(lostLog.body.customer).toMatchObject({ status: "lost", next_followup_at: null });
+
+    const list = await api(`${path}?size=2`);
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ total: 8, page: 1, size: 2 });
+    expect(list.body.items[0].id).toBe(sixth.body.followup.id);
+    expect((await api(`${path}?page=5&size=2`)).body).toMatchObject({ items: [], total: 8 });
+
+    const rows = await queryRows<{ n: number }>(
+      deps.db,
+      sql`select count(*)::int as n from followup_logs where customer_id = ${c.id}`,
+    );
+    expect(rows[0]!.n).toBe(8);
+  });
+
+  it("validates the follow-up body", async () => {
+    const user = await registerUser(app);
+    const api = as(user);
+    const c = await create(user, { company: "Valid Co" });
+    const path = `${BASE}/${c.id}/followups`;
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    for (const json of [
+      {},
+      { channel: "pigeon" },
+      { channel: "email", contacted_at: "yesterday" },
+      { channel: "email", contacted_at: future },
+      { channel: "email", extra: 1 },
+    ]) {
+      const res = await api(path, { json });
+      expect(res.status, JSON.stringify(json)).toBe(422);
+    }
+    const fresh = await api(`${BASE}/${c.id}`);
+    expect(fresh.body).toMatchObject({ status: "new", last_contact_at: null });
+    expect((await api(path)).body.total).toBe(0);
+  });
+});
