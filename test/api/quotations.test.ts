@@ -98,7 +98,7 @@ describe("quotations", () => {
     expect(left!.n).toBe(0);
   });
 
-  it("rejects a negative total, bad items and a foreign-currency product without a price", async () => {
+  it("rejects a negative total and bad items; converts a foreign-currency product", async () => {
     const { api, cupId, lidId } = await seller();
     const negative = await api("/api/v1/quotations", {
       json: {
@@ -120,11 +120,16 @@ describe("quotations", () => {
     });
     expect(exactlyZero.body.total).toBe(0);
 
-    const mismatch = await api("/api/v1/quotations", {
+    // A CNY product in a USD quotation is converted (quotations-exchange.test.ts has the rest):
+    // 2.50 CNY x 0.139831482191 (1.0953 / 7.8330) = 0.3496 USD -> 35 cents.
+    const converted = await api("/api/v1/quotations", {
       json: { currency: "USD", items: [{ product_id: lidId, quantity: 10 }] },
     });
-    expect(mismatch.status).toBe(422);
-    expect(mismatch.body.detail).toBe("give unit_price or use the product's currency");
+    expect(converted.status).toBe(201);
+    expect(converted.body).toMatchObject({ subtotal: 350, total: 350 });
+    expect(converted.body.exchange_rates).toMatchObject([
+      { from: "CNY", to: "USD", rate: "0.139831482191" },
+    ]);
     const explicit = await api("/api/v1/quotations", {
       json: { currency: "USD", items: [{ product_id: lidId, quantity: 10, unit_price: 35 }] },
     });
@@ -151,7 +156,7 @@ describe("quotations", () => {
       ).status,
     ).toBe(422);
     const count = await api("/api/v1/quotations");
-    expect(count.body.total).toBe(2);
+    expect(count.body.total).toBe(3);
   });
 
   it("recomputes totals when PATCH replaces items, atomically", async () => {

@@ -1,6 +1,6 @@
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
-import { formatMinor } from "./money";
+import { formatMinor, rateLine } from "./money";
 import type { QuotationDocument } from "./service";
 
 const A4: [number, number] = [595.28, 841.89];
@@ -160,6 +160,17 @@ export async function renderQuotationPdf(
     text(label, cols.price - 60, size);
     rightText(value, cols.amount, size);
     y -= size + 6;
+  }
+  if (q.exchange_rates.length > 0) {
+    // The rates the prices were converted at, as frozen with the quotation.
+    y -= 12;
+    if (y < MARGIN + 13 * (q.exchange_rates.length + 1)) newPage();
+    text(q.exchange_rates.length > 1 ? "Exchange rates" : "Exchange rate", MARGIN, 9, GREY);
+    y -= 13;
+    for (const rate of q.exchange_rates) {
+      text(rateLine(rate), MARGIN, 9);
+      y -= 12;
+    }
   }
   if (q.notes) {
     y -= 12;

@@ -12,7 +12,7 @@ export const ItemInput = z
     quantity: z.number().int().min(1).max(100_000_000),
     unit_price: minorUnits.optional().openapi({
       description:
-        "Minor units of the quotation's currency; defaults to the product's price when the product is priced in that currency",
+        "Minor units of the quotation's currency; defaults to the product's price, converted at the stored exchange rate when the product is priced in another currency",
     }),
     unit: z.string().trim().min(1).max(20).optional(),
     description: z.string().trim().max(2000).nullable().optional(),
@@ -58,12 +58,20 @@ export const QuotationPatch = z
     notes: z.string().trim().max(5000).nullable(),
     status: z.enum(QUOTATION_STATUSES),
     items: items.openapi({ description: "Replaces every item; totals are recomputed" }),
+    reprice: z.boolean().openapi({
+      description:
+        "With items: convert products priced in another currency at today's rates instead of the rates frozen in exchange_rates",
+    }),
   })
   .partial()
   .strict()
   .refine((b) => Object.keys(b).length > 0, { error: "Send at least one field" })
   .refine((b) => b.currency === undefined || b.items !== undefined, {
     error: "Changing the currency needs the items priced in it",
+    path: ["items"],
+  })
+  .refine((b) => b.reprice === undefined || b.items !== undefined, {
+    error: "reprice needs the items to price",
     path: ["items"],
   })
   .openapi("QuotationPatch");
@@ -83,6 +91,17 @@ export const ItemSchema = z
   })
   .openapi("QuotationItem");
 
+export const ExchangeRateSchema = z
+  .object({
+    from: z.string().openapi({ example: "USD" }),
+    to: z.string().openapi({ example: "CNY" }),
+    rate: z.string().openapi({ description: "1 `from` = `rate` `to`", example: "7.15146535196" }),
+    date: z.string().openapi({ example: "2024-01-04" }),
+    source: z.string().openapi({ example: "ECB" }),
+  })
+  .openapi("QuotationExchangeRate");
+export type FrozenRate = z.infer<typeof ExchangeRateSchema>;
+
 const quotationFields = {
   id: z.string(),
   quote_no: z.string(),
@@ -96,17 +115,10 @@ const quotationFields = {
   shipping: z.number().int(),
   total: z.number().int().openapi({ description: "Minor units: subtotal - discount + shipping" }),
   notes: z.string().nullable(),
-  exchange_rates: z
-    .array(
-      z.object({
-        from: z.string(),
-        to: z.string(),
-        rate: z.string(),
-        date: z.string(),
-        source: z.string(),
-      }),
-    )
-    .nullable(),
+  exchange_rates: z.array(ExchangeRateSchema).openapi({
+    description:
+      "Rates used to convert products priced in another currency, one per pair, frozen when the items were priced",
+  }),
   created_at: z.string(),
   updated_at: z.string(),
 };

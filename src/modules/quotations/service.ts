@@ -2,9 +2,17 @@ import { type SQL, sql } from "drizzle-orm";
 import { pgConstraint, pgErrorCode, queryRows } from "../../db/client";
 import type { INCOTERMS, QUOTATION_STATUSES } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { conflict, notFound, type ValidationIssue, validationError } from "../../http/errors";
+import {
+  ApiError,
+  conflict,
+  notFound,
+  type ValidationIssue,
+  validationError,
+} from "../../http/errors";
 import { offsetOf } from "../../lib/pagination";
-import type { ItemInputT, QuotationInput, QuotationPatchInput } from "./schemas";
+import { convert, minorUnit } from "../exchange/service";
+import { convertMinor } from "./money";
+import type { FrozenRate, ItemInputT, QuotationInput, QuotationPatchInput } from "./schemas";
 
 const INT4_MAX = 2_147_483_647;
 type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
@@ -79,13 +87,40 @@ interface ProductRef {
   description: string | null;
 }
 
-/** Resolves items against the caller's products; another seller's product is not found. */
+/**
+ * The rate for one pair: the frozen one when the quotation already holds it (and the caller did
+ * not ask to reprice), else today's from the exchange module. Null when there is none.
+ */
+async function rateFor(
+  deps: Deps,
+  from: string,
+  to: string,
+  frozen: readonly FrozenRate[],
+): Promise<FrozenRate | null> {
+  const kept = frozen.find((r) => r.from === from && r.to === to);
+  if (kept) return kept;
+  try {
+    const { rate, date, source } = await convert(deps, { amount: "1", from, to });
+    return { from, to, rate, date, source };
+  } catch (error) {
+    // 422 unknown currency, or 503 no rates loaded at all: either way no rate for this pair.
+    if (error instanceof ApiError && (error.status === 422 || error.status === 503)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Resolves items against the caller's products; another seller's product is not found. A
+ * product priced in another currency is converted at the pair's rate (`frozen` first, then
+ * today's), and every rate used is returned, one per pair, to be stored with the quotation.
+ */
 async function priceItems(
   deps: Deps,
   userId: string,
   currency: string,
   items: ItemInputT[],
-): Promise<Omit<PricedItem, "line_total">[]> {
+  frozen: readonly FrozenRate[] = [],
+): Promise<{ items: Omit<PricedItem, "line_total">[]; exchangeRates: FrozenRate[] }> {
   const ids = [...new Set(items.map((i) => i.product_id).filter((id): id is string => !!id))];
   const products = new Map<string, ProductRef>();
   if (ids.length > 0) {
@@ -96,6 +131,22 @@ async function priceItems(
     );
     for (const row of rows) products.set(row.id, row);
   }
+  const needsRate = (item: ItemInputT, product: ProductRef | undefined): product is ProductRef =>
+    item.unit_price === undefined &&
+    product !== undefined &&
+    product.price !== null &&
+    product.currency !== currency;
+  const pairs = [
+    ...new Set(
+      items.flatMap((item) => {
+        const product = item.product_id ? products.get(item.product_id) : undefined;
+        return needsRate(item, product) ? [product.currency] : [];
+      }),
+    ),
+  ].sort();
+  const rates = new Map<string, FrozenRate | null>();
+  for (const from of pairs) rates.set(from, await rateFor(deps, from, currency, frozen));
+
   const issues: ValidationIssue[] = [];
   const priced = items.map((item, index) => {
     const product = item.product_id ? products.get(item.product_id) : undefined;
@@ -108,20 +159,39 @@ async function priceItems(
     }
     let unitPrice = item.unit_price;
     if (unitPrice === undefined && product) {
-      if (product.currency !== currency) {
-        issues.push({
-          loc: ["body", "items", index, "unit_price"],
-          msg: "give unit_price or use the product's currency",
-          type: "currency_mismatch",
-        });
-      } else if (product.price === null) {
+      if (product.price === null) {
         issues.push({
           loc: ["body", "items", index, "unit_price"],
           msg: "The product has no price: give unit_price",
           type: "missing",
         });
-      } else {
+      } else if (product.currency === currency) {
         unitPrice = product.price;
+      } else {
+        const rate = rates.get(product.currency);
+        if (!rate) {
+          issues.push({
+            loc: ["body", "items", index, "unit_price"],
+            msg: `No exchange rate from ${product.currency} to ${currency} is available: give unit_price or use the product's currency`,
+            type: "no_exchange_rate",
+          });
+        } else {
+          const converted = convertMinor(
+            product.price,
+            rate.rate,
+            minorUnit(product.currency),
+            minorUnit(currency),
+          );
+          if (converted > BigInt(INT4_MAX)) {
+            issues.push({
+              loc: ["body", "items", index, "unit_price"],
+              msg: "The converted price is too large",
+              type: "too_big",
+            });
+          } else {
+            unitPrice = Number(converted);
+          }
+        }
       }
     }
     return {
@@ -135,7 +205,8 @@ async function priceItems(
     };
   });
   if (issues.length > 0) throw validationError(issues, issues[0]!.msg);
-  return priced;
+  const exchangeRates = [...rates.values()].filter((r): r is FrozenRate => r !== null);
+  return { items: priced, exchangeRates };
 }
 
 async function checkCustomer(deps: Deps, userId: string, customerId: string | null | undefined) {
@@ -182,7 +253,12 @@ function writeErrors(error: unknown): never {
 
 export async function createQuotation(deps: Deps, userId: string, input: QuotationInput) {
   await checkCustomer(deps, userId, input.customer_id);
-  const priced = await priceItems(deps, userId, input.currency, input.items);
+  const { items: priced, exchangeRates } = await priceItems(
+    deps,
+    userId,
+    input.currency,
+    input.items,
+  );
   const totals = computeTotals(priced, input.discount, input.shipping);
   const items = priced.map((item, i) => ({ ...item, line_total: totals.lineTotals[i]! }));
   const day = deps.clock.now().toISOString().slice(0, 10).replaceAll("-", "");
@@ -196,12 +272,12 @@ export async function createQuotation(deps: Deps, userId: string, input: Quotati
         deps.db,
         sql`with q as (
               insert into quotations (id, user_id, customer_id, quote_no, currency, incoterm,
-                valid_until, subtotal, discount, shipping, total, notes)
+                valid_until, subtotal, discount, shipping, total, notes, exchange_rates)
               select ${id}, ${userId}, ${input.customer_id ?? null},
                 ${prefix} || '-' || lpad((coalesce(max(substring(quote_no from 12)::int), 0) + 1)::text, 3, '0'),
                 ${input.currency}, ${input.incoterm ?? null}, ${input.valid_until ?? null},
                 ${totals.subtotal}, ${input.discount}, ${input.shipping}, ${totals.total},
-                ${input.notes ?? null}
+                ${input.notes ?? null}, ${JSON.stringify(exchangeRates)}::jsonb
               from quotations
               where user_id = ${userId} and quote_no ~ ${`^${prefix}-[0-9]+$`}
               returning id
@@ -230,7 +306,7 @@ interface QuotationRow {
   shipping: number;
   total: number;
   notes: string | null;
-  exchange_rates: { from: string; to: string; rate: string; date: string; source: string }[] | null;
+  exchange_rates: FrozenRate[] | string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -239,8 +315,13 @@ const COLUMNS = sql`q.id, q.quote_no, q.customer_id, q.status, q.currency, q.inc
   q.valid_until::text as valid_until, q.subtotal, q.discount, q.shipping, q.total, q.notes,
   q.exchange_rates, q.created_at, q.updated_at`;
 
+/** jsonb may arrive parsed or as text depending on the driver; null (never priced) is []. */
+const frozenRates = (value: FrozenRate[] | string | null): FrozenRate[] =>
+  (typeof value === "string" ? JSON.parse(value) : value) ?? [];
+
 const out = <T extends QuotationRow>(r: T) => ({
   ...r,
+  exchange_rates: frozenRates(r.exchange_rates),
   incoterm: r.incoterm as (typeof INCOTERMS)[number] | null,
   valid_until: r.valid_until === null ? null : String(r.valid_until).slice(0, 10),
   created_at: iso(r.created_at),
@@ -298,7 +379,7 @@ export async function updateQuotation(
   id: string,
   patch: QuotationPatchInput,
 ) {
-  const { status, items: itemInputs, ...content } = patch;
+  const { status, items: itemInputs, reprice, ...content } = patch;
   const editsContent = Object.keys(content).length > 0 || itemInputs !== undefined;
   if (content.customer_id !== undefined) await checkCustomer(deps, userId, content.customer_id);
 
@@ -314,8 +395,24 @@ export async function updateQuotation(
 
   let items: PricedItem[] | undefined;
   if (itemInputs !== undefined) {
-    const current = content.currency ?? (await getQuotation(deps, userId, id)).currency;
-    const priced = await priceItems(deps, userId, current, itemInputs);
+    const [stored] = await queryRows<{
+      currency: string;
+      exchange_rates: QuotationRow["exchange_rates"];
+    }>(
+      deps.db,
+      sql`select currency, exchange_rates from quotations where id = ${id} and user_id = ${userId}`,
+    );
+    if (!stored) throw notFound("Quotation not found");
+    // The rates frozen when the quotation was priced stay, unless the caller asks for today's.
+    const frozen = reprice ? [] : frozenRates(stored.exchange_rates);
+    const { items: priced, exchangeRates } = await priceItems(
+      deps,
+      userId,
+      content.currency ?? stored.currency,
+      itemInputs,
+      frozen,
+    );
+    sets.push(sql`exchange_rates = ${JSON.stringify(exchangeRates)}::jsonb`);
     // Checked here for a clear message when discount/shipping are sent too; the table's check
     // constraint covers the values the statement reads from the row.
     const totals = computeTotals(priced, content.discount ?? 0, content.shipping ?? 0);

@@ -1,5 +1,5 @@
 import ExcelJS from "exceljs";
-import { currencyDigits, toMajor } from "./money";
+import { currencyDigits, rateLine, toMajor } from "./money";
 import type { QuotationDocument } from "./service";
 
 /** A sheet a buyer can receive as it is: parties, terms, the items table and the totals. */
@@ -34,6 +34,11 @@ export async function renderQuotationXlsx({ quotation: q, parties: p }: Quotatio
     ["Seller contact", [p.seller_email, p.seller_phone].filter(Boolean).join(" / ")],
     ["Customer", [p.customer_company, p.customer_contact].filter(Boolean).join(" / ")],
     ["Customer contact", [p.customer_email, p.customer_country].filter(Boolean).join(" / ")],
+    // The rates the prices were converted at, as frozen with the quotation.
+    ...q.exchange_rates.map((r, i): [string, string] => [
+      i === 0 ? "Exchange rate" : "",
+      rateLine(r),
+    ]),
   ];
   for (const [label, value] of info) {
     const row = sheet.addRow([label, value]);
