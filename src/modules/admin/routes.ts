@@ -1,14 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireAdmin, requireAuth } from "../../http/auth";
-import { requireCsrfForCookieSessions } from "../../http/csrf";
+import { ErrorSchema, errorResponse } from "../../http/errors";
 import {
-  authErrorResponses,
-  ErrorSchema,
-  errorResponse,
-  rateLimitedResponses,
-} from "../../http/errors";
-import { limitByUser } from "../../http/limits";
-import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
+  adminErrorResponses as adminErrors,
+  adminGuard as guard,
+  bearerSecurity as security,
+  adminWriteGuard as writeGuard,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import {
   AdminUserListQuery,
@@ -33,17 +30,9 @@ import {
 } from "./service";
 
 const tags = ["Admin"];
-const guard = [requireAuth, requireAdmin, limitByUser(RATE_LIMIT_RULES.admin)] as const;
-const writeGuard = [...guard, requireCsrfForCookieSessions] as const;
-const adminErrors = {
-  ...authErrorResponses,
-  ...rateLimitedResponses,
-  403: errorResponse(ErrorSchema, "Admin rights required"),
-};
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({
   200: { description, content: { "application/json": { schema } } },
 });
-const security = [{ bearerAuth: [] }];
 
 export const listUsersRoute = createRoute({
   method: "get",

@@ -1,16 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { pgErrorCode } from "../../db/client";
-import { requireAdmin, requireAuth } from "../../http/auth";
-import { requireCsrfForCookieSessions } from "../../http/csrf";
+import { ErrorSchema, errorResponse, notFound } from "../../http/errors";
 import {
-  authErrorResponses,
-  ErrorSchema,
-  errorResponse,
-  notFound,
-  rateLimitedResponses,
-} from "../../http/errors";
-import { limitByUser } from "../../http/limits";
-import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
+  adminErrorResponses as adminErrors,
+  jsonBody as body,
+  adminGuard as guard,
+  jsonResponse as json,
+  bearerSecurity as security,
+  adminWriteGuard as writeGuard,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import {
   adminListPackages,
@@ -42,22 +40,6 @@ import {
 import { adjustCredits } from "./service";
 
 const tags = ["Admin: credits"];
-const security = [{ bearerAuth: [] }];
-const guard = [requireAuth, requireAdmin, limitByUser(RATE_LIMIT_RULES.admin)];
-const writeGuard = [...guard, requireCsrfForCookieSessions];
-const adminErrors = {
-  ...authErrorResponses,
-  ...rateLimitedResponses,
-  403: errorResponse(ErrorSchema, "Admin rights required"),
-};
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { "application/json": { schema } },
-});
 const notFoundResponse = { 404: errorResponse(ErrorSchema, "Not found") };
 
 export const creditUsersRoute = createRoute({

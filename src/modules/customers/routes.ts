@@ -1,6 +1,11 @@
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { authErrorResponses, ErrorSchema, errorResponse } from "../../http/errors";
+import {
+  jsonBody as body,
+  jsonResponse as json,
+  bearerSecurity as security,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { pageQuery } from "../../lib/pagination";
 import { customerHealth, healthOverview, listHealthScores } from "./health";
@@ -33,16 +38,7 @@ import {
 } from "./service";
 
 const tags = ["Customers"];
-const security = [{ bearerAuth: [] }];
 const middleware = [requireAuth];
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { "application/json": { schema } },
-});
 const notFoundResponse = { 404: errorResponse(ErrorSchema, "No such customer of the caller") };
 const BASE = "/api/v1/customers";
 

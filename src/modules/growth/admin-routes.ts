@@ -1,14 +1,13 @@
-import { createRoute, type z } from "@hono/zod-openapi";
-import { requireAdmin, requireAuth } from "../../http/auth";
-import { requireCsrfForCookieSessions } from "../../http/csrf";
+import { createRoute } from "@hono/zod-openapi";
+import { ErrorSchema, errorResponse } from "../../http/errors";
 import {
-  authErrorResponses,
-  ErrorSchema,
-  errorResponse,
-  rateLimitedResponses,
-} from "../../http/errors";
-import { limitByUser } from "../../http/limits";
-import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
+  adminErrorResponses as adminErrors,
+  jsonBody as body,
+  adminGuard as guard,
+  jsonResponse as json,
+  bearerSecurity as security,
+  adminWriteGuard as writeGuard,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { listCertifications, reviewCertification } from "./certification";
 import { adminListInvoices, issueInvoice } from "./invoices";
@@ -24,27 +23,11 @@ import {
   RejectBody,
 } from "./schemas";
 
-const security = [{ bearerAuth: [] }];
-const guard = [requireAuth, requireAdmin, limitByUser(RATE_LIMIT_RULES.admin)];
-const writeGuard = [...guard, requireCsrfForCookieSessions];
-const adminErrors = {
-  ...authErrorResponses,
-  ...rateLimitedResponses,
-  403: errorResponse(ErrorSchema, "Admin rights required"),
-};
 const reviewErrors = {
   404: errorResponse(ErrorSchema, "Not found"),
   409: errorResponse(ErrorSchema, "Already reviewed"),
   ...adminErrors,
 };
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { "application/json": { schema } },
-});
 
 export const listCertificationsRoute = createRoute({
   method: "get",

@@ -1,4 +1,4 @@
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { requireCsrf } from "../../http/csrf";
 import {
@@ -7,6 +7,11 @@ import {
   ErrorSchema,
   errorResponse,
 } from "../../http/errors";
+import {
+  jsonBody as body,
+  jsonResponse as json,
+  bearerSecurity as security,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { getCertification, submitCertification } from "./certification";
 import { listOwnInvoices, requestInvoice } from "./invoices";
@@ -20,16 +25,6 @@ import {
   InvoicesQuery,
   ReferralsSchema,
 } from "./schemas";
-
-const security = [{ bearerAuth: [] }];
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { "application/json": { schema } },
-});
 
 export const referralsRoute = createRoute({
   method: "get",

@@ -1,34 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ORDER_STATUSES, PAY_TYPES } from "../../db/schema";
-import { requireAdmin, requireAuth } from "../../http/auth";
-import { requireCsrfForCookieSessions } from "../../http/csrf";
+import { ErrorSchema, errorResponse, validationError } from "../../http/errors";
 import {
-  authErrorResponses,
-  ErrorSchema,
-  errorResponse,
-  rateLimitedResponses,
-  validationError,
-} from "../../http/errors";
-import { limitByUser } from "../../http/limits";
-import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
+  adminErrorResponses as adminErrors,
+  adminGuard as guard,
+  jsonResponse as json,
+  bearerSecurity as security,
+  adminWriteGuard as writeGuard,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { listPayments, paymentStats } from "./admin-service";
 import { refundOrder } from "./refunds";
 
 const tags = ["Admin: payments"];
-const security = [{ bearerAuth: [] }];
-const guard = [requireAuth, requireAdmin, limitByUser(RATE_LIMIT_RULES.admin)];
-const writeGuard = [...guard, requireCsrfForCookieSessions];
-const adminErrors = {
-  ...authErrorResponses,
-  ...rateLimitedResponses,
-  403: errorResponse(ErrorSchema, "Admin rights required"),
-};
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
 
 const MAX_RANGE_DAYS = 366;
 const DEFAULT_RANGE_DAYS = 30;

@@ -8,6 +8,7 @@ import {
   errorResponse,
   unavailable,
 } from "../../http/errors";
+import { jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { IdParam } from "../products/schemas";
 import { renderQuotationPdf } from "./pdf";
@@ -31,14 +32,9 @@ import {
 import { renderQuotationXlsx } from "./xlsx";
 
 const tags = ["Quotations"];
-const security = [{ bearerAuth: [] }];
 // API.md marks these B only; a browser session riding on cookies still needs the CSRF token.
 const writeGuard = [requireAuth, requireCsrfForCookieSessions];
 const notFoundResponse = { 404: errorResponse(ErrorSchema, "No such quotation of the caller") };
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
 const jsonBody = <T extends z.ZodType>(schema: T) => ({
   body: { required: true, content: { "application/json": { schema } } },
 });
