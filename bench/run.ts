@@ -17,6 +17,19 @@ import {
   PGBENCH_THREADS,
 } from "./billing";
 import {
+  buildImportXlsx,
+  IMPORT_ROWS,
+  IMPORT_RUNS,
+  type ImportResult,
+  LIST_CUSTOMERS,
+  LIST_PATH,
+  LIST_SIZE,
+  mb,
+  measureImport,
+  type SeedResult,
+  seedCustomers,
+} from "./customers";
+import {
   CONNECTIONS,
   DURATION_S,
   type LoadSummary,
@@ -52,8 +65,9 @@ const POOL_SIZE = 10;
 const HASH_CONCURRENCY = 2;
 const ROUND_TRIP_REQUESTS = 1000;
 const ROUND_TRIP_LOGINS = 20;
+const ROUND_TRIP_LISTS = 200;
 const STARTUP_RUNS = 3;
-const AIMS = { health: 0.85, me: 0.8 } as const;
+const AIMS = { health: 0.85, me: 0.8, listOfMe: 0.5, importS: 2, importMb: 300 } as const;
 const SECRETS = {
   JWT_SECRET: "bench-jwt-secret-0123456789abcdef-0123456789",
   CSRF_SECRET: "bench-csrf-secret-0123456789abcdef-0123456789",
@@ -362,6 +376,27 @@ async function main() {
   const sameShape = appKeys === ceilingKeys;
   if (!sameShape) log(`note: /me shapes differ:\n  app     ${appKeys}\n  ceiling ${ceilingKeys}`);
 
+  // --- customers: 10,000 for the first bench user, seeded with SQL ----------------------------
+  const seed: SeedResult = await withClient(benchDbUrl, async (c) => {
+    const { rows } = await c.query<{ id: string }>("select id from users where email = $1", [
+      users[0]!.email,
+    ]);
+    return seedCustomers(c, rows[0]!.id);
+  });
+  log(
+    `seeded ${seed.customers} customers in ${fmt(seed.seedMs)} ms; the search matches ${seed.searchMatches}, search + status ${seed.listMatches}`,
+  );
+  const listCheck = await getJson(`${appUrl}${LIST_PATH}`, auth);
+  const listBody = JSON.parse(listCheck.text) as { items?: unknown[]; total?: number };
+  if (
+    listCheck.status !== 200 ||
+    listBody.items?.length !== Math.min(LIST_SIZE, seed.listMatches) ||
+    listBody.total !== seed.listMatches
+  ) {
+    throw new Error(`list check: ${listCheck.status} ${listCheck.text.slice(0, 300)}`);
+  }
+  const listBytes = Buffer.byteLength(listCheck.text);
+
   // --- throughput ----------------------------------------------------------------------------
   log(
     `\nload: autocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up, ${RUNS} x ${DURATION_S} s (interleaved with the ceiling), median`,
@@ -373,13 +408,14 @@ async function main() {
     ],
     log,
   )) as [LoadSummary, LoadSummary];
-  const [meApp, meCeil] = (await measureInterleaved(
+  const [meApp, meCeil, listApp] = (await measureInterleaved(
     [
       { name: "app GET /me", url: `${appUrl}/api/v1/auth/me`, headers: auth },
       { name: "ceiling GET /me", url: `${meCeilingUrl}/api/v1/auth/me`, headers: auth },
+      { name: "app GET /customers (list)", url: `${appUrl}${LIST_PATH}`, headers: auth },
     ],
     log,
-  )) as [LoadSummary, LoadSummary];
+  )) as [LoadSummary, LoadSummary, LoadSummary];
   await healthCeiling.stop();
   await meCeiling.stop();
 
@@ -426,6 +462,28 @@ async function main() {
   log(
     `argon2id verify (@node-rs/argon2, ${storedHash.split("$")[3]}): median ${fmt(argon.verifyMs, 1)} ms over ${argon.samples.length}`,
   );
+
+  // Import: a fresh 5,000-row .xlsx per run, each for its own bench user (every row
+  // inserts); server memory from /proc/<pid>/status, VmHWM reset just before each run.
+  since = performance.now();
+  const importFiles = await Promise.all(
+    Array.from({ length: IMPORT_RUNS }, async (_, i) => ({
+      token: users[1 + i]!.token,
+      tag: `${process.pid}-${i + 1}`,
+      bytes: await buildImportXlsx(`${process.pid}-${i + 1}`),
+    })),
+  );
+  log(
+    `\nimport: ${IMPORT_RUNS} x ${IMPORT_ROWS}-row .xlsx (${fmt(importFiles[0]!.bytes.byteLength / 1024)} KB each) built with exceljs in ${fmt(performance.now() - since)} ms`,
+  );
+  const appPid = app.proc.pid;
+  if (appPid === undefined) throw new Error("app has no pid");
+  const imports: ImportResult = await measureImport({
+    url: `${appUrl}/api/v1/customers/import`,
+    pid: appPid,
+    files: importFiles,
+    log,
+  });
   await app.stop();
 
   // --- database round trips ------------------------------------------------------------------
@@ -459,6 +517,12 @@ async function main() {
     expectOk(await fetch(`${countedUrl}/health`), "/health"),
   );
   const healthTrips = perRequest(delta(before, proxy.counts()), ROUND_TRIP_REQUESTS);
+  const listOnce = async () =>
+    expectOk(await fetch(`${countedUrl}${LIST_PATH}`, { headers: auth }), "list");
+  await sequential(20, listOnce);
+  before = proxy.counts();
+  await sequential(ROUND_TRIP_LISTS, listOnce);
+  const listTrips = perRequest(delta(before, proxy.counts()), ROUND_TRIP_LISTS);
   before = proxy.counts();
   await sequential(ROUND_TRIP_LOGINS, async (i) => {
     const user = users[i % users.length]!;
@@ -476,7 +540,7 @@ async function main() {
   await proxy.close();
   state.proxy = undefined;
   log(
-    `round trips per request: /me ${fmt(meTrips.roundTrips, 2)}, /health ${fmt(healthTrips.roundTrips, 2)}, /login ${fmt(loginTrips.roundTrips, 2)}`,
+    `round trips per request: /me ${fmt(meTrips.roundTrips, 2)}, /health ${fmt(healthTrips.roundTrips, 2)}, /login ${fmt(loginTrips.roundTrips, 2)}, list ${fmt(listTrips.roundTrips, 2)}`,
   );
 
   // --- billing: chargeCredits vs pgbench -N ------------------------------------------------
@@ -535,6 +599,10 @@ async function main() {
   const healthRatio = healthApp.rps / healthCeil.rps;
   const meRatio = meApp.rps / meCeil.rps;
   const loginRatio = loginApp.okRps / loginCeilingRps;
+  const listOfHealth = listApp.rps / healthApp.rps;
+  const listOfMe = listApp.rps / meApp.rps;
+  const importMet = imports.medianSeconds < AIMS.importS;
+  const importMemMet = imports.maxPeakGrowthKb / 1024 < AIMS.importMb;
   const verdict = (ratio: number, aim: number) =>
     `>= ${aim.toFixed(2)} ${ratio >= aim ? "MET" : "MISSED"}`;
   const load1 = loadavg();
@@ -582,6 +650,15 @@ async function main() {
           verdict(meRatio, AIMS.me),
         ],
         [
+          "GET /api/v1/customers (list)",
+          fmt(listApp.rps),
+          ms(listApp.p99Ms),
+          "-",
+          "-",
+          `${fmt(listOfMe, 2)} of /me`,
+          `>= ${AIMS.listOfMe.toFixed(2)} of /me ${listOfMe >= AIMS.listOfMe ? "MET" : "MISSED"}`,
+        ],
+        [
           "POST /api/v1/auth/login",
           fmt(loginApp.okRps),
           ms(loginApp.p99Ms),
@@ -603,6 +680,64 @@ async function main() {
   );
   out(
     `  /login   ${loginApp.runs.map((r) => fmt(r.okRps)).join(", ")}  (successful logins/s; the ratio uses these)${errorsNote(loginApp)}`,
+  );
+  out(
+    `  list     ${listApp.runs.map((r) => fmt(r.rps)).join(", ")}  (runs interleaved with the /me app and ceiling runs)${errorsNote(listApp)}`,
+  );
+  out();
+  out(`Customer list: GET ${LIST_PATH} as a user with ${seed.customers} customers`);
+  out(
+    `  (seeded with one INSERT ... SELECT generate_series, then ANALYZE; created_at over a year, 7 statuses; the search matches ${seed.searchMatches}, search + status ${seed.listMatches} = total; ${fmt(listBytes / 1024, 1)} KB body)`,
+  );
+  out(
+    table(
+      ["", "rps", "p99 ms", "ratio to app /health", "ratio to app /me", "aim"],
+      [
+        [
+          `list ${LIST_SIZE} of ${LIST_CUSTOMERS}`,
+          fmt(listApp.rps),
+          ms(listApp.p99Ms),
+          fmt(listOfHealth, 3),
+          fmt(listOfMe, 2),
+          `>= ${AIMS.listOfMe.toFixed(2)} of /me ${listOfMe >= AIMS.listOfMe ? "MET" : "MISSED"}`,
+        ],
+      ],
+    ),
+  );
+  out(
+    `  DB round trips per list request: ${fmt(listTrips.roundTrips, 2)} (counting proxy, ${ROUND_TRIP_LISTS} sequential requests)`,
+  );
+  out();
+  const worst = imports.runs.reduce((a, b) => (b.peakGrowthKb > a.peakGrowthKb ? b : a));
+  out(
+    `Customer import: POST /api/v1/customers/import, multipart "file", ${IMPORT_ROWS}-row .xlsx (company, contact, email, phone, country, status, notes; ${fmt(importFiles[0]!.bytes.byteLength / 1024)} KB)`,
+  );
+  out(
+    `  built with exceljs in the bench process; ${IMPORT_RUNS} runs, each a fresh user and fresh e-mails (all rows inserted), on the app after the load runs.`,
+  );
+  out(
+    `  Server memory: /proc/<pid>/status of the app process, VmHWM ${imports.hwmReset ? "reset (clear_refs 5) just before each run" : "NOT resettable here: growth from VmRSS polled every 10 ms"}; growth = peak - VmRSS before.`,
+  );
+  out(
+    table(
+      ["", "seconds", "RSS before MB", "peak RSS MB (VmHWM)", "peak growth MB", "aim"],
+      [
+        [
+          `import ${IMPORT_ROWS} rows (median s, worst memory)`,
+          fmt(imports.medianSeconds, 2),
+          mb(worst.rssBeforeKb),
+          mb(imports.maxHwmKb),
+          mb(imports.maxPeakGrowthKb),
+          `< ${AIMS.importS} s ${importMet ? "MET" : "MISSED"}, < ${AIMS.importMb} MB ${importMemMet ? "MET" : "MISSED"}`,
+        ],
+      ],
+    ),
+  );
+  out(
+    `  per run: ${imports.runs.map((r) => `${fmt(r.seconds, 2)} s, ${mb(r.rssBeforeKb)} -> ${mb(r.hwmAfterKb)} MB (sampled ${mb(r.sampledPeakKb)})`).join("; ")}`,
+  );
+  out(
+    `  absolute peak RSS ${mb(imports.maxHwmKb)} MB ${imports.maxHwmKb / 1024 < AIMS.importMb ? "<" : ">="} ${AIMS.importMb} MB (includes the server's baseline after the load runs).`,
   );
   out();
   out("Ceilings:");
@@ -630,6 +765,7 @@ async function main() {
         ["GET /api/v1/auth/me", meTrips, ROUND_TRIP_REQUESTS] as const,
         ["GET /health", healthTrips, ROUND_TRIP_REQUESTS] as const,
         ["POST /api/v1/auth/login", loginTrips, ROUND_TRIP_LOGINS] as const,
+        ["GET /api/v1/customers (list)", listTrips, ROUND_TRIP_LISTS] as const,
       ].map(([route, t, n]) => [
         route,
         String(n),
@@ -718,6 +854,16 @@ async function main() {
         met: healthRatio >= AIMS.health,
       },
       me: { app: meApp, ceiling: meCeil, ratio: meRatio, aim: AIMS.me, met: meRatio >= AIMS.me },
+      customerList: {
+        path: LIST_PATH,
+        app: listApp,
+        seed,
+        bodyBytes: listBytes,
+        ratioToHealth: listOfHealth,
+        ratioToMe: listOfMe,
+        aimOfMe: AIMS.listOfMe,
+        met: listOfMe >= AIMS.listOfMe,
+      },
       login: {
         app: loginApp,
         ceilingRps: loginCeilingRps,
@@ -729,7 +875,16 @@ async function main() {
         maxPairUses,
       },
     },
-    dbRoundTrips: { me: meTrips, health: healthTrips, login: loginTrips },
+    dbRoundTrips: { me: meTrips, health: healthTrips, login: loginTrips, list: listTrips },
+    customerImport: {
+      ...imports,
+      rows: IMPORT_ROWS,
+      fileBytes: importFiles[0]!.bytes.byteLength,
+      aimSeconds: AIMS.importS,
+      aimMb: AIMS.importMb,
+      metSeconds: importMet,
+      metMemory: importMemMet,
+    },
     billing: {
       ...billing,
       workers: BILLING_WORKERS,
