@@ -289,9 +289,9 @@ export async function listCustomers(deps: Deps, userId: string, query: CustomerL
   }
   if (query.q) {
     const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
-    // The same expression as the trigram index customers_search_trgm_idx (migration 0007).
     filters.push(
-      sql`lower(coalesce(c.company, '') || ' ' || coalesce(c.contact_name, '') || ' ' || coalesce(c.email, '')) like ${pattern}`,
+      sql`(lower(c.company) like ${pattern} or lower(c.contact_name) like ${pattern}
+           or c.email like ${pattern})`,
     );
   }
   const where = sql.join(filters, sql` and `);

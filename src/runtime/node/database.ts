@@ -1,6 +1,5 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -16,11 +15,7 @@ export async function openPgliteDatabase(
   options: { loadDataDir?: Blob | File } = {},
 ): Promise<Database> {
   if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
-  // pg_trgm serves the customer search index (migration 0007).
-  const client = await PGlite.create(dataDir, {
-    loadDataDir: options.loadDataDir,
-    extensions: { pg_trgm },
-  });
+  const client = await PGlite.create(dataDir, { loadDataDir: options.loadDataDir });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     kind: "pglite",
