@@ -3,7 +3,11 @@
  * zip guard before exceljs inflates anything, an RFC 4180 CSV reader and writer, and the
  * header aliases (English and Chinese) each importable column accepts. Runs on Workers.
  */
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
+
+/** exceljs costs ~170 ms to import: loaded by the first spreadsheet, not at start-up. */
+export const loadExcel = async () => (await import("exceljs")).default;
+
 import { DEFAULT_ZIP_LIMITS, guardZip, hasZipMagic, type ZipLimits } from "./zip-guard";
 
 export type SheetFormat = "xlsx" | "csv";
@@ -240,7 +244,7 @@ export async function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions): Pro
   if (!names.has("[Content_Types].xml") || !names.has("xl/workbook.xml")) {
     fail("format", "The file is a zip archive but not an .xlsx workbook");
   }
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcel()).Workbook();
   try {
     // exceljs is typed for Node's Buffer; it reads any ArrayBuffer through JSZip.
     const copy = bytes.slice().buffer;
@@ -285,7 +289,7 @@ export async function writeXlsx(
   header: string[],
   rows: XlsxCell[][],
 ): Promise<Uint8Array> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcel()).Workbook();
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: "frozen", ySplit: 1 }] });
   sheet.addRow(header).font = { bold: true };
   for (const row of rows) sheet.addRow(row);

@@ -1,12 +1,9 @@
-import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import type { PDFFont, PDFPage } from "pdf-lib";
 import { formatMinor, rateLine } from "./money";
 import type { QuotationDocument } from "./service";
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 40;
-const GREY = rgb(0.4, 0.4, 0.4);
-const LINE = rgb(0.8, 0.8, 0.8);
 
 /** Breaks text into lines that fit `width`: at spaces for Latin text, anywhere for CJK. */
 export function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
@@ -46,6 +43,13 @@ export async function renderQuotationPdf(
   { quotation: q, parties: p }: QuotationDocument,
   fontBytes: Uint8Array,
 ): Promise<Uint8Array> {
+  // Loaded on the first export, not at start-up (pdf-lib and fontkit cost ~300 ms to import).
+  const [{ PDFDocument, rgb }, { default: fontkit }] = await Promise.all([
+    import("pdf-lib"),
+    import("@pdf-lib/fontkit"),
+  ]);
+  const GREY = rgb(0.4, 0.4, 0.4);
+  const LINE = rgb(0.8, 0.8, 0.8);
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   const font = await pdf.embedFont(fontBytes, { subset: true });

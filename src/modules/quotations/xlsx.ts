@@ -1,10 +1,10 @@
-import ExcelJS from "exceljs";
+import { loadExcel } from "../../lib/spreadsheet";
 import { currencyDigits, rateLine, toMajor } from "./money";
 import type { QuotationDocument } from "./service";
 
 /** A sheet a buyer can receive as it is: parties, terms, the items table and the totals. */
 export async function renderQuotationXlsx({ quotation: q, parties: p }: QuotationDocument) {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcel()).Workbook();
   workbook.creator = p.seller_company ?? p.seller_name ?? "Trade assistant";
   const sheet = workbook.addWorksheet("Quotation", {
     pageSetup: { paperSize: 9, orientation: "portrait", fitToPage: true, fitToWidth: 1 },
