@@ -115,6 +115,29 @@ describe("customer CRUD", () => {
     ).toBe(422);
   });
 
+  it("keeps a company, contact or email: a PATCH that blanks all three is 422 and changes nothing", async () => {
+    const user = await registerUser(app);
+    const api = as(user);
+    const customer = await create(user, { company: "Lagos Foods", email: "buyer@lagos.example" });
+    const blanked = await api(`${BASE}/${customer.id}`, {
+      method: "PATCH",
+      json: { company: null, email: null, notes: "changed" },
+    });
+    expect(blanked.status).toBe(422);
+    const after = await api(`${BASE}/${customer.id}`);
+    expect(after.body).toMatchObject({
+      company: "Lagos Foods",
+      email: "buyer@lagos.example",
+      notes: null,
+    });
+    const partly = await api(`${BASE}/${customer.id}`, {
+      method: "PATCH",
+      json: { company: null },
+    });
+    expect(partly.status).toBe(200);
+    expect(partly.body).toMatchObject({ company: null, email: "buyer@lagos.example" });
+  });
+
   it("needs a token", async () => {
     expect((await call(app, BASE)).status).toBe(401);
     expect((await call(app, BASE, { json: { company: "X" } })).status).toBe(401);

@@ -207,18 +207,35 @@ export async function updateCustomer(
         sql`, `,
       )})`
     : sql`true`;
-  const [row] = await queryRows<CustomerRow & { previous: CustomerStatus; updated: boolean }>(
+  // The customer must keep a company, a contact name or an email after the change.
+  const after = (key: "company" | "contact_name" | "email") =>
+    keys.includes(key) ? columnValue(key, values[key]) : sql.raw(`cur.${key}`);
+  const keepsIdentity = sql`coalesce(${after("company")}, ${after("contact_name")}, ${after("email")}) is not null`;
+  const [row] = await queryRows<
+    CustomerRow & { previous: CustomerStatus; updated: boolean; keeps_identity: boolean }
+  >(
     deps.db,
     sql`with cur as (
-          select id, status from customers where id = ${id} and user_id = ${userId} for update),
+          select id, status, company, contact_name, email from customers
+          where id = ${id} and user_id = ${userId} for update),
         upd as (
           update customers c set ${sql.join(sets, sql`, `)}
-          from cur where c.id = cur.id and ${guard}
+          from cur where c.id = cur.id and ${guard} and ${keepsIdentity}
           returning ${COLUMNS})
-        select cur.status as previous, (upd.id is not null) as updated, upd.*
+        select cur.status as previous, (upd.id is not null) as updated,
+          (select ${keepsIdentity} from cur) as keeps_identity, upd.*
         from cur left join upd on true`,
   );
   if (!row) throw notFound("Customer not found");
+  if (!row.updated && !row.keeps_identity) {
+    throw validationError([
+      {
+        loc: ["body"],
+        msg: "A customer needs a company, a contact name or an email",
+        type: "value_error",
+      },
+    ]);
+  }
   if (!row.updated) {
     const allowed = STATUS_TRANSITIONS[row.previous];
     throw new ApiError(409, `A ${row.previous} customer cannot become ${target}`, {
