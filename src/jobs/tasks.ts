@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
 import type { Deps } from "../deps";
+import { nowIso } from "../lib/clock";
 import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";
 import { expireDueCredits } from "../modules/credits/service";
 import { notifyCustomerReminders } from "../modules/customers/reminders";
@@ -12,8 +13,6 @@ import type { CronTask } from "./schedules";
  * The scheduled tasks: plain functions over deps, each idempotent (a rerun, or two instances
  * running the same task at once, changes nothing more), reading "now" from deps.clock.
  */
-
-const nowIso = (deps: Deps) => deps.clock.now().toISOString();
 
 /** Grants each running subscription the allowance of the month it is in (once per month). */
 export async function grantSubscriptionAllowances(

@@ -2,7 +2,9 @@ import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { notFound, validationError } from "../../http/errors";
+import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
+import { escapeLike } from "../../lib/sql-text";
 import { DEFAULT_SYSTEM_CONFIG, type SystemConfigKey } from "../system-config/defaults";
 import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";
 import { toUserResponse, type UserRow } from "../users/service";
@@ -12,8 +14,6 @@ type AdminUserRow = UserRow & {
   referred_by: string | null;
   total: number;
 };
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 function toAdminUser(deps: Deps, row: AdminUserRow) {
   const base = toUserResponse(deps, { ...row, is_guest: false });
@@ -25,8 +25,6 @@ function toAdminUser(deps: Deps, row: AdminUserRow) {
     referred_by: row.referred_by,
   };
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 export async function listUsers(
   deps: Deps,

@@ -9,6 +9,7 @@ import {
   unavailable,
   validationError,
 } from "../../http/errors";
+import { nowIso } from "../../lib/clock";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { WechatAuthError } from "../../providers/messaging/wechat";
 import { referralBonusInterval, referralCte, referralRewardCtes } from "../growth/referrals";
@@ -41,8 +42,6 @@ function referralCode(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return Array.from(bytes, (b) => REFERRAL_ALPHABET[b % REFERRAL_ALPHABET.length]).join("");
 }
-
-const nowIso = (deps: Deps) => deps.clock.now().toISOString();
 
 async function newRefreshToken(deps: Deps, familyId = deps.ids.uuid()): Promise<NewRefreshToken> {
   const token = randomToken(32);

@@ -2,11 +2,10 @@ import { type SQL, sql } from "drizzle-orm";
 import { pgErrorCode, queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { conflict, notFound } from "../../http/errors";
+import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
+import { escapeLike } from "../../lib/sql-text";
 import { yearlyPrice } from "./catalog";
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 export async function listCreditUsers(
   deps: Deps,

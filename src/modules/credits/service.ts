@@ -3,6 +3,7 @@ import { queryRows } from "../../db/client";
 import type { LedgerKind } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError, notFound } from "../../http/errors";
+import { iso, nowIso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
 import { yearlyPrice } from "./catalog";
 
@@ -26,8 +27,6 @@ export interface Charge {
   consumptionId: string | null;
   ledgerId: string | null;
 }
-
-const nowIso = (deps: Deps) => deps.clock.now().toISOString();
 
 export function insufficientCredits(required: number, balance: number) {
   return new ApiError(402, "Not enough credits for this operation", {
@@ -191,7 +190,6 @@ export async function getBalance(deps: Deps, userId: string) {
         from users u where u.id = ${userId}`,
   );
   if (!row) throw notFound("User not found");
-  const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
   return {
     balance: row.balance,
     plan: row.plan,

@@ -3,6 +3,7 @@ import { queryRows } from "../../db/client";
 import type { CustomerStatus } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { notFound } from "../../http/errors";
+import { iso } from "../../lib/clock";
 import type { HealthLevel } from "./schemas";
 import { SILENCE_DAYS_SQL } from "./service";
 
@@ -112,7 +113,6 @@ export interface HealthRow {
   level: HealthLevel;
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const round3 = (n: number) => Math.round(Number(n) * 1000) / 1000;
 const days = (n: number) => Math.floor(Number(n));
 

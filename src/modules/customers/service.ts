@@ -3,7 +3,9 @@ import { queryRows } from "../../db/client";
 import type { CustomerStatus } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError, notFound, validationError } from "../../http/errors";
+import { iso, nowIso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
+import { escapeLike } from "../../lib/sql-text";
 import type {
   CustomerInput,
   CustomerListQueryInput,
@@ -42,10 +44,6 @@ const CLOCK_SKEW_MS = 60_000;
 
 export const SILENCE_DAYS_SQL = sql`coalesce((select (value #>> '{}')::int from system_config
   where key = 'customers.silence_days'), 14)`;
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-const nowIso = (deps: Deps) => deps.clock.now().toISOString();
 
 const COLUMNS = sql.raw(
   `c.id, c.user_id, c.company, c.contact_name, c.email, c.phone, c.whatsapp, c.country, c.source,

@@ -3,6 +3,7 @@ import { queryRows } from "../../db/client";
 import type { CERTIFICATION_STATUSES } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { conflict, forbidden, notFound } from "../../http/errors";
+import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
 import { notificationInsert } from "../notifications/service";
 
@@ -25,7 +26,6 @@ interface CertificationRow extends CertificationInput {
   updated_at: Date;
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const COLUMNS = sql`c.id, c.user_id, c.company_name, c.license_no, c.contact_name, c.contact_phone,
   c.status, c.reject_reason, c.reviewed_at, c.created_at, c.updated_at`;
 

@@ -3,6 +3,7 @@ import { pgErrorCode, queryRows } from "../../db/client";
 import type { INVOICE_STATUSES } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { conflict, notFound } from "../../http/errors";
+import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
 import { notificationInsert } from "../notifications/service";
 
@@ -30,7 +31,6 @@ interface InvoiceRow {
   created_at: Date;
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const COLUMNS = sql`i.id, i.user_id, i.order_no, i.title, i.tax_number, i.email, i.amount,
   i.currency, i.status, i.invoice_number, i.issued_at, i.created_at`;
 

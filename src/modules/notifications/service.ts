@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
+import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
 
 export interface NotificationInput {
@@ -13,8 +14,6 @@ export interface NotificationInput {
   /** One notification per (user, dedupe key): a repeat of the same episode is dropped. */
   dedupeKey?: string;
 }
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** Writes a notification; with a dedupe key, only the first of an episode is stored. */
 export async function notify(deps: Deps, input: NotificationInput): Promise<{ created: boolean }> {

@@ -3,9 +3,8 @@ import { queryRows } from "../../db/client";
 import type { OrderStatus, PayType } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { offsetOf } from "../../lib/pagination";
+import { escapeLike } from "../../lib/sql-text";
 import { type OrderRow, toOrderResponse } from "./orders";
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** UTC day bounds as timestamps, so the (status | pay_type, created_at) indexes serve them. */
 const fromDay = (day: string) => sql`(${day}::date)::timestamp at time zone 'UTC'`;

@@ -3,6 +3,7 @@ import { queryRows } from "../../db/client";
 import type { OrderStatus, PayType } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError, notFound, unavailable, validationError } from "../../http/errors";
+import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
 import { PaymentGatewayError } from "../../providers/payment/gateway";
 import { yearlyPrice } from "../credits/catalog";
@@ -49,8 +50,6 @@ export interface OrderRow {
   refunded_amount: number;
   created_at: Date;
 }
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 export function toOrderResponse(row: OrderRow) {
   return {

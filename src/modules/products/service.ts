@@ -2,14 +2,13 @@ import { type SQL, sql } from "drizzle-orm";
 import { pgErrorCode, queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { conflict, notFound, validationError } from "../../http/errors";
+import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
+import { escapeLike } from "../../lib/sql-text";
 import { parsePublicUrl, SsrfBlockedError } from "../../lib/ssrf";
 import type { PRODUCT_SORTS, ProductInput, ProductPatchInput } from "./schemas";
 
-const iso = (d: Date | string) => new Date(d).toISOString();
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-
-interface ProductRow {
+export interface ProductRow {
   id: string;
   name: string;
   sku: string | null;

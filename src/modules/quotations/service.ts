@@ -9,6 +9,7 @@ import {
   type ValidationIssue,
   validationError,
 } from "../../http/errors";
+import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
 import { convert, minorUnit } from "../exchange/service";
 import { convertMinor } from "./money";
@@ -16,7 +17,6 @@ import type { FrozenRate, ItemInputT, QuotationInput, QuotationPatchInput } from
 
 const INT4_MAX = 2_147_483_647;
 type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /**
  * Status transitions (docs/quotations.md). Content (items, prices, customer, terms) can be

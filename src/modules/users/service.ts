@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { userCredits, users } from "../../db/schema";
 import type { Deps } from "../../deps";
+import { iso } from "../../lib/clock";
 import type { GuestUserResponse, UserResponse } from "../auth/schemas";
 
 /** A users row as raw SQL returns it, plus the joined credit balance. */
@@ -25,9 +26,6 @@ export interface UserRow {
   created_at: Date | string;
   credits: number | null;
 }
-
-const iso = (value: Date | string | null): string | null =>
-  value === null ? null : new Date(value).toISOString();
 
 /** Admin if the row says so or the email is listed in ADMIN_EMAILS. */
 export function effectiveRole(deps: Deps, row: Pick<UserRow, "role" | "email">): "user" | "admin" {
