@@ -51,6 +51,16 @@ export const customers = pgTable(
     nextFollowupAt: tstz("next_followup_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * What `q` searches, lower-cased once on write: a trigram index (pg_trgm) serves
+     * `search_text like '%term%'`, where three lower() calls per row were a filter over
+     * every row the other conditions left.
+     */
+    searchText: text("search_text")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`lower(coalesce(company, '') || ' ' || coalesce(contact_name, '') || ' ' || coalesce(email, ''))`,
+      ),
   },
   (t) => [
     index("customers_user_created_idx").on(t.userId, t.createdAt),
@@ -59,6 +69,9 @@ export const customers = pgTable(
     index("customers_user_next_followup_idx").on(t.userId, t.nextFollowupAt),
     index("customers_user_email_idx").on(t.userId, t.email),
     index("customers_user_company_idx").on(t.userId, sql`lower(${t.company})`),
+    index("customers_user_country_idx").on(t.userId, sql`lower(${t.country})`),
+    index("customers_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    index("customers_tags_idx").using("gin", t.tags.op("jsonb_path_ops")),
     check("customers_estimated_value_non_negative", sql`${t.estimatedValue} >= 0`),
   ],
 );
