@@ -250,6 +250,35 @@ describe("customer list", () => {
     expect(none.body).toMatchObject({ items: [], total: 0 });
   });
 
+  it("searches company, contact and e-mail by any fragment, short and CJK terms included", async () => {
+    const user = await registerUser(app);
+    const api = as(user);
+    const ids = async (q: string) =>
+      (await api(`${BASE}?q=${encodeURIComponent(q)}`)).body.items
+        .map((x: { id: string }) => x.id)
+        .sort();
+    const cn = await create(user, { company: "上海进出口贸易有限公司", contact_name: "王伟" });
+    const en = await create(user, { company: "Orbit Textiles", email: "Sales@Orbit.example" });
+    const xy = await create(user, { contact_name: "Xy Lo", status: "won" });
+
+    expect(await ids("进出口")).toEqual([cn.id]); // CJK: the strpos path
+    expect(await ids("王")).toEqual([cn.id]);
+    expect(await ids("xy")).toEqual([xy.id]); // two letters: no trigram to look up
+    expect(await ids("TEXT")).toEqual([en.id]); // the trigram path, any case
+    expect(await ids("sales@orbit")).toEqual([en.id]); // e-mail, stored lower-cased
+    expect(await ids("o")).toEqual([en.id, xy.id].sort());
+    // Search and a filter together, with the total of both.
+    const both = await api(`${BASE}?q=xy&status=won`);
+    expect(both.body).toMatchObject({ total: 1 });
+    expect((await api(`${BASE}?q=xy&status=new`)).body).toMatchObject({ items: [], total: 0 });
+    // A change of the company moves the search with it (search_text is generated).
+    expect(
+      (await api(`${BASE}/${en.id}`, { method: "PATCH", json: { company: "Nova" } })).status,
+    ).toBe(200);
+    expect(await ids("orbit t")).toEqual([]);
+    expect(await ids("nova")).toEqual([en.id]);
+  });
+
   it("accepts size up to 1000 and rejects 1001 and bad parameters with 422", async () => {
     const user = await registerUser(app);
     const api = as(user);

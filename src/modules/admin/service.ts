@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
+import { selectPage } from "../../db/page";
 import type { Deps } from "../../deps";
 import { notFound, validationError } from "../../http/errors";
 import { iso } from "../../lib/clock";
@@ -12,7 +13,6 @@ import { toUserResponse, type UserRow } from "../users/service";
 type AdminUserRow = UserRow & {
   last_login_at: Date | null;
   referred_by: string | null;
-  total: number;
 };
 
 function toAdminUser(deps: Deps, row: AdminUserRow) {
@@ -45,16 +45,14 @@ export async function listUsers(
   if (query.role) filters.push(sql`u.role = ${query.role}`);
   if (query.status) filters.push(sql`u.status = ${query.status}`);
   if (query.is_guest !== undefined) filters.push(sql`u.is_guest = ${query.is_guest}`);
-  // One round trip: the page and the total via a window count.
-  const rows = await queryRows<AdminUserRow>(
-    deps.db,
-    sql`select u.*, c.balance as credits, count(*) over ()::int as total
-        from users u left join user_credits c on c.user_id = u.id
-        where ${sql.join(filters, sql` and `)}
-        order by u.created_at desc, u.id desc
-        limit ${query.size} offset ${offsetOf(query.page, query.size)}`,
-  );
-  const total = rows[0]?.total ?? (query.page > 1 ? await countUsers(deps, filters) : 0);
+  const { rows, total } = await selectPage<AdminUserRow>(deps.db, {
+    columns: sql`u.*, c.balance as credits`,
+    from: sql`users u left join user_credits c on c.user_id = u.id`,
+    where: sql.join(filters, sql` and `),
+    order: sql`u.created_at desc, u.id desc`,
+    page: query.page,
+    size: query.size,
+  });
   return {
     items: rows.map((r) => toAdminUser(deps, r)),
     total,
@@ -63,18 +61,10 @@ export async function listUsers(
   };
 }
 
-async function countUsers(deps: Deps, filters: SQL[]) {
-  const [row] = await queryRows<{ n: number }>(
-    deps.db,
-    sql`select count(*)::int as n from users u where ${sql.join(filters, sql` and `)}`,
-  );
-  return row?.n ?? 0;
-}
-
 export async function getUser(deps: Deps, id: string) {
   const [row] = await queryRows<AdminUserRow>(
     deps.db,
-    sql`select u.*, c.balance as credits, 1 as total from users u
+    sql`select u.*, c.balance as credits from users u
         left join user_credits c on c.user_id = u.id where u.id = ${id}`,
   );
   if (!row) throw notFound("User not found");
@@ -100,7 +90,7 @@ export async function patchUser(
       revoked as (
         update refresh_tokens set revoked_at = now()
         where user_id in (select id from u where status = 'disabled') and revoked_at is null)
-      select u.*, c.balance as credits, 1 as total from u
+      select u.*, c.balance as credits from u
       left join user_credits c on c.user_id = u.id`,
   );
   if (!row) throw notFound("User not found");

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
+import { selectPage } from "../../db/page";
 import type { CustomerStatus } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError, notFound, validationError } from "../../http/errors";
@@ -269,40 +270,16 @@ function orderBy(sort: string): SQL {
   return sql.raw(`${expr} ${dir}${nullable ? " nulls last" : ""}, c.id ${dir}`);
 }
 
-interface ListQuery {
-  /** Select list, without the total. */
-  columns: SQL;
-  from: SQL;
-  where: SQL;
-  order: SQL;
-}
-
 /**
- * One round trip for the page and its total. The total is an uncorrelated scalar subquery
- * (run once, planned on its own), not `count(*) over ()`: a window makes the page query read
- * every match before the limit, and the planner, costing it as if it stopped at the limit,
- * then prefers an ordered index scan that filters thousands of rows over a selective index.
- * Only when the page lies past the end does a second query count the matches.
+ * search_text is company, contact and e-mail lower-cased. pg_trgm's index serves a LIKE whose
+ * term holds a trigram; a shorter term (or one of CJK characters, which pg_trgm does not split
+ * into trigrams under every locale) would make it read the whole index, so it is a strpos the
+ * planner keeps on the btree indexes. Two texts, hence two cached plans of the named statement.
  */
-async function pageWithTotal<T>(
-  deps: Deps,
-  { columns, from, where, order }: ListQuery,
-  page: number,
-  size: number,
-): Promise<{ rows: T[]; total: number }> {
-  const rows = await queryRows<T & { total_count: number | string }>(
-    deps.db,
-    sql`select ${columns}, (select count(*) from ${from} where ${where}) as total_count
-        from ${from} where ${where} order by ${order}
-        limit ${size} offset ${offsetOf(page, size)}`,
-  );
-  if (rows.length > 0) return { rows, total: Number(rows[0]!.total_count) };
-  if (page === 1) return { rows: [], total: 0 };
-  const [count] = await queryRows<{ n: number }>(
-    deps.db,
-    sql`select count(*)::int as n from ${from} where ${where}`,
-  );
-  return { rows: [], total: count?.n ?? 0 };
+function searchFilter(term: string): SQL {
+  return /[a-z0-9]{3}/.test(term)
+    ? sql`c.search_text like ${`%${escapeLike(term)}%`}`
+    : sql`strpos(c.search_text, ${term}) > 0`;
 }
 
 export async function listCustomers(deps: Deps, userId: string, query: CustomerListQueryInput) {
@@ -318,16 +295,17 @@ export async function listCustomers(deps: Deps, userId: string, query: CustomerL
     );
   }
   if (query.q) {
-    // search_text is company, contact and e-mail lower-cased; pg_trgm's index serves it.
-    filters.push(sql`c.search_text like ${`%${escapeLike(query.q.toLowerCase())}%`}`);
+    filters.push(searchFilter(query.q.toLowerCase()));
   }
   const where = sql.join(filters, sql` and `);
-  const { rows, total } = await pageWithTotal<CustomerRow>(
-    deps,
-    { columns: COLUMNS, from: sql`customers c`, where, order: orderBy(query.sort) },
-    query.page,
-    query.size,
-  );
+  const { rows, total } = await selectPage<CustomerRow>(deps.db, {
+    columns: COLUMNS,
+    from: sql`customers c`,
+    where,
+    order: orderBy(query.sort),
+    page: query.page,
+    size: query.size,
+  });
   return { items: rows.map(customerOut), total, page: query.page, size: query.size };
 }
 
@@ -341,22 +319,19 @@ export async function listSilentCustomers(
   const where = sql`c.user_id = ${userId} and c.status not in ('won', 'lost')
     and coalesce(c.last_contact_at, c.created_at) < ${now} - make_interval(days => cfg.days)`;
   const cfg = sql`(select ${SILENCE_DAYS_SQL} as days) cfg`;
-  const { rows, total } = await pageWithTotal<
+  const { rows, total } = await selectPage<
     CustomerRow & { silent_since: Date | string; silent_days: number; silence_days: number }
-  >(
-    deps,
-    {
-      columns: sql`${COLUMNS}, coalesce(c.last_contact_at, c.created_at) as silent_since,
-        floor(extract(epoch from (${now} - coalesce(c.last_contact_at, c.created_at))) / 86400)::int
-          as silent_days,
-        cfg.days as silence_days`,
-      from: sql`customers c, ${cfg}`,
-      where,
-      order: sql`coalesce(c.last_contact_at, c.created_at), c.id`,
-    },
-    query.page,
-    query.size,
-  );
+  >(deps.db, {
+    columns: sql`${COLUMNS}, coalesce(c.last_contact_at, c.created_at) as silent_since,
+      floor(extract(epoch from (${now} - coalesce(c.last_contact_at, c.created_at))) / 86400)::int
+        as silent_days,
+      cfg.days as silence_days`,
+    from: sql`customers c, ${cfg}`,
+    where,
+    order: sql`coalesce(c.last_contact_at, c.created_at), c.id`,
+    page: query.page,
+    size: query.size,
+  });
   let silenceDays = rows[0]?.silence_days;
   if (silenceDays === undefined) {
     const [row] = await queryRows<{ days: number }>(

@@ -1,9 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { pgErrorCode, queryRows } from "../../db/client";
+import { selectPage } from "../../db/page";
 import type { Deps } from "../../deps";
 import { conflict, notFound, validationError } from "../../http/errors";
 import { iso } from "../../lib/clock";
-import { offsetOf } from "../../lib/pagination";
 import { escapeLike } from "../../lib/sql-text";
 import { parsePublicUrl, SsrfBlockedError } from "../../lib/ssrf";
 import type { PRODUCT_SORTS, ProductInput, ProductPatchInput } from "./schemas";
@@ -83,15 +83,15 @@ export async function listProducts(
   }
   if (query.category) filters.push(sql`category = ${query.category}`);
   const where = sql.join(filters, sql` and `);
-  const [rows, [count]] = await Promise.all([
-    queryRows<ProductRow>(
-      deps.db,
-      sql`select ${COLUMNS} from products where ${where} order by ${ORDER[query.sort]}
-          limit ${query.size} offset ${offsetOf(query.page, query.size)}`,
-    ),
-    queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from products where ${where}`),
-  ]);
-  return { items: rows.map(out), total: count?.n ?? 0, page: query.page, size: query.size };
+  const { rows, total } = await selectPage<ProductRow>(deps.db, {
+    columns: COLUMNS,
+    from: sql`products`,
+    where,
+    order: ORDER[query.sort],
+    page: query.page,
+    size: query.size,
+  });
+  return { items: rows.map(out), total, page: query.page, size: query.size };
 }
 
 export async function getProduct(deps: Deps, userId: string, id: string) {

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { pgConstraint, pgErrorCode, queryRows } from "../../db/client";
+import { selectPage } from "../../db/page";
 import type { INCOTERMS, QUOTATION_STATUSES } from "../../db/schema";
 import type { Deps } from "../../deps";
 import {
@@ -10,7 +11,6 @@ import {
   validationError,
 } from "../../http/errors";
 import { iso } from "../../lib/clock";
-import { offsetOf } from "../../lib/pagination";
 import { convert, minorUnit } from "../exchange/service";
 import { convertMinor } from "./money";
 import type { FrozenRate, ItemInputT, QuotationInput, QuotationPatchInput } from "./schemas";
@@ -337,20 +337,16 @@ export async function listQuotations(
   if (query.status) filters.push(sql`q.status = ${query.status}`);
   if (query.customer_id) filters.push(sql`q.customer_id = ${query.customer_id}`);
   const where = sql.join(filters, sql` and `);
-  const [rows, [count]] = await Promise.all([
-    queryRows<QuotationRow & { item_count: number }>(
-      deps.db,
-      sql`select ${COLUMNS},
-            (select count(*)::int from quotation_items i where i.quotation_id = q.id) as item_count
-          from quotations q where ${where} order by q.created_at desc, q.id desc
-          limit ${query.size} offset ${offsetOf(query.page, query.size)}`,
-    ),
-    queryRows<{ n: number }>(
-      deps.db,
-      sql`select count(*)::int as n from quotations q where ${where}`,
-    ),
-  ]);
-  return { items: rows.map(out), total: count?.n ?? 0, page: query.page, size: query.size };
+  const { rows, total } = await selectPage<QuotationRow & { item_count: number }>(deps.db, {
+    columns: sql`${COLUMNS},
+      (select count(*)::int from quotation_items i where i.quotation_id = q.id) as item_count`,
+    from: sql`quotations q`,
+    where,
+    order: sql`q.created_at desc, q.id desc`,
+    page: query.page,
+    size: query.size,
+  });
+  return { items: rows.map(out), total, page: query.page, size: query.size };
 }
 
 export async function getQuotation(deps: Deps, userId: string, id: string) {

@@ -1,0 +1,44 @@
+import { type SQL, sql } from "drizzle-orm";
+import { offsetOf } from "../lib/pagination";
+import { type Db, queryRows, queryRowsPrepared } from "./client";
+
+export interface PageQuery {
+  /** Select list, without the total. */
+  columns: SQL;
+  from: SQL;
+  where: SQL;
+  order: SQL;
+  page: number;
+  size: number;
+}
+
+/**
+ * A page of rows and the total of matches in one round trip. The total is an uncorrelated
+ * scalar subquery (run once, planned on its own), not `count(*) over ()`: a window makes the
+ * page query read every match before its limit, and the planner, costing it as if it stopped at
+ * the limit, then prefers an ordered index scan filtering thousands of rows over a selective
+ * index. Only when the page lies past the end does a second query count the matches.
+ * A named statement: planning this text costs more than running it on a selective index.
+ */
+export async function selectPage<T>(
+  db: Db,
+  { columns, from, where, order, page, size }: PageQuery,
+): Promise<{ rows: T[]; total: number }> {
+  const rows = await queryRowsPrepared<T & { total_count: number | string }>(
+    db,
+    sql`select ${columns}, (select count(*) from ${from} where ${where}) as total_count
+        from ${from} where ${where} order by ${order}
+        limit ${size} offset ${offsetOf(page, size)}`,
+  );
+  if (rows.length > 0) {
+    const total = Number(rows[0]!.total_count);
+    for (const row of rows) delete (row as { total_count?: unknown }).total_count;
+    return { rows, total };
+  }
+  if (page === 1) return { rows: [], total: 0 };
+  const [count] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from ${from} where ${where}`,
+  );
+  return { rows: [], total: count?.n ?? 0 };
+}
