@@ -82,7 +82,7 @@ function libpqEnv(url: string): NodeJS.ProcessEnv {
   return env;
 }
 
-function pgbench(args: string[], url: string, timeoutMs: number): Promise<string> {
+export function pgbench(args: string[], url: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const proc = spawn("pgbench", args, { env: libpqEnv(url), stdio: ["ignore", "pipe", "pipe"] });
     pgbenchProcs.add(proc);

@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import ExcelJS from "exceljs";
 import type pg from "pg";
+import { pgbench } from "./billing";
 import { median } from "./load";
 
 // ---------------------------------------------------------------------------------------------
@@ -14,6 +16,7 @@ export const LIST_QUERY = "zenith";
 export const LIST_PATH = `/api/v1/customers?size=${LIST_SIZE}&status=${LIST_STATUS}&q=${LIST_QUERY}`;
 
 export interface SeedResult {
+  userId: string;
   customers: number;
   /** Customers the search alone matches. */
   searchMatches: number;
@@ -65,10 +68,91 @@ export async function seedCustomers(client: pg.Client, userId: string): Promise<
   );
   const row = rows[0]!;
   return {
+    userId,
     customers: row.customers,
     searchMatches: row.search,
     listMatches: row.list,
     seedMs,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The database's own ceiling for the list: the statement the app sends for LIST_PATH, and the
+// /me primary-key read, each run by pgbench alone as a prepared statement (as the app runs
+// them), so the list's ratio to /me can be read against what PostgreSQL itself allows.
+
+const LIST_COLUMNS = `c.id, c.user_id, c.company, c.contact_name, c.email, c.phone, c.whatsapp,
+  c.country, c.source, c.tags, c.status, c.notes, c.estimated_value, c.estimated_currency,
+  c.last_contact_at, c.next_followup_at, c.created_at, c.updated_at`;
+
+function listStatement(userId: string): string {
+  const where = `c.user_id = '${userId}' and c.status = '${LIST_STATUS}'
+    and c.search_text like '%${LIST_QUERY}%'`;
+  return `select ${LIST_COLUMNS}, (select count(*) from customers c where ${where}) as total_count
+    from customers c where ${where} order by c.created_at desc, c.id desc limit ${LIST_SIZE} offset 0;`.replace(
+    /\s+/g,
+    " ",
+  );
+}
+
+const meStatement = (userId: string) =>
+  `select u.*, c.balance from users u left join user_credits c on c.user_id = u.id where u.id = '${userId}';`;
+
+export interface StatementCeilings {
+  clients: number;
+  listTps: number;
+  meTps: number;
+  runs: { list: number; me: number }[];
+}
+
+export async function measureStatementCeilings(options: {
+  url: string;
+  userId: string;
+  dir: string;
+  clients: number;
+  threads: number;
+  durationS: number;
+  runs: number;
+}): Promise<StatementCeilings> {
+  const files = { list: join(options.dir, "list.sql"), me: join(options.dir, "me.sql") };
+  writeFileSync(files.list, `${listStatement(options.userId)}\n`);
+  writeFileSync(files.me, `${meStatement(options.userId)}\n`);
+  const run = async (file: string, seconds: number) => {
+    const output = await pgbench(
+      [
+        "-n",
+        "-M",
+        "prepared",
+        "-c",
+        String(options.clients),
+        "-j",
+        String(options.threads),
+        "-T",
+        String(seconds),
+        "-f",
+        file,
+      ],
+      options.url,
+      (seconds + 30) * 1000,
+    );
+    const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output);
+    if (!tps) throw new Error(`pgbench: no tps in output:\n${output}`);
+    return Number(tps[1]);
+  };
+  await run(files.list, 1);
+  await run(files.me, 1);
+  const runs: { list: number; me: number }[] = [];
+  for (let i = 0; i < options.runs; i++) {
+    runs.push({
+      list: await run(files.list, options.durationS),
+      me: await run(files.me, options.durationS),
+    });
+  }
+  return {
+    clients: options.clients,
+    listTps: median(runs.map((r) => r.list)),
+    meTps: median(runs.map((r) => r.me)),
+    runs,
   };
 }
 

@@ -26,6 +26,7 @@ import {
   LIST_SIZE,
   mb,
   measureImport,
+  measureStatementCeilings,
   type SeedResult,
   seedCustomers,
 } from "./customers";
@@ -419,6 +420,21 @@ async function main() {
   await healthCeiling.stop();
   await meCeiling.stop();
 
+  // The list's statement and /me's read by pgbench alone: what PostgreSQL allows each.
+  log(`\nstatement ceilings: pgbench -M prepared -c ${POOL_SIZE} -j 2, ${RUNS} x ${DURATION_S} s`);
+  const statements = await measureStatementCeilings({
+    url: benchDbUrl,
+    userId: seed.userId,
+    dir: await makeTempDir("bench-sql-"),
+    clients: POOL_SIZE,
+    threads: 2,
+    durationS: DURATION_S,
+    runs: RUNS,
+  });
+  log(
+    `  list statement ${fmt(statements.listTps)} tps, /me read ${fmt(statements.meTps)} tps (${statements.runs.map((r) => `${fmt(r.list)}/${fmt(r.me)}`).join(", ")})`,
+  );
+
   // Login: every request gets its own X-Forwarded-For, users rotate, so no (address, email)
   // pair of the 5/min login limit is ever used more than once.
   const pairUses = new Map<string, number>();
@@ -707,6 +723,13 @@ async function main() {
   out(
     `  DB round trips per list request: ${fmt(listTrips.roundTrips, 2)} (counting proxy, ${ROUND_TRIP_LISTS} sequential requests)`,
   );
+  const dbListOfMe = statements.listTps / statements.meTps;
+  out(
+    `  PostgreSQL alone (pgbench -M prepared -c ${statements.clients}, the app's statements, median of ${RUNS} x ${DURATION_S} s): list statement ${fmt(statements.listTps)} tps, /me read ${fmt(statements.meTps)} tps, list = ${fmt(dbListOfMe, 2)} of /me at the database;`,
+  );
+  out(
+    `  app list ${fmt(listApp.rps)} rps = ${fmt(listApp.rps / statements.listTps, 2)} of its statement's ceiling (app /me = ${fmt(meApp.rps / statements.meTps, 2)} of its read's)`,
+  );
   out();
   const worst = imports.runs.reduce((a, b) => (b.peakGrowthKb > a.peakGrowthKb ? b : a));
   out(
@@ -863,6 +886,7 @@ async function main() {
         ratioToMe: listOfMe,
         aimOfMe: AIMS.listOfMe,
         met: listOfMe >= AIMS.listOfMe,
+        statementCeilings: statements,
       },
       login: {
         app: loginApp,
