@@ -70,7 +70,9 @@ export const customers = pgTable(
     index("customers_user_email_idx").on(t.userId, t.email),
     index("customers_user_company_idx").on(t.userId, sql`lower(${t.company})`),
     index("customers_user_country_idx").on(t.userId, sql`lower(${t.country})`),
-    index("customers_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    // One GIN over owner, status and trigrams (btree_gin + pg_trgm): a search with or without
+    // the status filter is one index scan rather than a BitmapAnd of two indexes.
+    index("customers_search_idx").using("gin", t.userId, t.status, t.searchText.op("gin_trgm_ops")),
     index("customers_tags_idx").using("gin", t.tags.op("jsonb_path_ops")),
     check("customers_estimated_value_non_negative", sql`${t.estimatedValue} >= 0`),
   ],

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
@@ -16,10 +17,10 @@ export async function openPgliteDatabase(
   options: { loadDataDir?: Blob | File } = {},
 ): Promise<Database> {
   if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
-  // pg_trgm serves the customer search (migration 0007); PGlite loads contrib modules on demand.
+  // pg_trgm and btree_gin serve the customer search (migration 0007).
   const client = await PGlite.create(dataDir, {
     loadDataDir: options.loadDataDir,
-    extensions: { pg_trgm },
+    extensions: { btree_gin, pg_trgm },
   });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
