@@ -65,6 +65,13 @@ export const configSchema = z.object({
   WECHAT_APP_SECRET: z.string().default(""),
   WECHAT_API_BASE: z.url().default("https://api.weixin.qq.com"),
   WECHAT_TOKEN: z.string().default(""),
+  /**
+   * Official Account template for notification pushes (fields: src/modules/notifications/push.ts);
+   * empty: pushing is off. Needs WECHAT_APP_ID and WECHAT_APP_SECRET too.
+   */
+  WECHAT_TEMPLATE_ID: z.string().trim().default(""),
+  /** Notifications pushed per run of the reminders task at most. */
+  WECHAT_PUSH_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
   /** Unified payment gateway (alipay, wxpay); unset: the built-in sandbox serves payments. */
   PAYMENT_GATEWAY_URL: optionalUrl,
   PAYMENT_MERCHANT_ID: z.string().default(""),

@@ -6,7 +6,12 @@ import { type IdGenerator, uuidIds } from "./lib/ids";
 import { createLogger, type Logger } from "./lib/logger";
 import { boundedHasher, type PasswordHasher } from "./lib/password";
 import type { HostResolver } from "./lib/ssrf";
-import { createWechatClient, type WechatClient } from "./providers/messaging/wechat";
+import {
+  createWechatClient,
+  createWechatTemplateSender,
+  type WechatClient,
+  type WechatTemplateSender,
+} from "./providers/messaging/wechat";
 import { createGatewayClient, type PaymentGatewayClient } from "./providers/payment/gateway";
 import { createStripeProvider, type StripeProvider } from "./providers/payment/stripe";
 import type { RateLimiter } from "./providers/ratelimit/types";
@@ -53,6 +58,8 @@ export interface Deps {
   resolveHost: HostResolver;
   fetch: typeof fetch;
   wechat: WechatClient | null;
+  /** Notification pushes (template messages); null when WECHAT_TEMPLATE_ID or the app is unset. */
+  wechatPush: WechatTemplateSender | null;
   payments: PaymentProviders;
   platformIpHeader: string | undefined;
 }
@@ -81,6 +88,16 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
           appId: config.WECHAT_APP_ID,
           appSecret: config.WECHAT_APP_SECRET,
           apiBase: config.WECHAT_API_BASE,
+          fetch: fetchImpl,
+        })
+      : null;
+  const wechatPush =
+    config.WECHAT_APP_ID && config.WECHAT_APP_SECRET && config.WECHAT_TEMPLATE_ID
+      ? createWechatTemplateSender({
+          appId: config.WECHAT_APP_ID,
+          appSecret: config.WECHAT_APP_SECRET,
+          apiBase: config.WECHAT_API_BASE,
+          templateId: config.WECHAT_TEMPLATE_ID,
           fetch: fetchImpl,
         })
       : null;
@@ -125,6 +142,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     resolveHost: runtime.resolveHost,
     fetch: fetchImpl,
     wechat,
+    wechatPush,
     platformIpHeader: runtime.platformIpHeader,
   };
 }

@@ -7,13 +7,55 @@ import type { AddressInfo } from "node:net";
  * `GET /sns/oauth2/access_token?appid=&secret=&code=&grant_type=authorization_code`:
  * HTTP 200 with either the token JSON or `{errcode, errmsg}`, in WeChat's order of checks.
  * Codes are single use. Like WeChat, the JSON is not labelled application/json.
+ *
+ * Official Account template messages too: `POST /cgi-bin/stable_token` (the same token for every
+ * caller until it expires or force_refresh mints another; the previous one stays valid, as on
+ * WeChat) and `POST /cgi-bin/message/template/send?access_token=` (delivered messages are
+ * recorded; "thing" values over 20 characters are refused with 47003 like WeChat does).
  */
 
 export const FAKE_WECHAT_APP_ID = "wx0123456789abcdef";
 export const FAKE_WECHAT_APP_SECRET = "fake-wechat-app-secret-0123456789";
 
+export const FAKE_WECHAT_TEMPLATE_ID = "fake-template-0123456789abcdefghijklmnopq";
+
 /** How the fake misbehaves instead of answering normally. */
 export type FakeWechatFailure = "http-502" | "non-json" | "hang" | null;
+
+/**
+ * How a template send misbehaves: WeChat busy (-1), API quota reached (45009), HTTP 500, or no
+ * answer at all.
+ */
+export type FakeWechatSendFailure = "busy" | "quota" | "http-500" | "hang";
+
+export interface FakeTemplateMessage {
+  touser: string;
+  template_id: string;
+  data: Record<string, { value: string }>;
+  msgid: number;
+}
+
+export interface FakeWechatPush {
+  templateId: string;
+  /** Delivered template messages, in order. */
+  messages: FakeTemplateMessage[];
+  /** Every send request (delivered or not): its openid and the errcode answered (-2 = no answer). */
+  sends: { touser: string; errcode: number }[];
+  /** force_refresh of every stable_token request. */
+  tokenRequests: boolean[];
+  /** Invalidates every token handed out: the next send answers 42001 (token expired). */
+  expireTokens(): void;
+  /** This openid no longer follows the account: sends to it answer 43004. */
+  unsubscribe(openid: string): void;
+  /** The next `times` sends (any openid, or only this one) fail this way. */
+  failSends(mode: FakeWechatSendFailure, times: number, openid?: string): void;
+  /** The stable_token endpoint answers this errcode (null restores it). */
+  failToken(errcode: number | null): void;
+  /** Every send answers only after this many ms (0 = at once). */
+  delaySends(ms: number): void;
+  /** Back to normal answers (scripted failures, delays and unsubscriptions dropped). */
+  reset(): void;
+}
 
 export interface FakeWechat {
   url: string;
@@ -23,8 +65,10 @@ export interface FakeWechat {
   issueCode(openid: string, unionid?: string): string;
   /** Makes every following request fail this way (null restores normal answers). */
   fail(mode: FakeWechatFailure): void;
-  /** Query strings of the requests received, for assertions. */
+  /** Query strings of the login requests received, for assertions. */
   requests: URLSearchParams[];
+  /** The template-message side (stable_token and template/send). */
+  push: FakeWechatPush;
   close(): Promise<void>;
 }
 
@@ -48,16 +92,160 @@ function wechatError(errcode: number, errmsg: string): Record<string, unknown> {
 }
 
 export async function startFakeWechat(
-  opts: { appId?: string; appSecret?: string } = {},
+  opts: { appId?: string; appSecret?: string; templateId?: string } = {},
 ): Promise<FakeWechat> {
   const appId = opts.appId ?? FAKE_WECHAT_APP_ID;
   const appSecret = opts.appSecret ?? FAKE_WECHAT_APP_SECRET;
+  const templateId = opts.templateId ?? FAKE_WECHAT_TEMPLATE_ID;
   const codes = new Map<string, IssuedCode>();
   const requests: URLSearchParams[] = [];
   let failure: FakeWechatFailure = null;
 
+  // Template-message state.
+  const validTokens = new Set<string>();
+  let currentToken: string | null = null;
+  const unsubscribed = new Set<string>();
+  let sendFailures: { mode: FakeWechatSendFailure; left: number; openid?: string }[] = [];
+  let tokenFailure: number | null = null;
+  let sendDelayMs = 0;
+  let msgid = 1_000_000;
+  const push: FakeWechatPush = {
+    templateId,
+    messages: [],
+    sends: [],
+    tokenRequests: [],
+    expireTokens() {
+      validTokens.clear();
+      currentToken = null;
+    },
+    unsubscribe(openid) {
+      unsubscribed.add(openid);
+    },
+    failSends(mode, times, openid) {
+      sendFailures.push(
+        openid === undefined ? { mode, left: times } : { mode, left: times, openid },
+      );
+    },
+    failToken(errcode) {
+      tokenFailure = errcode;
+    },
+    delaySends(ms) {
+      sendDelayMs = ms;
+    },
+    reset() {
+      unsubscribed.clear();
+      sendFailures = [];
+      tokenFailure = null;
+      sendDelayMs = 0;
+    },
+  };
+
+  function readJson(req: IncomingMessage): Promise<Record<string, unknown> | null> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        try {
+          const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+          resolve(
+            typeof value === "object" && value !== null ? (value as Record<string, unknown>) : null,
+          );
+        } catch {
+          resolve(null);
+        }
+      });
+      req.on("error", () => resolve(null));
+    });
+  }
+
+  async function stableToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJson(req);
+    if (!body) return send(res, wechatError(47001, "data format error"));
+    push.tokenRequests.push(body.force_refresh === true);
+    if (tokenFailure !== null) return send(res, wechatError(tokenFailure, "scripted failure"));
+    if (body.grant_type !== "client_credential") {
+      return send(res, wechatError(40002, "invalid grant_type"));
+    }
+    if (!body.appid) return send(res, wechatError(41002, "appid missing"));
+    if (body.appid !== appId) return send(res, wechatError(40013, "invalid appid"));
+    if (!body.secret) return send(res, wechatError(41004, "appsecret missing"));
+    if (body.secret !== appSecret) return send(res, wechatError(40125, "invalid appsecret"));
+    if (body.force_refresh === true || currentToken === null) {
+      currentToken = `STABLE_${randomBytes(24).toString("hex")}`;
+      validTokens.add(currentToken);
+    }
+    send(res, { access_token: currentToken, expires_in: 7200 });
+  }
+
+  async function templateSend(url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJson(req);
+    const touser = typeof body?.touser === "string" ? body.touser : "";
+    const answer = (errcode: number, errmsg: string) => {
+      push.sends.push({ touser, errcode });
+      send(res, wechatError(errcode, errmsg));
+    };
+    if (sendDelayMs > 0) await new Promise((r) => setTimeout(r, sendDelayMs));
+    const scripted = sendFailures.find(
+      (f) => f.left > 0 && (f.openid === undefined || f.openid === touser),
+    );
+    if (scripted) {
+      scripted.left--;
+      sendFailures = sendFailures.filter((f) => f.left > 0);
+      if (scripted.mode === "hang") {
+        push.sends.push({ touser, errcode: -2 });
+        return; // never answers; the client's timeout must fire
+      }
+      if (scripted.mode === "http-500") {
+        push.sends.push({ touser, errcode: -2 });
+        res.writeHead(500, { "content-type": "text/html" });
+        res.end("<html><body>500 Internal Server Error</body></html>");
+        return;
+      }
+      return scripted.mode === "busy"
+        ? answer(-1, "system error")
+        : answer(45009, "reach max api daily quota limit");
+    }
+    const token = url.searchParams.get("access_token");
+    if (!token) return answer(41001, "access_token missing");
+    if (!validTokens.has(token)) {
+      return token.startsWith("STABLE_")
+        ? answer(42001, "access_token expired")
+        : answer(40001, "invalid credential, access_token is invalid or not latest");
+    }
+    if (!body) return answer(47001, "data format error");
+    if (body.template_id !== templateId) return answer(40037, "invalid template_id");
+    if (!touser || !/^[\w-]{6,64}$/.test(touser)) return answer(40003, "invalid openid");
+    if (unsubscribed.has(touser)) return answer(43004, "require subscribe");
+    const data = body.data as Record<string, { value?: unknown }> | undefined;
+    if (typeof data !== "object" || data === null) return answer(47003, "argument invalid!");
+    for (const [key, field] of Object.entries(data)) {
+      const value = field?.value;
+      if (typeof value !== "string") return answer(47003, `argument invalid! data.${key}.value`);
+      if (key.startsWith("thing") && Array.from(value).length > 20) {
+        return answer(47003, `argument invalid! data.${key}.value too long`);
+      }
+    }
+    const id = msgid++;
+    push.messages.push({
+      touser,
+      template_id: templateId,
+      data: data as Record<string, { value: string }>,
+      msgid: id,
+    });
+    push.sends.push({ touser, errcode: 0 });
+    send(res, { errcode: 0, errmsg: "ok", msgid: id });
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "POST" && url.pathname === "/cgi-bin/stable_token") {
+      void stableToken(req, res);
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/cgi-bin/message/template/send") {
+      void templateSend(url, req, res);
+      return;
+    }
     if (url.pathname !== "/sns/oauth2/access_token") {
       res.writeHead(404, { "content-type": "text/plain" });
       res.end("not found");
@@ -118,6 +306,7 @@ export async function startFakeWechat(
     appId,
     appSecret,
     requests,
+    push,
     issueCode(openid, unionid) {
       const code = randomBytes(16).toString("hex");
       codes.set(code, unionid ? { openid, unionid, used: false } : { openid, used: false });

@@ -2,10 +2,15 @@ import { createHash } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createWechatClient,
+  createWechatTemplateSender,
+  truncateThing,
   verifyWechatSignature,
   WechatAuthError,
   type WechatClient,
+  WechatPushError,
+  type WechatTemplateSender,
   WechatUnavailableError,
+  wechatTime,
 } from "../../src/providers/messaging/wechat";
 import { type FakeWechat, startFakeWechat } from "../fakes/wechat";
 
@@ -28,6 +33,7 @@ afterAll(async () => {
 
 afterEach(() => {
   fake.fail(null);
+  fake.push.reset();
 });
 
 /** Awaits a rejection and returns the error, asserting no secret leaked into it. */
@@ -241,5 +247,185 @@ describe("verifyWechatSignature", () => {
     expect(await verifyWechatSignature("", timestamp, nonce, sign("", timestamp, nonce))).toBe(
       false,
     );
+  });
+});
+
+describe("createWechatTemplateSender", () => {
+  let wall = 1_750_000_000_000;
+  const makeSender = (overrides: Partial<Parameters<typeof createWechatTemplateSender>[0]> = {}) =>
+    createWechatTemplateSender({
+      appId: fake.appId,
+      appSecret: fake.appSecret,
+      apiBase: fake.url,
+      templateId: fake.push.templateId,
+      timeoutMs: 2000,
+      now: () => wall,
+      ...overrides,
+    });
+  const openid = () => `o${crypto.randomUUID().replaceAll("-", "")}`;
+  const message = (to: string) => ({
+    openid: to,
+    data: { thing1: "Hello", time3: "2026-06-01 20:00" },
+  });
+
+  /** Awaits a WechatPushError that leaks neither the secret nor any access token. */
+  async function pushRejection(promise: Promise<unknown>): Promise<WechatPushError> {
+    const err = await rejection(promise);
+    expect(err).toBeInstanceOf(WechatPushError);
+    expect(String((err as Error).message)).not.toMatch(/STABLE_/);
+    expect(JSON.stringify(err)).not.toMatch(/STABLE_/);
+    return err as WechatPushError;
+  }
+
+  it("gets a stable token once and sends template messages with the documented body", async () => {
+    const sender = makeSender();
+    const to = openid();
+    const tokensBefore = fake.push.tokenRequests.length;
+    const first = await sender.send(message(to));
+    await sender.send(message(to));
+    expect(first.msgid).toMatch(/^\d+$/);
+    expect(fake.push.tokenRequests.slice(tokensBefore)).toEqual([false]);
+    const delivered = fake.push.messages.filter((m) => m.touser === to);
+    expect(delivered).toHaveLength(2);
+    expect(delivered[0]).toMatchObject({
+      template_id: fake.push.templateId,
+      data: { thing1: { value: "Hello" }, time3: { value: "2026-06-01 20:00" } },
+    });
+  });
+
+  it("shares one token request between concurrent sends and refetches near expiry", async () => {
+    const sender = makeSender();
+    const before = fake.push.tokenRequests.length;
+    await Promise.all([1, 2, 3, 4, 5].map(() => sender.send(message(openid()))));
+    expect(fake.push.tokenRequests.length - before).toBe(1);
+    wall += (7200 - 299) * 1000; // inside the 5-minute safety margin
+    await sender.send(message(openid()));
+    expect(fake.push.tokenRequests.slice(before)).toEqual([false, false]);
+  });
+
+  it("refreshes an expired token once (force_refresh) and retries the send once", async () => {
+    const sender = makeSender();
+    await sender.send(message(openid()));
+    fake.push.expireTokens();
+    const before = fake.push.tokenRequests.length;
+    const to = openid();
+    await Promise.all([sender.send(message(to)), sender.send(message(to))]);
+    expect(fake.push.tokenRequests.slice(before)).toEqual([true]);
+    expect(fake.push.sends.filter((s) => s.touser === to).map((s) => s.errcode)).toEqual([
+      42001, 42001, 0, 0,
+    ]);
+  });
+
+  it("marks 43004 and 40003 permanent, without a retry", async () => {
+    const sender = makeSender();
+    const gone = openid();
+    fake.push.unsubscribe(gone);
+    const err = await pushRejection(sender.send(message(gone)));
+    expect(err).toMatchObject({
+      stage: "send",
+      reason: "recipient",
+      permanent: true,
+      errcode: 43004,
+    });
+    expect(fake.push.sends.filter((s) => s.touser === gone)).toHaveLength(1);
+    const bad = await pushRejection(sender.send(message("bad openid!")));
+    expect(bad).toMatchObject({ permanent: true, errcode: 40003 });
+  });
+
+  it("reports busy, quota, HTTP 500 and a hang as transient", async () => {
+    const sender = makeSender({ timeoutMs: 200 });
+    const to = openid();
+    fake.push.failSends("busy", 1);
+    expect(await pushRejection(sender.send(message(to)))).toMatchObject({
+      permanent: false,
+      reason: "rejected",
+      errcode: -1,
+    });
+    fake.push.failSends("quota", 1);
+    expect(await pushRejection(sender.send(message(to)))).toMatchObject({
+      permanent: false,
+      errcode: 45009,
+    });
+    fake.push.failSends("http-500", 1);
+    expect(await pushRejection(sender.send(message(to)))).toMatchObject({
+      permanent: false,
+      reason: "http_status",
+      status: 500,
+    });
+    fake.push.failSends("hang", 1);
+    expect(await pushRejection(sender.send(message(to)))).toMatchObject({
+      permanent: false,
+      reason: "timeout",
+    });
+    await sender.send(message(to));
+  });
+
+  it("reports a refused token request at the token stage, with neither secret nor token", async () => {
+    const wrong = makeSender({ appSecret: "wrong-secret-for-push-0000" });
+    const err = await rejection(wrong.send(message(openid())), "wrong-secret-for-push-0000");
+    expect(err).toMatchObject({
+      stage: "token",
+      reason: "rejected",
+      errcode: 40125,
+      permanent: false,
+    });
+    fake.push.failToken(45009);
+    const err2 = await pushRejection(makeSender().send(message(openid())));
+    expect(err2).toMatchObject({ stage: "token", errcode: 45009 });
+  });
+
+  it("uses an injected fetch and never puts the token in an error", async () => {
+    const seen: { url: string; body: unknown }[] = [];
+    const fakeFetch: typeof fetch = async (input, init) => {
+      seen.push({ url: String(input), body: JSON.parse(String(init?.body)) });
+      if (String(input).endsWith("/cgi-bin/stable_token")) {
+        return new Response(JSON.stringify({ access_token: "TOKEN-xyz", expires_in: 7200 }));
+      }
+      return new Response("<html>oops</html>", { status: 200 });
+    };
+    const sender: WechatTemplateSender = createWechatTemplateSender({
+      appId: "wxid",
+      appSecret: "s3cr3t-injected",
+      apiBase: "https://api.example.test/relay/",
+      templateId: "tpl",
+      fetch: fakeFetch,
+    });
+    const err = await rejection(sender.send(message("o-injected")), "s3cr3t-injected");
+    expect(err).toMatchObject({ stage: "send", reason: "bad_response" });
+    expect((err as Error).message).not.toContain("TOKEN-xyz");
+    expect(seen.map((s) => s.url)).toEqual([
+      "https://api.example.test/relay/cgi-bin/stable_token",
+      "https://api.example.test/relay/cgi-bin/message/template/send?access_token=TOKEN-xyz",
+    ]);
+    expect(seen[0]!.body).toEqual({
+      grant_type: "client_credential",
+      appid: "wxid",
+      secret: "s3cr3t-injected",
+      force_refresh: false,
+    });
+    expect(seen[1]!.body).toEqual({
+      touser: "o-injected",
+      template_id: "tpl",
+      data: { thing1: { value: "Hello" }, time3: { value: "2026-06-01 20:00" } },
+    });
+  });
+});
+
+describe("template values", () => {
+  it("truncates on code points to 20 with an ellipsis", () => {
+    expect(truncateThing("short")).toBe("short");
+    expect(truncateThing("x".repeat(20))).toBe("x".repeat(20));
+    expect(truncateThing("x".repeat(21))).toBe(`${"x".repeat(19)}…`);
+    const emoji = "😀".repeat(25);
+    const cut = truncateThing(emoji);
+    expect(Array.from(cut)).toHaveLength(20);
+    expect(cut).toBe(`${"😀".repeat(19)}…`);
+    expect(cut).not.toMatch(/\p{Cs}/u); // no half of a surrogate pair
+    expect(truncateThing("  深圳\n  市   贸易  ")).toBe("深圳 市 贸易");
+  });
+
+  it("formats time in Asia/Shanghai", () => {
+    expect(wechatTime("2026-06-01T16:30:59.000Z")).toBe("2026-06-02 00:30");
+    expect(wechatTime(new Date("2026-01-01T00:00:00Z"))).toBe("2026-01-01 08:00");
   });
 });

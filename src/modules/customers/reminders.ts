@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
+import { type PushCounts, pushPendingNotifications } from "../notifications/push";
 import { notificationInsert } from "../notifications/service";
 import { SILENCE_DAYS_SQL } from "./service";
 
@@ -15,11 +16,12 @@ const epochMs = (column: string) => sql.raw(`(extract(epoch from ${column}) * 10
  *   - followup: `followup_due:<customer id>:<ms of the next_followup_at that came due>`.
  * Silent: status not won or lost, and silent past customers.silence_days (system config).
  * Due: next_followup_at has come and the customer is not lost or dormant (they have no cadence).
- * Pushing through a messaging channel is not done: no push provider exists yet.
+ * Then pending notifications (these and any other task's) are pushed through WeChat where the
+ * user has it (src/modules/notifications/push.ts); `pushed` is absent when pushing is off.
  */
 export async function notifyCustomerReminders(
   deps: Deps,
-): Promise<{ silent: number; followups_due: number }> {
+): Promise<{ silent: number; followups_due: number; pushed?: PushCounts }> {
   const now = deps.clock.now().toISOString();
   const at = sql`${now}::timestamptz`;
   const silent = sql`select c.user_id,
@@ -27,7 +29,8 @@ export async function notifyCustomerReminders(
       'No contact with ' || ${name} || ' for ' || cfg.days || ' days or more (since '
         || to_char(coalesce(c.last_contact_at, c.created_at) at time zone 'UTC', 'YYYY-MM-DD')
         || ' UTC).' as body,
-      jsonb_build_object('customer_id', c.id, 'silent_since', coalesce(c.last_contact_at, c.created_at),
+      jsonb_build_object('customer_id', c.id, 'customer_name', ${name},
+        'silent_since', coalesce(c.last_contact_at, c.created_at),
         'silence_days', cfg.days) as data,
       'customer_silent:' || c.id || ':' || ${epochMs("coalesce(c.last_contact_at, c.created_at)")}
         as dedupe_key
@@ -39,7 +42,8 @@ export async function notifyCustomerReminders(
       'The follow-up with ' || ${name} || ' planned for '
         || to_char(c.next_followup_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC is due.'
         as body,
-      jsonb_build_object('customer_id', c.id, 'next_followup_at', c.next_followup_at) as data,
+      jsonb_build_object('customer_id', c.id, 'customer_name', ${name},
+        'next_followup_at', c.next_followup_at) as data,
       'followup_due:' || c.id || ':' || ${epochMs("c.next_followup_at")} as dedupe_key
     from customers c
     where c.next_followup_at <= ${at} and c.status not in ('lost', 'dormant')`;
@@ -49,5 +53,8 @@ export async function notifyCustomerReminders(
         d as (${notificationInsert("followup_due", due, now)} returning 1)
         select (select count(*)::int from s) as silent, (select count(*)::int from d) as followups_due`,
   );
-  return { silent: row?.silent ?? 0, followups_due: row?.followups_due ?? 0 };
+  const written = { silent: row?.silent ?? 0, followups_due: row?.followups_due ?? 0 };
+  // After the insert has committed, so a failed push never loses a notification.
+  const pushed = await pushPendingNotifications(deps);
+  return pushed ? { ...written, pushed } : written;
 }

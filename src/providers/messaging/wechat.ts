@@ -1,5 +1,6 @@
 /**
- * WeChat Open Platform client (website / mobile app login) and the server-verification signature.
+ * WeChat Open Platform client (website / mobile app login), the server-verification signature and
+ * the Official Account template-message sender (notification pushes, below).
  * Edge-safe: fetch and Web Crypto only.
  *
  * Login: the client app obtains a one-time `code` (valid ~5 minutes, single use) and the server
@@ -178,4 +179,234 @@ export async function verifyWechatSignature(
   const joined = parts.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join("");
   const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(joined));
   return constantTimeEqual(hex(digest), signature.toLowerCase());
+}
+
+/*
+ * Official Account template messages (the push channel for notifications).
+ *
+ * Access token: `POST /cgi-bin/stable_token {grant_type: client_credential, appid, secret,
+ * force_refresh}`. stable_token, not `/cgi-bin/token`: several instances share one AppID, and a
+ * plain token request invalidates the token the others hold; stable_token hands every caller the
+ * same token until it expires. Send: `POST /cgi-bin/message/template/send?access_token=TOKEN
+ * {touser, template_id, data: {field: {value}}}` -> `{errcode: 0, errmsg: "ok", msgid}`. Both
+ * answer HTTP 200 with `{errcode, errmsg}` on failure.
+ */
+
+/** The token was refused on send (40001 invalid credential, 42001 expired, 40014 invalid token). */
+const TOKEN_ERRCODES = new Set([40001, 40014, 42001]);
+/**
+ * The recipient can never receive this template: 43004 not following the account (unsubscribed),
+ * 40003 openid not of this account. Retrying would fail the same way.
+ */
+const RECIPIENT_ERRCODES = new Set([40003, 43004]);
+/** A "thing" field of a template holds at most 20 characters. */
+export const WECHAT_THING_MAX = 20;
+
+export type WechatPushReason = WechatUnavailableReason | "recipient";
+
+/**
+ * A template message was not delivered. `permanent`: this recipient cannot receive it (do not
+ * retry); otherwise it is transient (busy, quota, network, timeout, our credentials...).
+ * `stage` "token" means no access token could be had, so no send was attempted.
+ * The message never holds the access token or the secret.
+ */
+export class WechatPushError extends Error {
+  readonly stage: "token" | "send";
+  readonly reason: WechatPushReason;
+  readonly permanent: boolean;
+  readonly status?: number;
+  readonly errcode?: number;
+  constructor(
+    stage: "token" | "send",
+    reason: WechatPushReason,
+    details: { status?: number; errcode?: number } = {},
+  ) {
+    const suffix =
+      details.errcode !== undefined
+        ? ` (errcode ${details.errcode})`
+        : details.status !== undefined
+          ? ` (HTTP ${details.status})`
+          : "";
+    super(
+      `WeChat ${stage === "token" ? "access token" : "template send"} failed: ${reason}${suffix}`,
+    );
+    this.name = "WechatPushError";
+    this.stage = stage;
+    this.reason = reason;
+    this.permanent = reason === "recipient";
+    if (details.status !== undefined) this.status = details.status;
+    if (details.errcode !== undefined) this.errcode = details.errcode;
+  }
+}
+
+export interface WechatTemplateMessage {
+  openid: string;
+  /** Template fields by name, e.g. {thing1: "...", time3: "2026-06-01 20:00"}. */
+  data: Record<string, string>;
+}
+
+export interface WechatTemplateSender {
+  readonly templateId: string;
+  /** Sends one template message; throws WechatPushError. */
+  send(message: WechatTemplateMessage): Promise<{ msgid: string }>;
+}
+
+export interface WechatTemplateSenderOptions extends WechatClientOptions {
+  templateId: string;
+  /** Wall clock for the token cache (WeChat's expiry is real time). Default Date.now. */
+  now?: () => number;
+}
+
+/** Seconds before WeChat's expiry at which a cached token is no longer used. */
+const TOKEN_SAFETY_SECONDS = 300;
+
+/**
+ * A template-message sender with an in-memory access token (per process or isolate), fetched
+ * on first use and reused until TOKEN_SAFETY_SECONDS before its expiry. Concurrent sends share
+ * one token request. A send refused for its token (40001 / 42001 / 40014) force-refreshes the
+ * token once and is retried once.
+ */
+export function createWechatTemplateSender(
+  opts: WechatTemplateSenderOptions,
+): WechatTemplateSender {
+  const doFetch = opts.fetch ?? fetch;
+  const timeoutMs = opts.timeoutMs ?? 5000;
+  const now = opts.now ?? Date.now;
+  const base = opts.apiBase.replace(/\/+$/, "");
+  let cached: { token: string; until: number } | null = null;
+  let inflight: Promise<string> | null = null;
+
+  /** POSTs JSON and returns the parsed object; any transport problem is a WechatPushError. */
+  async function post(
+    stage: "token" | "send",
+    url: string,
+    body: unknown,
+  ): Promise<Record<string, unknown>> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    let status: number;
+    let text: string;
+    try {
+      const res = await doFetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(body),
+        redirect: "manual",
+        signal,
+      });
+      status = res.status;
+      if (status !== 200) {
+        await res.body?.cancel().catch(() => {});
+        throw new WechatPushError(stage, "http_status", { status });
+      }
+      text = await res.text();
+    } catch (err) {
+      if (err instanceof WechatPushError) throw err;
+      // No `cause`: fetch errors may echo the URL (the access token) or the body (the secret).
+      throw new WechatPushError(stage, signal.aborted ? "timeout" : "network");
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new WechatPushError(stage, "bad_response", { status });
+    }
+    if (!isRecord(parsed)) throw new WechatPushError(stage, "bad_response", { status });
+    return parsed;
+  }
+
+  const errcodeOf = (body: Record<string, unknown>): number | null => {
+    const { errcode } = body;
+    if (errcode === undefined || errcode === 0 || errcode === "0") return 0;
+    const n = typeof errcode === "number" ? errcode : Number(errcode);
+    return Number.isFinite(n) ? n : null;
+  };
+
+  async function fetchToken(forceRefresh: boolean): Promise<string> {
+    const body = await post("token", `${base}/cgi-bin/stable_token`, {
+      grant_type: "client_credential",
+      appid: opts.appId,
+      secret: opts.appSecret,
+      force_refresh: forceRefresh,
+    });
+    const errcode = errcodeOf(body);
+    if (errcode === null) throw new WechatPushError("token", "bad_response");
+    if (errcode !== 0) throw new WechatPushError("token", "rejected", { errcode });
+    const { access_token: token, expires_in: expiresIn } = body;
+    const seconds = typeof expiresIn === "number" ? expiresIn : Number(expiresIn);
+    if (typeof token !== "string" || token.length === 0 || !(seconds > 0)) {
+      throw new WechatPushError("token", "bad_response");
+    }
+    const margin = Math.min(TOKEN_SAFETY_SECONDS, seconds / 2);
+    cached = { token, until: now() + (seconds - margin) * 1000 };
+    return token;
+  }
+
+  /**
+   * The cached token, or a fresh one. `stale`: a token WeChat just refused; if it is still the
+   * cached one, it is dropped and a forced refresh fetched (once, however many sends saw it).
+   */
+  function token(stale?: string): Promise<string> {
+    if (stale !== undefined && cached?.token === stale) cached = null;
+    if (cached && cached.until > now()) return Promise.resolve(cached.token);
+    if (!inflight) {
+      inflight = fetchToken(stale !== undefined).finally(() => {
+        inflight = null;
+      });
+    }
+    return inflight;
+  }
+
+  async function sendWith(accessToken: string, message: WechatTemplateMessage) {
+    const query = new URLSearchParams({ access_token: accessToken });
+    const body = await post("send", `${base}/cgi-bin/message/template/send?${query}`, {
+      touser: message.openid,
+      template_id: opts.templateId,
+      data: Object.fromEntries(
+        Object.entries(message.data).map(([key, value]) => [key, { value }]),
+      ),
+    });
+    return { body, errcode: errcodeOf(body) };
+  }
+
+  return {
+    templateId: opts.templateId,
+    async send(message) {
+      const first = await token();
+      let result = await sendWith(first, message);
+      if (result.errcode !== null && TOKEN_ERRCODES.has(result.errcode)) {
+        result = await sendWith(await token(first), message);
+      }
+      const { body, errcode } = result;
+      if (errcode === null) throw new WechatPushError("send", "bad_response");
+      if (errcode !== 0) {
+        throw new WechatPushError(
+          "send",
+          RECIPIENT_ERRCODES.has(errcode) ? "recipient" : "rejected",
+          {
+            errcode,
+          },
+        );
+      }
+      const { msgid } = body;
+      return { msgid: msgid === undefined || msgid === null ? "" : String(msgid) };
+    },
+  };
+}
+
+/**
+ * A template "thing" value: whitespace runs collapsed, at most `max` code points (never a split
+ * surrogate pair), the last one an ellipsis when cut.
+ */
+export function truncateThing(value: string, max = WECHAT_THING_MAX): string {
+  const points = Array.from(value.replace(/\s+/g, " ").trim());
+  if (points.length <= max) return points.join("");
+  return `${points.slice(0, max - 1).join("")}…`;
+}
+
+const SHANGHAI_OFFSET_MS = 8 * 3_600_000; // China has no daylight saving time
+
+/** A template "time" value: the instant in Asia/Shanghai as "YYYY-MM-DD HH:mm". */
+export function wechatTime(at: Date | string): string {
+  const shifted = new Date(new Date(at).getTime() + SHANGHAI_OFFSET_MS).toISOString();
+  return `${shifted.slice(0, 10)} ${shifted.slice(11, 16)}`;
 }

@@ -1,0 +1,220 @@
+import { type SQL, sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import type { Deps } from "../../deps";
+import { nowIso } from "../../lib/clock";
+import {
+  truncateThing,
+  WechatPushError,
+  type WechatTemplateMessage,
+  type WechatTemplateSender,
+  wechatTime,
+} from "../../providers/messaging/wechat";
+
+/**
+ * Pushes stored notifications to their users through WeChat (Official Account template
+ * messages). Runs after the reminders task writes its notifications, and picks up every other
+ * pending notification too (plan ends, referrals...), oldest first.
+ *
+ * Template (WECHAT_TEMPLATE_ID) fields:
+ *   - thing1: the notification title (at most 20 characters, cut with "…")
+ *   - thing2: the customer's name when the notification is about one, else the body (cut alike)
+ *   - time3:  when the notification was written, Asia/Shanghai, "YYYY-MM-DD HH:mm"
+ *
+ * push_state: pending -> sending (claimed until push_claimed_until) -> sent | pending again
+ * (transient error, retried by the next run) | failed (the recipient cannot receive it, or
+ * PUSH_MAX_ATTEMPTS used up) | skipped (no channel: no wechat_openid, a disabled account, or
+ * older than PUSH_MAX_AGE_HOURS).
+ *
+ * Claims are one statement with `for update skip locked`, so two runs at once never claim the
+ * same row, and a claim is a lease: a run that dies mid-batch leaves rows in `sending` that the
+ * next run after PUSH_LEASE_MS takes over. Each outcome is written right after its send and only
+ * if the row still carries this claim's attempt number (a fence against a run that outlived its
+ * lease). WeChat has no idempotency key, so delivery is at least once: a crash between the send
+ * and that write sends the message again after the lease.
+ *
+ * Pushing off (no WECHAT_TEMPLATE_ID or app credentials): nothing is sent and new notifications
+ * stay pending, so a short misconfiguration loses nothing; but every run marks the ones older
+ * than PUSH_MAX_AGE_HOURS skipped, so turning pushing on later does not flood users with old
+ * reminders and the pending index stays small.
+ */
+
+/** Sends of one notification before it is failed (a claim counts as one). */
+export const PUSH_MAX_ATTEMPTS = 5;
+/**
+ * How long a claim holds a row. Longer than a whole batch can take (100 rows, 5 at a time, each
+ * up to two sends and a token request of 5 s), so a live run is never overtaken.
+ */
+export const PUSH_LEASE_MS = 10 * 60_000;
+/** Notifications older than this are not pushed any more (stale: skipped). */
+export const PUSH_MAX_AGE_HOURS = 24;
+/** Template sends in flight at once. */
+const PUSH_CONCURRENCY = 5;
+
+export interface PushCounts {
+  sent: number;
+  /** Failed for good in this run (recipient refuses, or attempts used up). */
+  failed: number;
+  /** Marked skipped in this run (no channel, disabled account, stale). */
+  skipped: number;
+  /** Left pending for the next run after a transient error. */
+  retry: number;
+}
+
+interface ClaimedRow {
+  id: string;
+  title: string;
+  body: string;
+  data: Record<string, unknown> | null;
+  created_at: Date | string;
+  attempts: number;
+  openid: string;
+}
+
+const pushDue = (at: SQL) =>
+  sql`n.push_state in ('pending', 'sending')
+    and (n.push_state = 'pending' or n.push_claimed_until < ${at})`;
+
+/** The template fields of a notification (see the module comment). */
+export function templateData(row: Pick<ClaimedRow, "title" | "body" | "data" | "created_at">) {
+  const customer = row.data?.customer_name;
+  const second = typeof customer === "string" && customer.trim() ? customer : row.body;
+  return {
+    thing1: truncateThing(row.title) || "-",
+    thing2: truncateThing(second) || "-",
+    time3: wechatTime(row.created_at),
+  };
+}
+
+/**
+ * One run: skip what cannot be pushed, claim a batch, send it and record each outcome.
+ * Returns null when pushing is off (after marking stale notifications skipped).
+ */
+export async function pushPendingNotifications(deps: Deps): Promise<PushCounts | null> {
+  const sender = deps.wechatPush;
+  const now = nowIso(deps);
+  const at = sql`${now}::timestamptz`;
+  const staleBefore = sql`${at} - make_interval(hours => ${PUSH_MAX_AGE_HOURS})`;
+
+  // Off: only the stale ones; on: also every one whose user has no channel.
+  const [skip] = await queryRows<{ n: number }>(
+    deps.db,
+    sql`with due as (
+        select n.id,
+          case when n.created_at < ${staleBefore} then 'stale'
+               when u.wechat_openid is null then 'no_channel'
+               else 'user_disabled' end as why
+        from notifications n join users u on u.id = n.user_id
+        where ${pushDue(at)}
+          and (n.created_at < ${staleBefore}
+               or (${sender !== null}::boolean
+                   and (u.wechat_openid is null or u.status <> 'active')))
+        for update of n skip locked),
+      skipped as (
+        update notifications n
+        set push_state = 'skipped', push_claimed_until = null, push_error = due.why
+        from due where n.id = due.id returning 1)
+      select count(*)::int as n from skipped`,
+  );
+  const counts: PushCounts = { sent: 0, failed: 0, skipped: skip?.n ?? 0, retry: 0 };
+  if (!sender) {
+    if (counts.skipped > 0)
+      deps.logger.debug("push off: stale notifications skipped", { skipped: counts.skipped });
+    return null;
+  }
+
+  const leaseUntil = new Date(deps.clock.now().getTime() + PUSH_LEASE_MS).toISOString();
+  const claimed = await queryRows<ClaimedRow>(
+    deps.db,
+    sql`with due as (
+        select n.id from notifications n join users u on u.id = n.user_id
+        where ${pushDue(at)} and n.created_at >= ${staleBefore}
+          and u.wechat_openid is not null and u.status = 'active'
+        order by n.created_at, n.id
+        limit ${deps.config.WECHAT_PUSH_BATCH}
+        for update of n skip locked),
+      claimed as (
+        update notifications n
+        set push_state = 'sending', push_claimed_until = ${leaseUntil}::timestamptz,
+            push_attempts = n.push_attempts + 1
+        from due where n.id = due.id
+        returning n.id, n.user_id, n.title, n.body, n.data, n.created_at, n.push_attempts)
+      select c.id, c.title, c.body, c.data, c.created_at, c.push_attempts as attempts,
+        u.wechat_openid as openid
+      from claimed c join users u on u.id = c.user_id
+      order by c.created_at, c.id`,
+  );
+
+  // Once no access token can be had, the rest of the batch is not tried this run.
+  let tokenDown = false;
+  let next = 0;
+  const worker = async () => {
+    while (next < claimed.length) {
+      const row = claimed[next++]!;
+      if (tokenDown) {
+        await settle(deps, row, {
+          state: "pending",
+          error: "not tried: no access token",
+          refund: 1,
+        });
+        counts.retry++;
+        continue;
+      }
+      const outcome = await deliver(sender, row);
+      if (outcome.tokenDown) tokenDown = true;
+      await settle(deps, row, outcome);
+      if (outcome.state === "sent") counts.sent++;
+      else if (outcome.state === "failed") counts.failed++;
+      else counts.retry++;
+    }
+  };
+  // allSettled: a worker that fails (database) must not leave the others running unobserved.
+  const done = await Promise.allSettled(
+    Array.from({ length: Math.min(PUSH_CONCURRENCY, claimed.length) }, worker),
+  );
+  const failure = done.find((d): d is PromiseRejectedResult => d.status === "rejected");
+  if (failure) throw failure.reason; // unsettled rows go back after the lease
+  return counts;
+}
+
+interface Outcome {
+  state: "sent" | "pending" | "failed";
+  error?: string;
+  /** 1: the attempt is given back (it never reached WeChat's send). */
+  refund?: number;
+  tokenDown?: boolean;
+}
+
+async function deliver(sender: WechatTemplateSender, row: ClaimedRow): Promise<Outcome> {
+  const message: WechatTemplateMessage = { openid: row.openid, data: templateData(row) };
+  try {
+    await sender.send(message);
+    return { state: "sent" };
+  } catch (err) {
+    const error = err instanceof WechatPushError ? err.message : "WeChat push failed: internal";
+    if (err instanceof WechatPushError && err.permanent) return { state: "failed", error };
+    // No token: not this notification's fault, so the attempt does not count against it.
+    if (err instanceof WechatPushError && err.stage === "token") {
+      return { state: "pending", error, refund: 1, tokenDown: true };
+    }
+    return { state: row.attempts >= PUSH_MAX_ATTEMPTS ? "failed" : "pending", error };
+  }
+}
+
+/** Records an outcome, only if the row still holds this claim (state and attempt number). */
+async function settle(deps: Deps, row: ClaimedRow, outcome: Outcome): Promise<void> {
+  const pushedAt = outcome.state === "sent" ? nowIso(deps) : null;
+  await deps.db.execute(
+    sql`update notifications
+        set push_state = ${outcome.state}, push_claimed_until = null,
+            pushed_at = ${pushedAt}::timestamptz, push_error = ${outcome.error ?? null},
+            push_attempts = push_attempts - ${outcome.refund ?? 0}
+        where id = ${row.id} and push_state = 'sending' and push_attempts = ${row.attempts}`,
+  );
+  if (outcome.state === "failed") {
+    deps.logger.warn("notification push failed", {
+      notification: row.id,
+      attempts: row.attempts,
+      error: outcome.error,
+    });
+  }
+}
