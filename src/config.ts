@@ -40,6 +40,8 @@ export const configSchema = z.object({
   NEON_WS_PROXY: z.string().default(""),
   /** Workers only: DNS-over-HTTPS endpoint the SSRF guard resolves names with. */
   DOH_ENDPOINT: z.url().default("https://cloudflare-dns.com/dns-query"),
+  /** Workers only: where the PDF export's CJK font (a .ttf/.otf) is fetched from, once per isolate. */
+  PDF_FONT_URL: optionalUrl,
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: optionalUrl,
   UPSTASH_REDIS_REST_URL: optionalUrl,

@@ -11,6 +11,7 @@ import { createPrecompiledWasmPasswordHasher } from "../lib/password-wasm-module
 import { dohResolver } from "../lib/ssrf";
 import argon2Wasm from "../lib/wasm/argon2.wasm";
 import blake2bWasm from "../lib/wasm/blake2b.wasm";
+import { fetchedCjkFont, provideCjkFont } from "../modules/quotations/pdf-font";
 import { createMemoryRateLimiter } from "../providers/ratelimit/memory";
 import { createUpstashRateLimiter } from "../providers/ratelimit/upstash";
 
@@ -184,6 +185,7 @@ async function buildWorker(env: WorkerEnv, groups: readonly RouteGroup[]): Promi
     },
     platformIpHeader: "CF-Connecting-IP",
   });
+  if (config.PDF_FONT_URL) provideCjkFont(fetchedCjkFont(config.PDF_FONT_URL));
   return { app: createApp(deps, groups), deps, openDatabase };
 }
 

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Deps } from "../../deps";
 import { requireAuth } from "../../http/auth";
 import { requireCsrfForCookieSessions } from "../../http/csrf";
 import {
@@ -137,6 +138,17 @@ export function createQuotationRoutes() {
   router.openapi(createQuotationRoute, async (c) =>
     c.json(await createQuotation(c.get("deps"), c.get("auth").userId, c.req.valid("json")), 201),
   );
+  async function loadFontOrExplain(deps: Deps): Promise<Uint8Array> {
+    const font = loadCjkFont();
+    if (!font) throw unavailable("PDF export is not available on this runtime");
+    try {
+      return await font;
+    } catch (error) {
+      deps.logger.error("pdf font load failed", { error: String(error) });
+      throw unavailable("The PDF font could not be loaded; try again shortly");
+    }
+  }
+
   // Literal /export is a sub-path of /{id}, so it cannot collide with the id route.
   router.openapi(exportQuotationRoute, async (c) => {
     const { format } = c.req.valid("query");
@@ -147,9 +159,8 @@ export function createQuotationRoutes() {
     );
     let bytes: Uint8Array;
     if (format === "pdf") {
-      const font = loadCjkFont();
-      if (!font) throw unavailable("PDF export is not available on this runtime");
-      bytes = await renderQuotationPdf(doc, await font);
+      const font = await loadFontOrExplain(c.get("deps"));
+      bytes = await renderQuotationPdf(doc, font);
     } else {
       bytes = await renderQuotationXlsx(doc);
     }
