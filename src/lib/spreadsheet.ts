@@ -1,14 +1,15 @@
 /**
- * Spreadsheet input and output for imports and exports: format detection by magic bytes, the
- * zip guard before exceljs inflates anything, an RFC 4180 CSV reader and writer, and the
- * header aliases (English and Chinese) each importable column accepts. Runs on Workers.
+ * Spreadsheet input and output for imports and exports: format detection by magic bytes, an
+ * RFC 4180 CSV reader and writer, the .xlsx writer, and the header aliases (English and
+ * Chinese) each importable column accepts; .xlsx reading is src/lib/xlsx-stream.ts. Runs on
+ * Workers.
  */
 import type ExcelJS from "exceljs";
 
 /** exceljs costs ~170 ms to import: loaded by the first spreadsheet, not at start-up. */
 export const loadExcel = async () => (await import("exceljs")).default;
 
-import { DEFAULT_ZIP_LIMITS, guardZip, hasZipMagic, type ZipLimits } from "./zip-guard";
+import { hasZipMagic } from "./zip-guard";
 
 export type SheetFormat = "xlsx" | "csv";
 
@@ -219,66 +220,6 @@ export function cellText(value: ExcelJS.CellValue): string {
     if ("error" in value) return "";
   }
   return String(value);
-}
-
-export interface ReadXlsxOptions {
-  maxRows: number;
-  zipLimits?: ZipLimits;
-}
-
-/**
- * Checks the archive (central directory first, then a bounded inflate), checks it is a
- * workbook, then loads it with exceljs and reads the first worksheet.
- */
-export async function readXlsx(bytes: Uint8Array, options: ReadXlsxOptions): Promise<Sheet> {
-  let names: Set<string>;
-  try {
-    const entries = await guardZip(bytes, options.zipLimits ?? DEFAULT_ZIP_LIMITS);
-    names = new Set(entries.map((e) => e.name));
-  } catch (error) {
-    if (error instanceof Error && error.name === "ZipRejectedError") {
-      return fail("zip", `The .xlsx file was refused: ${error.message}`);
-    }
-    throw error;
-  }
-  if (!names.has("[Content_Types].xml") || !names.has("xl/workbook.xml")) {
-    fail("format", "The file is a zip archive but not an .xlsx workbook");
-  }
-  const workbook = new (await loadExcel()).Workbook();
-  try {
-    // exceljs is typed for Node's Buffer; it reads any ArrayBuffer through JSZip.
-    const copy = bytes.slice().buffer;
-    await workbook.xlsx.load(copy as unknown as Parameters<typeof workbook.xlsx.load>[0]);
-  } catch {
-    return fail("format", "The .xlsx workbook could not be read");
-  }
-  const sheet = workbook.worksheets.find((ws) => ws.actualRowCount > 0) ?? workbook.worksheets[0];
-  if (!sheet) return fail("empty", "The workbook has no worksheet");
-  if (sheet.actualRowCount > options.maxRows + 1) {
-    fail(
-      "rows",
-      `The file has ${sheet.actualRowCount - 1} data rows; at most ${options.maxRows} can be imported`,
-    );
-  }
-  const raw: { line: number; cells: string[] }[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, line) => {
-    const values = row.values as ExcelJS.CellValue[];
-    const cells: string[] = [];
-    for (let col = 1; col < values.length; col++) cells.push(cellText(values[col] ?? null));
-    raw.push({ line, cells });
-  });
-  return toSheet(raw, options.maxRows);
-}
-
-export async function readSheet(
-  bytes: Uint8Array,
-  filename: string | undefined,
-  options: ReadXlsxOptions,
-): Promise<{ format: SheetFormat; sheet: Sheet }> {
-  const format = detectFormat(bytes, filename);
-  const sheet =
-    format === "xlsx" ? await readXlsx(bytes, options) : readCsv(bytes, options.maxRows);
-  return { format, sheet };
 }
 
 export type XlsxCell = string | number | null;

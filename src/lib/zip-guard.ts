@@ -232,6 +232,53 @@ export async function verifyZipInflation(bytes: Uint8Array, entries: ZipEntry[])
   }
 }
 
+/**
+ * One entry's uncompressed bytes as a stream of chunks (DecompressionStream, so nothing but the
+ * chunk in flight is held). Bounded like `verifyZipInflation`: throws ZipRejectedError as soon
+ * as the entry produces more than its header declared, or, at its end, less. Breaking out of
+ * the loop cancels the inflate, so a reader that stops early never inflates the rest.
+ */
+export async function* inflateEntry(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const data = entryData(bytes, entry);
+  if (entry.method === 0) {
+    // Stored: sizes already checked to be equal; hand it out in slices like an inflate would.
+    for (let at = 0; at < data.length; at += 64 * 1024) yield data.subarray(at, at + 64 * 1024);
+    return;
+  }
+  const reader = new Blob([data as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new DecompressionStream("deflate-raw"))
+    .getReader();
+  let produced = 0;
+  let done = false;
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        done = true;
+        return reject(`Zip entry ${entry.name} is corrupt`);
+      }
+      if (chunk.done) break;
+      produced += chunk.value.byteLength;
+      if (produced > entry.uncompressedSize) {
+        reject(`Zip entry ${entry.name} inflates past its declared size (possible zip bomb)`);
+      }
+      yield chunk.value;
+    }
+    done = true;
+  } finally {
+    if (!done) await reader.cancel().catch(() => undefined);
+  }
+  if (produced !== entry.uncompressedSize) {
+    reject(`Zip entry ${entry.name} does not match its declared size`);
+  }
+}
+
 /** Central directory check, then a bounded inflate check; returns the entries. */
 export async function guardZip(
   bytes: Uint8Array,

@@ -1,8 +1,9 @@
-import { deflateRawSync } from "node:zlib";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
+import { entryData, inspectZip } from "../../src/lib/zip-guard";
 import { call, registerUser } from "../support/client";
 import { createTestContext } from "../support/harness";
 
@@ -430,4 +431,204 @@ it("accepts a valid upload over the global 1 MiB body limit", async () => {
   expect(csv.length).toBeGreaterThan(1.5 * 1024 * 1024);
   const res = await upload(CUSTOMERS, user.accessToken, csv, "c.csv");
   expect(res.status).toBe(200);
+});
+
+/** The entries of an .xlsx, inflated (to edit one and zip them again with `zip`). */
+function unzip(bytes: Uint8Array): Map<string, string> {
+  return new Map(
+    inspectZip(bytes).map((e) => {
+      const data = entryData(bytes, e);
+      return [e.name, (e.method === 0 ? Buffer.from(data) : inflateRawSync(data)).toString("utf8")];
+    }),
+  );
+}
+
+function rezip(parts: Map<string, string>): Uint8Array {
+  return zip(
+    [...parts].map(([name, text]) => {
+      const raw = Buffer.from(text, "utf8");
+      return { name, data: new Uint8Array(deflateRawSync(raw)), size: raw.length };
+    }),
+  );
+}
+
+describe(".xlsx through the streaming reader", () => {
+  it("reads shared strings, rich text, hyperlinks, dates and formula results as before", async () => {
+    const user = await registerUser(app);
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("客户");
+    ws.addRow(["公司名称", "邮箱", "备注", "预估金额", "下次跟进", "标签"]);
+    ws.addRow([
+      { richText: [{ text: "Acme ", font: { bold: true } }, { text: "贸易" }] },
+      { text: "Sales@Acme.com", hyperlink: "mailto:sales@acme.com" },
+      { text: "see site", hyperlink: "https://acme.example" },
+      { formula: "1000+234.5", result: 1234.5 },
+      new Date(Date.UTC(2030, 4, 1)),
+      "vip",
+    ]);
+    ws.addRow([
+      "Beta",
+      "beta@example.com",
+      { formula: '"备注"&"二"', result: "备注二" },
+      10,
+      { formula: "DATE(2030,6,2)", result: new Date(Date.UTC(2030, 5, 2, 9, 30)) },
+      "vip",
+    ]);
+    ws.getCell("E3").numFmt = "yyyy-mm-dd hh:mm";
+    const file = new Uint8Array(await wb.xlsx.writeBuffer());
+    // The strings are in xl/sharedStrings.xml, the date formats in xl/styles.xml.
+    expect(unzip(file).get("xl/sharedStrings.xml")).toContain("vip");
+    const res = await upload(`${CUSTOMERS}?dry_run=true`, user.accessToken, file, "c.xlsx");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.errors).toEqual([]);
+    expect(res.body.preview).toEqual([
+      {
+        row: 2,
+        action: "create",
+        company: "Acme 贸易",
+        email: "sales@acme.com",
+        notes: "see site",
+        estimated_value: 123450,
+        estimated_currency: "USD",
+        next_followup_at: "2030-05-01T00:00:00.000Z",
+        tags: ["vip"],
+      },
+      {
+        row: 3,
+        action: "create",
+        company: "Beta",
+        email: "beta@example.com",
+        notes: "备注二",
+        estimated_value: 1000,
+        estimated_currency: "USD",
+        next_followup_at: "2030-06-02T09:30:00.000Z",
+        tags: ["vip"],
+      },
+    ]);
+  });
+
+  it("reads the first worksheet in tab order that has data, from its first non-empty row", async () => {
+    const user = await registerUser(app);
+    const wb = new ExcelJS.Workbook();
+    const notes = wb.addWorksheet("Notes"); // xl/worksheets/sheet1.xml, last tab
+    notes.addRow(["company", "email"]);
+    notes.addRow(["Wrong Sheet", "wrong@example.com"]);
+    const blank = wb.addWorksheet("Blank"); // sheet2.xml, first tab, no values
+    const data = wb.addWorksheet("Data"); // sheet3.xml, second tab
+    data.getRow(3).values = ["company", "email"];
+    data.getRow(4).values = ["Acme", "a@acme.com"];
+    data.getRow(6).values = ["Beta", "not-an-email"];
+    // Tab order (exceljs's untyped `orderNo`): Blank, Data, Notes.
+    Object.assign(blank, { orderNo: 0 });
+    Object.assign(data, { orderNo: 1 });
+    Object.assign(notes, { orderNo: 2 });
+    const file = new Uint8Array(await wb.xlsx.writeBuffer());
+    const book = unzip(file).get("xl/workbook.xml")!;
+    expect(book.indexOf('name="Blank"')).toBeLessThan(book.indexOf('name="Data"'));
+    expect(book.indexOf('name="Data"')).toBeLessThan(book.indexOf('name="Notes"'));
+    const res = await upload(`${CUSTOMERS}?dry_run=true`, user.accessToken, file, "c.xlsx");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ rows: 2, valid: 1, invalid: 1 });
+    expect(res.body.preview).toEqual([
+      { row: 4, action: "create", company: "Acme", email: "a@acme.com" },
+    ]);
+    expect(res.body.errors).toEqual([
+      { row: 6, column: "email", message: expect.stringContaining("valid email") },
+    ]);
+  });
+
+  it("gives each cell of a merged range the merged value, as the full loader did", async () => {
+    const user = await registerUser(app);
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("S");
+    ws.addRow(["company", "email"]);
+    ws.addRow(["深圳贸易", "a@sz.cn"]);
+    ws.addRow([null, "b@sz.cn"]);
+    ws.mergeCells("A2:A3");
+    const res = await upload(
+      `${CUSTOMERS}?dry_run=true`,
+      user.accessToken,
+      new Uint8Array(await wb.xlsx.writeBuffer()),
+      "c.xlsx",
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.preview).toEqual([
+      { row: 2, action: "create", company: "深圳贸易", email: "a@sz.cn" },
+      { row: 3, action: "create", company: "深圳贸易", email: "b@sz.cn" },
+    ]);
+  });
+
+  it("keeps Chinese text intact where it spans two inflated chunks", async () => {
+    const user = await registerUser(app);
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("S");
+    ws.addRow(["公司名称", "备注"]);
+    // Formula results are written inside the sheet XML itself, not in the shared strings.
+    const note = (i: number) => `备注${i}：询价产品，展会后跟进。`;
+    for (let i = 0; i < 3000; i++) {
+      ws.addRow([`C${i}`, { formula: `"${note(i)}"`, result: note(i) }]);
+    }
+    const form = new FormData();
+    const file = new Uint8Array(await wb.xlsx.writeBuffer());
+    form.append("file", new File([file as BlobPart], "c.xlsx", { type: XLSX }));
+    const res = await app.request(`${CUSTOMERS}?dry_run=true&errors_file=csv`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${user.accessToken}` },
+      body: form,
+    });
+    expect(res.status).toBe(200);
+    const lines = new TextDecoder()
+      .decode(await res.arrayBuffer())
+      .trim()
+      .split("\r\n");
+    expect(lines).toHaveLength(3001);
+    expect(lines.filter((l) => l.includes("\uFFFD"))).toEqual([]);
+    expect(lines[2999 + 1]).toBe(`C2999,${note(2999)},`);
+    expect(lines.slice(1).every((l, i) => l === `C${i},${note(i)},`)).toBe(true);
+  });
+
+  it("refuses past 5,000 rows as soon as row 5,001 is read, without reading the rest", async () => {
+    const user = await registerUser(app);
+    const book = async (rows: number) => {
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet("S");
+      ws.addRow(["company"]);
+      for (let i = 0; i < rows; i++) ws.addRow([`Company number ${i}`]);
+      const parts = unzip(new Uint8Array(await wb.xlsx.writeBuffer()));
+      // Broken XML after the rows: any reader that gets this far fails on it.
+      const sheet = parts.get("xl/worksheets/sheet1.xml")!;
+      parts.set(
+        "xl/worksheets/sheet1.xml",
+        sheet.replace("</sheetData>", '<row r="99999"><c></row></sheetData>'),
+      );
+      return rezip(parts);
+    };
+    const broken = await upload(CUSTOMERS, user.accessToken, await book(10), "c.xlsx");
+    expect(broken.status).toBe(422);
+    expect(broken.body.reason).toBe("format");
+    const started = performance.now();
+    const over = await upload(CUSTOMERS, user.accessToken, await book(8000), "c.xlsx");
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(over.status).toBe(422);
+    expect(over.body).toMatchObject({ reason: "rows", errors: [] });
+    expect(over.body.detail).toMatch(/more than 5000 data rows; at most 5000/);
+    expect(await customersOf(user.userId)).toHaveLength(0);
+  });
+
+  it("refuses a worksheet that inflates past the size its zip header declares", async () => {
+    const user = await registerUser(app);
+    const parts = unzip(await xlsx([["company"], ["Acme"]]));
+    const sheet = Buffer.from(parts.get("xl/worksheets/sheet1.xml")!, "utf8");
+    const entries = [...parts].map(([name, text]) => {
+      const raw = Buffer.from(text, "utf8");
+      return { name, data: new Uint8Array(deflateRawSync(raw)), size: raw.length };
+    });
+    const liar = entries.find((e) => e.name === "xl/worksheets/sheet1.xml")!;
+    liar.size = sheet.length - 10;
+    const res = await upload(CUSTOMERS, user.accessToken, zip(entries), "c.xlsx");
+    expect(res.status).toBe(422);
+    expect(res.body.reason).toBe("zip");
+    expect(res.body.detail).toMatch(/past its declared size/);
+    expect(await customersOf(user.userId)).toHaveLength(0);
+  });
 });

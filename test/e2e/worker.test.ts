@@ -2,10 +2,9 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { unstable_readConfig, unstable_startWorker } from "wrangler";
+import { unstable_readConfig } from "wrangler";
 import WebSocket from "ws";
 import { ROUTE_GROUPS } from "../../src/app";
 import { configSchema } from "../../src/config";
@@ -15,76 +14,27 @@ import { HASH_WASM_SHA256 } from "../../src/lib/password-wasm-module";
 import { createNodePasswordHasher } from "../../src/runtime/node/password";
 import { withDatabase } from "../support/global-setup";
 import { type NeonRelay, startNeonRelay } from "../support/neon-relay";
+import {
+  callWorker,
+  postJson,
+  ROOT,
+  startWorker,
+  TEST_BINDINGS,
+  type Worker,
+  WRANGLER_TOML,
+} from "../support/workerd";
 
 /**
  * The Workers deployables: the auth function bundled by wrangler and run in workerd (Miniflare),
  * against the real PostgreSQL through the Neon serverless driver and a local WebSocket relay.
  */
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const WRANGLER_TOML = join(ROOT, "wrangler.toml");
 const DATABASE_URL = process.env.DATABASE_URL;
 const ENVS = Object.keys(ROUTE_GROUPS);
 
-type Worker = Awaited<ReturnType<typeof unstable_startWorker>>;
-
-// No network here: do not ask Cloudflare for a Request.cf object, and send no metrics.
-process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
-process.env.WRANGLER_SEND_METRICS = "false";
-
-const TEST_BINDINGS = {
-  JWT_SECRET: "e2e-jwt-secret-0123456789abcdef0123456789",
-  CSRF_SECRET: "e2e-csrf-secret-0123456789abcdef012345678",
-  APP_ENCRYPTION_KEY: "e2e-encryption-key-0123456789abcdef01234",
-  LOG_LEVEL: "warn",
-};
-
-async function startAuthWorker(bindings: Record<string, string>, noEnvFile: string) {
-  return unstable_startWorker({
-    config: WRANGLER_TOML,
-    env: "auth",
-    // A missing file: keeps a developer's .dev.vars (which wrangler reads by default) out.
-    envFiles: [noEnvFile],
-    sendMetrics: false,
-    // `wrangler dev` derives this from the compatibility flags (nodejs_compat with a date after
-    // 2024-09-23 is "v2"); the API leaves it unset and would bundle node:async_hooks as unknown.
-    build: {
-      nodejsCompatMode: (config) =>
-        config.compatibility_flags.includes("nodejs_compat") ? "v2" : null,
-    },
-    bindings: Object.fromEntries(
-      Object.entries(bindings).map(([name, value]) => [name, { type: "plain_text", value }]),
-    ),
-    dev: {
-      server: { hostname: "127.0.0.1", port: 0 },
-      inspector: false,
-      watch: false,
-      persist: false,
-      logLevel: "warn",
-      // GET /__scheduled?cron=... runs the scheduled handler (Worker.scheduled() cannot find a
-      // Worker started from a config with environments in this wrangler version).
-      testScheduled: true,
-    },
-  });
-}
-
-async function call(worker: Worker, path: string, init: RequestInit = {}) {
-  const res = await worker.fetch(new URL(path, await worker.url).href, init as never);
-  const text = await res.text();
-  let body: any;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = text;
-  }
-  return { status: res.status, body };
-}
-
-const postJson = (json: unknown): RequestInit => ({
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify(json),
-});
+const startAuthWorker = (bindings: Record<string, string>, noEnvFile: string) =>
+  startWorker("auth", bindings, noEnvFile);
+const call = callWorker;
 
 describe.skipIf(!DATABASE_URL)("auth Worker in workerd over the Neon driver", () => {
   let scratch: string;

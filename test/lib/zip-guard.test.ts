@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_ZIP_LIMITS,
   guardZip,
+  inflateEntry,
   inspectZip,
   ZipRejectedError,
 } from "../../src/lib/zip-guard";
@@ -173,5 +174,53 @@ describe("zip guard", () => {
     expect(() => inspectZip(text("hello, world"))).toThrow(ZipRejectedError);
     const truncated = buildZip([{ name: "a", data: text("abc"), method: 0 }]).slice(0, 40);
     expect(() => inspectZip(truncated)).toThrow(ZipRejectedError);
+  });
+});
+
+describe("inflateEntry (the streaming read of one entry)", () => {
+  const collect = async (bytes: Uint8Array, name: string) => {
+    const entry = inspectZip(bytes, { ...DEFAULT_ZIP_LIMITS, maxRatio: 1e9 }).find(
+      (e) => e.name === name,
+    )!;
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of inflateEntry(bytes, entry)) chunks.push(chunk);
+    return Buffer.concat(chunks).toString("utf8");
+  };
+
+  it("yields a deflated and a stored entry's bytes, in chunks", async () => {
+    const body = "<row>数据</row>".repeat(50_000);
+    const bytes = buildZip([
+      { name: "a.xml", data: deflate(text(body)), size: text(body).length },
+      { name: "b.xml", data: text(body), method: 0 },
+    ]);
+    expect(await collect(bytes, "a.xml")).toBe(body);
+    expect(await collect(bytes, "b.xml")).toBe(body);
+  });
+
+  it("refuses an entry that produces more, or less, than its header declares", async () => {
+    const body = text("x".repeat(300_000));
+    const over = buildZip([{ name: "a.xml", data: deflate(body), size: 1_000 }]);
+    await expect(collect(over, "a.xml")).rejects.toThrow(/past its declared size/);
+    const under = buildZip([{ name: "a.xml", data: deflate(body), size: 300_001 }]);
+    await expect(collect(under, "a.xml")).rejects.toThrow(/does not match its declared size/);
+    const corrupt = buildZip([{ name: "a.xml", data: text("not deflate data"), size: 10 }]);
+    await expect(collect(corrupt, "a.xml")).rejects.toThrow(ZipRejectedError);
+  });
+
+  it("hands out an entry a chunk at a time: a reader that stops early never inflates the rest", async () => {
+    // 40 MB of zeros (declared honestly): taking one chunk must not inflate the other 40 MB.
+    const zeros = new Uint8Array(40 * 1024 * 1024);
+    const bytes = buildZip([{ name: "a.xml", data: deflate(zeros), size: zeros.length }]);
+    const entry = inspectZip(bytes, { ...DEFAULT_ZIP_LIMITS, maxRatio: 1e9 })[0]!;
+    let produced = 0;
+    let full = 0;
+    for await (const chunk of inflateEntry(bytes, entry)) {
+      produced += chunk.byteLength;
+      break;
+    }
+    for await (const chunk of inflateEntry(bytes, entry)) full += chunk.byteLength;
+    expect(full).toBe(zeros.length);
+    expect(produced).toBeGreaterThan(0);
+    expect(produced).toBeLessThan(zeros.length / 10);
   });
 });

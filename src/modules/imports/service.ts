@@ -4,9 +4,10 @@ import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import {
   CUSTOMER_COLUMNS,
+  detectFormat,
   mapHeaders,
   PRODUCT_COLUMNS,
-  readSheet,
+  readCsv,
   type Sheet,
   type SheetFormat,
   SpreadsheetError,
@@ -14,6 +15,7 @@ import {
   writeXlsx,
   type XlsxCell,
 } from "../../lib/spreadsheet";
+import { readXlsxStream } from "../../lib/xlsx-stream";
 import {
   CellError,
   formatMoney,
@@ -328,7 +330,13 @@ export interface ImportInput {
 
 async function loadSheet(input: ImportInput): Promise<{ format: SheetFormat; sheet: Sheet }> {
   try {
-    return await readSheet(input.bytes, input.filename, { maxRows: IMPORT_MAX_ROWS });
+    const format = detectFormat(input.bytes, input.filename);
+    // .xlsx through exceljs's streaming reader (src/lib/xlsx-stream.ts), after the zip guard; .csv as text.
+    const sheet =
+      format === "xlsx"
+        ? await readXlsxStream(input.bytes, { maxRows: IMPORT_MAX_ROWS })
+        : readCsv(input.bytes, IMPORT_MAX_ROWS);
+    return { format, sheet };
   } catch (error) {
     if (error instanceof SpreadsheetError) {
       throw new ApiError(422, error.message, { extra: { errors: [], reason: error.kind } });

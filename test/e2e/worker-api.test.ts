@@ -1,0 +1,210 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ExcelJS from "exceljs";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { nodeCjkFont } from "../../src/runtime/node/cjk-font";
+import { withDatabase } from "../support/global-setup";
+import { type NeonRelay, startNeonRelay } from "../support/neon-relay";
+import { callWorker, postJson, startWorker, TEST_BINDINGS, type Worker } from "../support/workerd";
+
+/**
+ * The seller-facing api Worker in workerd over the Neon driver: the customer search (pg_trgm
+ * through Neon), the spreadsheet import and export (exceljs in workerd), and the quotation
+ * exports (exceljs writing, pdf-lib with the CJK font fetched from PDF_FONT_URL).
+ */
+
+const DATABASE_URL = process.env.DATABASE_URL;
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/**
+ * A multipart body as bytes and its content type: a FormData handed to the Worker's fetch would
+ * cross into Miniflare's own undici, which does not recognise it as a form.
+ */
+async function multipart(file: Uint8Array, name: string) {
+  const form = new FormData();
+  form.append("file", new Blob([file as Uint8Array<ArrayBuffer>], { type: XLSX }), name);
+  const request = new Request("http://localhost/", { method: "POST", body: form });
+  return {
+    body: new Uint8Array(await request.arrayBuffer()),
+    contentType: request.headers.get("content-type")!,
+  };
+}
+
+async function customerSheet(rows: string[][]): Promise<Uint8Array> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet("客户");
+  sheet.addRow(["公司", "联系人", "邮箱", "状态"]);
+  for (const row of rows) sheet.addRow(row);
+  return new Uint8Array(await workbook.xlsx.writeBuffer());
+}
+
+describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () => {
+  let scratch: string;
+  let relay: NeonRelay;
+  let auth: Worker;
+  let api: Worker;
+  let fontServer: Server;
+  let token = "";
+  const databaseName = `ta_e2e_api_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+
+  const bearer = () => ({ authorization: `Bearer ${token}` });
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "ta-worker-api-"));
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${databaseName} template ${inject("postgresTemplate")}`);
+    await admin.end();
+    const databaseUrl = withDatabase(DATABASE_URL!, databaseName);
+    const font = await nodeCjkFont();
+    fontServer = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "font/ttf", "content-length": String(font.length) });
+      res.end(font);
+    });
+    await new Promise<void>((resolve) => fontServer.listen(0, "127.0.0.1", resolve));
+    const fontUrl = `http://127.0.0.1:${(fontServer.address() as AddressInfo).port}/font.ttf`;
+    relay = await startNeonRelay();
+    const bindings = {
+      ...TEST_BINDINGS,
+      DATABASE_URL: databaseUrl,
+      NEON_WS_PROXY: relay.proxy,
+      PDF_FONT_URL: fontUrl,
+    };
+    const noEnv = join(scratch, "none.env");
+    [auth, api] = await Promise.all([
+      startWorker("auth", bindings, noEnv),
+      startWorker("api", bindings, noEnv),
+    ]);
+    await Promise.all([auth.ready, api.ready]);
+    const registered = await callWorker(
+      auth,
+      "/api/v1/auth/register",
+      postJson({
+        email: `api-${Date.now().toString(36)}@example.com`,
+        password: "correct horse 1",
+      }),
+    );
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    token = registered.body.access_token;
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([auth?.dispose(), api?.dispose()]);
+    await relay?.close();
+    fontServer?.closeAllConnections();
+    await new Promise((resolve) => fontServer?.close(resolve));
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${databaseName} with (force)`);
+    await admin.end();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("imports an .xlsx (dry run, then commit), searches it and exports it again", async () => {
+    const sheet = await customerSheet([
+      ["Zenith Textiles", "Anna Berg", "anna@zenith.example", "negotiating"],
+      ["上海进出口贸易有限公司", "王伟", "wang@sh.example", "新客户"],
+      ["Orbit Foods", "Carlos Silva", "not-an-email", "new"],
+    ]);
+    const upload = async (query: string, file = sheet) => {
+      const { body, contentType } = await multipart(file, "c.xlsx");
+      return callWorker(api, `/api/v1/customers/import${query}`, {
+        method: "POST",
+        headers: { ...bearer(), "content-type": contentType },
+        body,
+      });
+    };
+    const dry = await upload("?dry_run=true");
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body, JSON.stringify(dry.body)).toMatchObject({
+      dry_run: true,
+      rows: 3,
+      valid: 2,
+      invalid: 1,
+      created: 2, // would create: a dry run writes nothing (the list below is still empty)
+    });
+    expect(dry.body.errors[0]).toMatchObject({ row: 4 });
+
+    // All or nothing: the bad row refuses the commit, and nothing is written.
+    const refused = await upload("");
+    expect(refused.status).toBe(422);
+    const empty = await callWorker(api, "/api/v1/customers", { headers: bearer() });
+    expect(empty.body.total).toBe(0);
+
+    const fixed = await customerSheet([
+      ["Zenith Textiles", "Anna Berg", "anna@zenith.example", "negotiating"],
+      ["上海进出口贸易有限公司", "王伟", "wang@sh.example", "新客户"],
+    ]);
+    const committed = await upload("", fixed);
+    expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+    expect(committed.body).toMatchObject({ created: 2, updated: 0 });
+
+    const search = await callWorker(api, "/api/v1/customers?q=zenith&status=negotiating", {
+      headers: bearer(),
+    });
+    expect(search.status).toBe(200);
+    expect(search.body.total).toBe(1);
+    expect(search.body.items[0]).toMatchObject({
+      company: "Zenith Textiles",
+      status: "negotiating",
+    });
+    const cjk = await callWorker(api, `/api/v1/customers?q=${encodeURIComponent("进出口")}`, {
+      headers: bearer(),
+    });
+    expect(cjk.body.items.map((c: { contact_name: string }) => c.contact_name)).toEqual(["王伟"]);
+
+    const exported = await api.fetch(new URL("/api/v1/customers/export", await api.url).href, {
+      headers: bearer(),
+    } as never);
+    expect(exported.status).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await exported.arrayBuffer());
+    const companies: string[] = [];
+    workbook.worksheets[0]!.eachRow((row, n) => {
+      if (n > 1) companies.push(String(row.getCell(1).value));
+    });
+    expect(companies.sort()).toEqual(["Zenith Textiles", "上海进出口贸易有限公司"].sort());
+  });
+
+  it("exports a quotation as .xlsx and as a PDF with the fetched CJK font", async () => {
+    const created = await callWorker(
+      api,
+      "/api/v1/quotations",
+      postJson(
+        { currency: "USD", items: [{ name: "不锈钢保温杯", quantity: 1000, unit_price: 1299 }] },
+        bearer(),
+      ),
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.total).toBe(1_299_000);
+
+    const exportAs = async (format: string) => {
+      const res = await api.fetch(
+        new URL(`/api/v1/quotations/${created.body.id}/export?format=${format}`, await api.url)
+          .href,
+        { headers: bearer() } as never,
+      );
+      return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };
+    };
+    const xlsx = await exportAs("xlsx");
+    expect(xlsx.status).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.bytes.buffer as ArrayBuffer);
+    const cells: unknown[] = [];
+    workbook.worksheets[0]!.eachRow((row) => {
+      row.eachCell((cell) => cells.push(cell.value));
+    });
+    expect(cells).toContain("不锈钢保温杯");
+
+    const pdf = await exportAs("pdf");
+    expect(pdf.status).toBe(200);
+    const text = new TextDecoder("latin1").decode(pdf.bytes);
+    expect(text.startsWith("%PDF-")).toBe(true);
+    expect(text).toMatch(/\/FontFile2/);
+    expect(text).toMatch(/NotoSansSC/);
+  });
+});

@@ -1,0 +1,74 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { unstable_startWorker } from "wrangler";
+
+/** Starting the deployable Workers (wrangler.toml environments) in workerd for e2e tests. */
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const WRANGLER_TOML = join(ROOT, "wrangler.toml");
+
+export type Worker = Awaited<ReturnType<typeof unstable_startWorker>>;
+
+// No network here: do not ask Cloudflare for a Request.cf object, and send no metrics.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+process.env.WRANGLER_SEND_METRICS = "false";
+
+export const TEST_BINDINGS = {
+  JWT_SECRET: "e2e-jwt-secret-0123456789abcdef0123456789",
+  CSRF_SECRET: "e2e-csrf-secret-0123456789abcdef012345678",
+  APP_ENCRYPTION_KEY: "e2e-encryption-key-0123456789abcdef01234",
+  LOG_LEVEL: "warn",
+};
+
+/** One environment of wrangler.toml (auth, api, ...) bundled by wrangler and run in workerd. */
+export async function startWorker(
+  env: string,
+  bindings: Record<string, string>,
+  noEnvFile: string,
+): Promise<Worker> {
+  return unstable_startWorker({
+    config: WRANGLER_TOML,
+    env,
+    // A missing file: keeps a developer's .dev.vars (which wrangler reads by default) out.
+    envFiles: [noEnvFile],
+    sendMetrics: false,
+    // `wrangler dev` derives this from the compatibility flags (nodejs_compat with a date after
+    // 2024-09-23 is "v2"); the API leaves it unset and would bundle node:async_hooks as unknown.
+    build: {
+      nodejsCompatMode: (config) =>
+        config.compatibility_flags.includes("nodejs_compat") ? "v2" : null,
+    },
+    bindings: Object.fromEntries(
+      Object.entries(bindings).map(([name, value]) => [name, { type: "plain_text", value }]),
+    ),
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: false,
+      watch: false,
+      persist: false,
+      logLevel: "warn",
+      // GET /__scheduled?cron=... runs the scheduled handler (Worker.scheduled() cannot find a
+      // Worker started from a config with environments in this wrangler version).
+      testScheduled: true,
+    },
+  });
+}
+
+/** A request to a Worker; the body parsed as JSON when it is JSON. */
+export async function callWorker(worker: Worker, path: string, init: RequestInit = {}) {
+  const res = await worker.fetch(new URL(path, await worker.url).href, init as never);
+  const text = await res.text();
+  let body: any;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return { status: res.status, body };
+}
+
+export const postJson = (json: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(json),
+});
