@@ -703,7 +703,7 @@ async function main() {
   out();
   out(`Customer list: GET ${LIST_PATH} as a user with ${seed.customers} customers`);
   out(
-    `  (seeded with one INSERT ... SELECT generate_series, then ANALYZE; created_at over a year, 7 statuses; the search matches ${seed.searchMatches}, search + status ${seed.listMatches} = total; ${fmt(listBytes / 1024, 1)} KB body)`,
+    `  (seeded with one INSERT ... SELECT generate_series, then VACUUM ANALYZE; created_at over a year, 7 statuses; the search matches ${seed.searchMatches}, search + status ${seed.listMatches} = total; ${fmt(listBytes / 1024, 1)} KB body)`,
   );
   out(
     table(

@@ -72,7 +72,11 @@ export const customers = pgTable(
     index("customers_user_country_idx").on(t.userId, sql`lower(${t.country})`),
     // One GIN over owner, status and trigrams (btree_gin + pg_trgm): a search with or without
     // the status filter is one index scan rather than a BitmapAnd of two indexes.
-    index("customers_search_idx").using("gin", t.userId, t.status, t.searchText.op("gin_trgm_ops")),
+    // A search reads the whole GIN pending list (rows inserted since the last vacuum): 256 kB
+    // instead of 4 MB bounds that after a bulk import, for ~30% more insert time.
+    index("customers_search_idx")
+      .using("gin", t.userId, t.status, t.searchText.op("gin_trgm_ops"))
+      .with({ gin_pending_list_limit: 256 }),
     index("customers_tags_idx").using("gin", t.tags.op("jsonb_path_ops")),
     check("customers_estimated_value_non_negative", sql`${t.estimatedValue} >= 0`),
   ],
