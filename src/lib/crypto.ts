@@ -64,3 +64,29 @@ export async function importEncryptionKey(secret: string): Promise<CryptoKey> {
     "decrypt",
   ]);
 }
+
+/**
+ * Encrypts a secret (a provider's API key) for storage: `v1.<iv>.<ciphertext>`, base64url,
+ * AES-256-GCM with a random 96-bit IV. The version prefix leaves room for key rotation.
+ */
+export async function encryptSecret(key: CryptoKey, plaintext: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv },
+    key,
+    encoder.encode(plaintext),
+  );
+  return `v1.${base64url(iv)}.${base64url(sealed)}`;
+}
+
+/** Opens encryptSecret's output; throws when it was sealed under another key or altered. */
+export async function decryptSecret(key: CryptoKey, stored: string): Promise<string> {
+  const [version, iv, sealed] = stored.split(".");
+  if (version !== "v1" || !iv || !sealed) throw new Error("Unknown secret format");
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: base64urlDecode(iv) as Uint8Array<ArrayBuffer> },
+    key,
+    base64urlDecode(sealed) as Uint8Array<ArrayBuffer>,
+  );
+  return new TextDecoder().decode(plain);
+}
