@@ -10,6 +10,9 @@ import { ApiError, handleError } from "./http/errors";
 import { requestIdFromRuntime, responseHeaders } from "./http/response-headers";
 import type { AppRouter } from "./http/router";
 import { createAdminRoutes } from "./modules/admin/routes";
+import { createAiAdminRoutes } from "./modules/ai-admin/routes";
+import { createAiDraftRoutes } from "./modules/ai-drafts/routes";
+import { createAssistantRoutes } from "./modules/assistant/routes";
 import { createAuthRoutes } from "./modules/auth/routes";
 import { createCreditAdminRoutes } from "./modules/credits/admin-routes";
 import { createCreditRoutes } from "./modules/credits/routes";
@@ -19,11 +22,13 @@ import { createGrowthAdminRoutes } from "./modules/growth/admin-routes";
 import { createGrowthRoutes } from "./modules/growth/routes";
 import { createHealthRoutes } from "./modules/health/routes";
 import { createImportExportRoutes, IMPORT_PATHS } from "./modules/imports/routes";
+import { createMarketingRoutes } from "./modules/marketing/routes";
 import { createNotificationRoutes } from "./modules/notifications/routes";
 import { createPaymentAdminRoutes } from "./modules/payments/admin-routes";
 import { createPaymentRoutes } from "./modules/payments/routes";
 import { createProductRoutes } from "./modules/products/routes";
 import { createQuotationRoutes } from "./modules/quotations/routes";
+import { createTranslateRoutes } from "./modules/translate/routes";
 import { createUsageRoutes } from "./modules/usage/routes";
 import { createUserRoutes } from "./modules/users/routes";
 
@@ -38,12 +43,17 @@ export const ROUTE_GROUPS = {
     createQuotationRoutes(),
     createExchangeRoutes(),
     createNotificationRoutes(),
+    createTranslateRoutes(),
+    createAssistantRoutes(),
+    createMarketingRoutes(),
+    createAiDraftRoutes(),
   ],
   admin: () => [
     createAdminRoutes(),
     createCreditAdminRoutes(),
     createPaymentAdminRoutes(),
     createGrowthAdminRoutes(),
+    createAiAdminRoutes(),
   ],
   payments: () => [createCreditRoutes(), createPaymentRoutes(), createGrowthRoutes()],
   webhooks: () => [],

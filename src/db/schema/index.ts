@@ -1,3 +1,4 @@
+export * from "./ai";
 export * from "./credits";
 export * from "./growth";
 export * from "./notifications";

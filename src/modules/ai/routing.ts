@@ -1,0 +1,124 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import type { AiProviderKind } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { ApiError } from "../../http/errors";
+import { decryptSecret } from "../../lib/crypto";
+import {
+  generateWithLlm,
+  type LlmRequest,
+  type LlmResult,
+  type LlmTarget,
+  streamWithLlm,
+} from "../../providers/ai/llm";
+
+/** Tasks routed to LLMs; each has an ordered `provider:model` list in system config `ai.routing`. */
+export const AI_TASKS = [
+  "translate",
+  "chat",
+  "marketing",
+  "discovery_analysis",
+  "followup_draft",
+  "quotation_from_inquiry",
+] as const;
+export type AiTask = (typeof AI_TASKS)[number];
+
+export interface ProviderRow {
+  id: string;
+  name: string;
+  kind: AiProviderKind;
+  base_url: string;
+  api_key_ciphertext: string | null;
+  timeout_ms: number;
+  model: string | null;
+}
+
+/** No provider could answer: the caller returns the credits and answers 503. */
+export function aiUnavailable(): ApiError {
+  return new ApiError(503, "The AI service is unavailable right now; your credits were returned");
+}
+
+/**
+ * The LLM candidates for a task, in order, in one query: the task's `ai.routing` entries
+ * (`name` or `name:model`; a name alone means the provider's first model) joined with the
+ * enabled llm providers; entries naming a missing or disabled provider are skipped. An empty
+ * routing list means every enabled llm provider, by name, each with its first model.
+ */
+export async function llmCandidates(deps: Deps, task: AiTask): Promise<ProviderRow[]> {
+  return queryRows<ProviderRow>(
+    deps.db,
+    sql`with routing as (
+        select e.entry, e.n from system_config c,
+          jsonb_array_elements_text(coalesce(c.value -> ${task}, '[]'::jsonb))
+            with ordinality as e(entry, n)
+        where c.key = 'ai.routing'),
+      candidates as (
+        select p.id, p.name, p.kind, p.base_url, p.api_key_ciphertext, p.timeout_ms,
+          coalesce(nullif(substr(r.entry, length(split_part(r.entry, ':', 1)) + 2), ''),
+                   p.models ->> 0) as model, r.n as ord
+        from routing r join ai_providers p on p.name = split_part(r.entry, ':', 1)
+        where p.enabled and p.kind = 'llm'
+        union all
+        select id, name, kind, base_url, api_key_ciphertext, timeout_ms, models ->> 0, null
+        from ai_providers
+        where enabled and kind = 'llm' and not exists (select 1 from routing))
+      select id, name, kind, base_url, api_key_ciphertext, timeout_ms, model
+      from candidates where model is not null order by ord nulls last, name`,
+  );
+}
+
+/** The enabled machine-translation providers, by name. */
+export async function mtProviders(deps: Deps): Promise<ProviderRow[]> {
+  return queryRows<ProviderRow>(
+    deps.db,
+    sql`select id, name, kind, base_url, api_key_ciphertext, timeout_ms, null as model
+        from ai_providers where enabled and kind = 'mt' order by name`,
+  );
+}
+
+export async function providerKey(deps: Deps, row: ProviderRow): Promise<string | undefined> {
+  if (!row.api_key_ciphertext) return undefined;
+  return decryptSecret(deps.keys.encryption, row.api_key_ciphertext);
+}
+
+async function llmTarget(deps: Deps, row: ProviderRow): Promise<LlmTarget> {
+  return {
+    provider: row.name,
+    baseUrl: row.base_url,
+    apiKey: await providerKey(deps, row),
+    model: row.model!,
+    timeoutMs: row.timeout_ms,
+  };
+}
+
+/**
+ * Runs an LLM request on the task's providers in order until one answers. Each failure is
+ * logged (provider, status, reason; never the key or the provider's text) and the next is
+ * tried; when none answers, aiUnavailable().
+ */
+export async function runLlmTask(
+  deps: Deps,
+  task: AiTask,
+  request: LlmRequest,
+): Promise<LlmResult> {
+  for (const row of await llmCandidates(deps, task)) {
+    try {
+      return await generateWithLlm(await llmTarget(deps, row), request, deps.fetch);
+    } catch (error) {
+      deps.logger.warn("llm provider failed", { task, provider: row.name, error: String(error) });
+    }
+  }
+  throw aiUnavailable();
+}
+
+/** As runLlmTask, streamed: falls back only until a provider has produced its first chunk. */
+export async function streamLlmTask(deps: Deps, task: AiTask, request: LlmRequest) {
+  for (const row of await llmCandidates(deps, task)) {
+    try {
+      return await streamWithLlm(await llmTarget(deps, row), request, deps.fetch);
+    } catch (error) {
+      deps.logger.warn("llm provider failed", { task, provider: row.name, error: String(error) });
+    }
+  }
+  throw aiUnavailable();
+}

@@ -1,0 +1,6 @@
+import { createRouter } from "../../http/router";
+
+/** Marketing generation and effect tracking. */
+export function createMarketingRoutes() {
+  return createRouter();
+}

@@ -1,0 +1,131 @@
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { generateText, type ModelMessage, streamText } from "ai";
+
+/**
+ * An LLM behind the OpenAI-compatible chat completions protocol (`POST {base}/chat/completions`,
+ * Bearer key; streamed as SSE `data:` chunks ending in `[DONE]`), through the `ai` SDK. One
+ * attempt per call (maxRetries 0): the caller falls back to the next routed provider instead.
+ */
+
+export interface LlmTarget {
+  provider: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+}
+
+export interface LlmRequest {
+  system?: string;
+  messages: ModelMessage[];
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+export interface LlmResult {
+  text: string;
+  provider: string;
+  model: string;
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+}
+
+/** Any failure of one provider: the router logs it and tries the next. No provider text. */
+export class LlmCallError extends Error {
+  readonly provider: string;
+  readonly status: number | undefined;
+  constructor(provider: string, reason: string, status?: number) {
+    super(`LLM provider ${provider} failed: ${reason}${status ? ` (HTTP ${status})` : ""}`);
+    this.name = "LlmCallError";
+    this.provider = provider;
+    this.status = status;
+  }
+}
+
+function modelOf(target: LlmTarget, fetchImpl: typeof fetch | undefined) {
+  const provider = createOpenAICompatible({
+    name: target.provider,
+    baseURL: target.baseUrl.replace(/\/+$/, ""),
+    ...(target.apiKey ? { apiKey: target.apiKey } : {}),
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+  return provider.chatModel(target.model);
+}
+
+function callError(target: LlmTarget, error: unknown): LlmCallError {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  const name = error instanceof Error ? error.name : "unknown";
+  const reason = name === "TimeoutError" || name === "AbortError" ? "timeout" : name;
+  return new LlmCallError(target.provider, reason, typeof status === "number" ? status : undefined);
+}
+
+export async function generateWithLlm(
+  target: LlmTarget,
+  request: LlmRequest,
+  fetchImpl?: typeof fetch,
+): Promise<LlmResult> {
+  try {
+    const result = await generateText({
+      model: modelOf(target, fetchImpl),
+      ...(request.system ? { system: request.system } : {}),
+      messages: request.messages,
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(target.timeoutMs),
+      ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    });
+    if (!result.text.trim()) throw new LlmCallError(target.provider, "empty answer");
+    return {
+      text: result.text,
+      provider: target.provider,
+      model: target.model,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+    };
+  } catch (error) {
+    if (error instanceof LlmCallError) throw error;
+    throw callError(target, error);
+  }
+}
+
+/**
+ * Streams the answer's text. The first chunk is awaited before returning, so a provider that
+ * fails up front still lets the caller fall back; a failure mid-stream ends the iterator with
+ * an LlmCallError.
+ */
+export async function streamWithLlm(
+  target: LlmTarget,
+  request: LlmRequest,
+  fetchImpl?: typeof fetch,
+): Promise<{ provider: string; model: string; chunks: AsyncIterable<string> }> {
+  let failure: unknown;
+  const result = streamText({
+    model: modelOf(target, fetchImpl),
+    ...(request.system ? { system: request.system } : {}),
+    messages: request.messages,
+    maxRetries: 0,
+    abortSignal: AbortSignal.timeout(target.timeoutMs),
+    ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
+    onError: ({ error }) => {
+      failure = error;
+    },
+  });
+  const iterator = result.textStream[Symbol.asyncIterator]();
+  const first = await iterator.next().catch((error: unknown) => {
+    throw callError(target, error);
+  });
+  if (failure) throw callError(target, failure);
+  if (first.done) throw new LlmCallError(target.provider, "empty answer");
+  async function* chunks(): AsyncGenerator<string> {
+    yield first.value as string;
+    for (;;) {
+      const next = await iterator.next().catch((error: unknown) => {
+        throw callError(target, error);
+      });
+      if (failure) throw callError(target, failure);
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { provider: target.provider, model: target.model, chunks: chunks() };
+}

@@ -1,0 +1,48 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../src/db/client";
+import type { AiProviderKind } from "../../src/db/schema";
+import type { Deps } from "../../src/deps";
+import { encryptSecret } from "../../src/lib/crypto";
+
+/**
+ * Registers an AI provider straight in the database (key encrypted as the admin API does), for
+ * suites that test a feature rather than provider administration.
+ */
+export async function addAiProvider(
+  deps: Deps,
+  input: {
+    name: string;
+    kind: AiProviderKind;
+    baseUrl: string;
+    apiKey?: string;
+    models?: string[];
+    enabled?: boolean;
+    timeoutMs?: number;
+  },
+): Promise<string> {
+  const ciphertext = input.apiKey ? await encryptSecret(deps.keys.encryption, input.apiKey) : null;
+  const [row] = await queryRows<{ id: string }>(
+    deps.db,
+    sql`insert into ai_providers (name, kind, base_url, api_key_ciphertext, api_key_hint, models,
+          enabled, timeout_ms)
+        values (${input.name}, ${input.kind}, ${input.baseUrl}, ${ciphertext},
+          ${input.apiKey ? input.apiKey.slice(-4) : null}, ${JSON.stringify(input.models ?? [])}::jsonb,
+          ${input.enabled ?? true}, ${input.timeoutMs ?? 5000})
+        returning id`,
+  );
+  return row!.id;
+}
+
+/** Sets one task's routing list in system config `ai.routing` (entries `name` or `name:model`). */
+export async function setAiRouting(deps: Deps, task: string, entries: string[]): Promise<void> {
+  await queryRows(
+    deps.db,
+    sql`update system_config set value = jsonb_set(value, ${`{${task}}`}::text[], ${JSON.stringify(entries)}::jsonb)
+        where key = 'ai.routing'`,
+  );
+}
+
+/** Removes every provider (each test file shares one database across its tests). */
+export async function clearAiProviders(deps: Deps): Promise<void> {
+  await queryRows(deps.db, sql`delete from ai_providers`);
+}
