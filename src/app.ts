@@ -31,6 +31,7 @@ import { createQuotationRoutes } from "./modules/quotations/routes";
 import { createTranslateRoutes } from "./modules/translate/routes";
 import { createUsageRoutes } from "./modules/usage/routes";
 import { createUserRoutes } from "./modules/users/routes";
+import { createWechatWebhookRoutes } from "./modules/wechat-webhook/routes";
 
 /** One deployable per group (functions/*.ts); the Node server mounts them all. */
 export const ROUTE_GROUPS = {
@@ -56,7 +57,7 @@ export const ROUTE_GROUPS = {
     createAiAdminRoutes(),
   ],
   payments: () => [createCreditRoutes(), createPaymentRoutes(), createGrowthRoutes()],
-  webhooks: () => [],
+  webhooks: () => [createWechatWebhookRoutes()],
   jobs: () => [],
   cron: () => [],
 } satisfies Record<string, () => AppRouter[]>;

@@ -185,3 +185,24 @@ export const marketingEvents = pgTable(
   },
   (t) => [index("marketing_events_user_type_created_idx").on(t.userId, t.eventType, t.createdAt)],
 );
+
+/**
+ * Messages buyers' texts forwarded to the service's WeChat Official Account (the messaging-app
+ * webhook). WeChat retries a message it got no answer for within 5 s (same MsgId, 3 tries), so
+ * the row is the idempotency record: a retry gets the stored reply instead of a second
+ * translation and charge.
+ */
+export const wechatInboundMessages = pgTable(
+  "wechat_inbound_messages",
+  {
+    msgId: text("msg_id").primaryKey(),
+    openid: text("openid").notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    content: text("content").notNull(),
+    /** The passive reply's text once known (a translation, or why there is none). */
+    reply: text("reply"),
+    createdAt: createdAt(),
+    answeredAt: tstz("answered_at"),
+  },
+  (t) => [index("wechat_inbound_messages_created_idx").on(t.createdAt)],
+);

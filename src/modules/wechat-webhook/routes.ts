@@ -1,0 +1,104 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/env";
+import { ErrorSchema, errorResponse, errorResponses } from "../../http/errors";
+import { createRouter } from "../../http/router";
+import { answerBuyerMessage, REPLY_TEXT_ONLY, verifyWechatRequest } from "./service";
+import { parseWechatXml, textReplyXml } from "./xml";
+
+const tags = ["Webhooks"];
+const WEBHOOK_PATH = "/api/v1/webhooks/wechat";
+
+const SignedQuery = z.object({
+  signature: z.string().optional(),
+  timestamp: z.string().optional(),
+  nonce: z.string().optional(),
+});
+
+const signatureErrors = {
+  403: errorResponse(ErrorSchema, "Signature missing, wrong or out of time"),
+  503: errorResponse(ErrorSchema, "WECHAT_TOKEN is not set"),
+  500: errorResponses[500],
+};
+
+export const wechatHandshakeRoute = createRoute({
+  method: "get",
+  path: WEBHOOK_PATH,
+  tags,
+  summary: "WeChat server verification: echoes `echostr` when the signature is WeChat's",
+  request: { query: SignedQuery.extend({ echostr: z.string().optional() }) },
+  responses: {
+    200: { description: "The echostr", content: { "text/plain": { schema: z.string() } } },
+    ...signatureErrors,
+  },
+});
+
+export const wechatMessageRoute = createRoute({
+  method: "post",
+  path: WEBHOOK_PATH,
+  tags,
+  summary:
+    "WeChat message push (plaintext mode): a forwarded buyer text is answered with its translation",
+  request: { query: SignedQuery },
+  responses: {
+    200: {
+      description: "A passive text reply (XML), or `success` (no reply / answer still running)",
+      content: { "application/xml": { schema: z.string() }, "text/plain": { schema: z.string() } },
+    },
+    400: errorResponse(ErrorSchema, "Not WeChat message XML"),
+    ...signatureErrors,
+  },
+});
+
+/** Keeps background work alive past the response: waitUntil on Workers, nothing on Node. */
+function keepAlive(c: Context<AppEnv>) {
+  return (work: Promise<unknown>) => {
+    try {
+      c.executionCtx.waitUntil(work);
+    } catch {
+      // No execution context (Node): the promise runs on by itself.
+    }
+  };
+}
+
+export function createWechatWebhookRoutes() {
+  const router = createRouter();
+
+  router.openapi(wechatHandshakeRoute, async (c) => {
+    await verifyWechatRequest(c.get("deps"), c.req.valid("query"));
+    return c.text(c.req.valid("query").echostr ?? "", 200);
+  });
+
+  router.openapi(wechatMessageRoute, async (c) => {
+    const deps = c.get("deps");
+    await verifyWechatRequest(deps, c.req.valid("query"));
+    const fields = parseWechatXml(await c.req.text());
+    if (!fields?.FromUserName || !fields.ToUserName) {
+      return c.json({ detail: "The body is not a WeChat message" }, 400);
+    }
+    const reply = (content: string) =>
+      c.body(
+        textReplyXml({
+          toUser: fields.FromUserName!,
+          fromUser: fields.ToUserName!,
+          createTime: deps.clock.now().getTime() / 1000,
+          content,
+        }),
+        200,
+        { "Content-Type": "application/xml; charset=utf-8" },
+      );
+    // Events (subscribe, menu clicks) and media are acknowledged without a reply.
+    if (fields.MsgType === "event") return c.text("success", 200);
+    if (fields.MsgType !== "text" || !fields.MsgId || !fields.Content) {
+      return reply(REPLY_TEXT_ONLY);
+    }
+    const answer = await answerBuyerMessage(
+      deps,
+      { msgId: fields.MsgId, openid: fields.FromUserName, content: fields.Content },
+      keepAlive(c),
+    );
+    return answer === undefined ? c.text("success", 200) : reply(answer);
+  });
+
+  return router;
+}
