@@ -10,6 +10,7 @@ import { ApiError, handleError } from "./http/errors";
 import { requestIdFromRuntime, responseHeaders } from "./http/response-headers";
 import type { AppRouter } from "./http/router";
 import { createAdminRoutes } from "./modules/admin/routes";
+import { createAgentRoutes } from "./modules/agent/routes";
 import { createAiAdminRoutes } from "./modules/ai-admin/routes";
 import { createAiDraftRoutes } from "./modules/ai-drafts/routes";
 import { createAssistantRoutes } from "./modules/assistant/routes";
@@ -17,11 +18,14 @@ import { createAuthRoutes } from "./modules/auth/routes";
 import { createCreditAdminRoutes } from "./modules/credits/admin-routes";
 import { createCreditRoutes } from "./modules/credits/routes";
 import { createCustomerRoutes } from "./modules/customers/routes";
+import { createSearchProviderAdminRoutes } from "./modules/discovery/admin-routes";
+import { createDiscoveryRoutes } from "./modules/discovery/routes";
 import { createExchangeRoutes } from "./modules/exchange/routes";
 import { createGrowthAdminRoutes } from "./modules/growth/admin-routes";
 import { createGrowthRoutes } from "./modules/growth/routes";
 import { createHealthRoutes } from "./modules/health/routes";
 import { createImportExportRoutes, IMPORT_PATHS } from "./modules/imports/routes";
+import { createJobRoutes } from "./modules/jobs/routes";
 import { createMarketingRoutes } from "./modules/marketing/routes";
 import { createNotificationRoutes } from "./modules/notifications/routes";
 import { createPaymentAdminRoutes } from "./modules/payments/admin-routes";
@@ -48,6 +52,8 @@ export const ROUTE_GROUPS = {
     createAssistantRoutes(),
     createMarketingRoutes(),
     createAiDraftRoutes(),
+    createDiscoveryRoutes(),
+    createAgentRoutes(),
   ],
   admin: () => [
     createAdminRoutes(),
@@ -55,10 +61,11 @@ export const ROUTE_GROUPS = {
     createPaymentAdminRoutes(),
     createGrowthAdminRoutes(),
     createAiAdminRoutes(),
+    createSearchProviderAdminRoutes(),
   ],
   payments: () => [createCreditRoutes(), createPaymentRoutes(), createGrowthRoutes()],
   webhooks: () => [createWechatWebhookRoutes()],
-  jobs: () => [],
+  jobs: () => [createJobRoutes()],
   cron: () => [],
 } satisfies Record<string, () => AppRouter[]>;
 

@@ -1,5 +1,6 @@
 export * from "./ai";
 export * from "./credits";
+export * from "./discovery";
 export * from "./growth";
 export * from "./notifications";
 export * from "./payments";

@@ -1,0 +1,105 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { createdAt, id, tstz, updatedAt } from "./columns";
+import { users } from "./users";
+
+export const SEARCH_PROVIDER_KINDS = ["brave", "searxng"] as const;
+export type SearchProviderKind = (typeof SEARCH_PROVIDER_KINDS)[number];
+
+/**
+ * Web search engines for customer discovery, configured by admins: `brave` (Brave Search API)
+ * and `searxng` (a self-hosted meta-search, JSON format). Tried in the order of system config
+ * `search.providers_order`, then by name. Keys encrypted as AI provider keys are.
+ */
+export const searchProviders = pgTable(
+  "search_providers",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: SEARCH_PROVIDER_KINDS }).notNull(),
+    baseUrl: text("base_url").notNull(),
+    apiKeyCiphertext: text("api_key_ciphertext"),
+    apiKeyHint: text("api_key_hint"),
+    enabled: boolean("enabled").notNull().default(true),
+    timeoutMs: integer("timeout_ms").notNull().default(15_000),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("search_providers_name_key").on(t.name),
+    check("search_providers_kind_check", sql`${t.kind} in ('brave', 'searxng')`),
+    check("search_providers_timeout_check", sql`${t.timeoutMs} between 1000 and 120000`),
+  ],
+);
+
+/** A saved discovery search: the companies found for a product in a market (spec fields). */
+export const discoveryRecords = pgTable(
+  "discovery_records",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    product: text("product").notNull(),
+    market: text("market").notNull(),
+    companies: jsonb("companies").$type<unknown[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [index("discovery_records_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+export const PIPELINE_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
+
+/**
+ * One run of the AI Digital Employee agent: discovery search -> analysis -> outreach drafts ->
+ * automatic save. `pipeline_data` holds {stages, leads, summary} (spec).
+ */
+export const agentPipelines = pgTable(
+  "agent_pipelines",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: PIPELINE_STATUSES }).notNull().default("queued"),
+    product: text("product").notNull(),
+    market: text("market").notNull(),
+    maxLeads: integer("max_leads").notNull().default(10),
+    pipelineData: jsonb("pipeline_data")
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default({ stages: [], leads: [], summary: null }),
+    /** The consumption the run was charged under, refunded if the run fails. */
+    consumptionId: uuid("consumption_id"),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    /** A worker holds the run until then; past it another worker may take it over. */
+    leaseUntil: tstz("lease_until"),
+    startedAt: tstz("started_at"),
+    finishedAt: tstz("finished_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("agent_pipelines_user_created_idx").on(t.userId, t.createdAt),
+    index("agent_pipelines_open_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('queued', 'running')`),
+    check(
+      "agent_pipelines_status_check",
+      sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`,
+    ),
+    check("agent_pipelines_max_leads_check", sql`${t.maxLeads} between 1 and 50`),
+  ],
+);
