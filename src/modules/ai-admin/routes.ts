@@ -1,6 +1,368 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/env";
+import { ErrorSchema, errorResponse } from "../../http/errors";
+import { requestIp } from "../../http/limits";
+import {
+  adminErrorResponses as adminErrors,
+  jsonBody as body,
+  adminGuard as guard,
+  jsonResponse as json,
+  bearerSecurity as security,
+  adminWriteGuard as writeGuard,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import {
+  FaqBody,
+  FaqListQuery,
+  FaqPage,
+  FaqPatch,
+  FaqSchema,
+  IdParam,
+  ProviderBody,
+  ProviderListQuery,
+  ProviderPage,
+  ProviderPatch,
+  ProviderSchema,
+  QuotaBody,
+  QuotaListQuery,
+  QuotaPage,
+  QuotaPatch,
+  QuotaSchema,
+  RoutingBody,
+  RoutingSchema,
+} from "./schemas";
+import {
+  type Actor,
+  createFaq,
+  createProvider,
+  createQuota,
+  deleteFaq,
+  deleteProvider,
+  deleteQuota,
+  getFaq,
+  getProvider,
+  getQuota,
+  getRouting,
+  listFaqs,
+  listProviders,
+  listQuotas,
+  putRouting,
+  resetQuota,
+  updateFaq,
+  updateProvider,
+  updateQuota,
+} from "./service";
+
+const notFound = { 404: errorResponse(ErrorSchema, "Not found") };
+const deleted = { 204: { description: "Deleted" } };
+
+// ---------------------------------------------------------------- AI providers
+
+const providerTags = ["Admin: AI providers"];
+const PROVIDERS = "/api/v1/admin/ai-providers";
+
+export const listProvidersRoute = createRoute({
+  method: "get",
+  path: PROVIDERS,
+  tags: providerTags,
+  security,
+  summary: "AI providers by name, filtered by kind and enabled (keys are never returned)",
+  middleware: [...guard],
+  request: { query: ProviderListQuery },
+  responses: { 200: json(ProviderPage, "A page of providers"), ...adminErrors },
+});
+
+export const createProviderRoute = createRoute({
+  method: "post",
+  path: PROVIDERS,
+  tags: providerTags,
+  security,
+  summary: "Add an AI provider; its API key is stored encrypted and is write-only",
+  middleware: [...writeGuard],
+  request: { body: body(ProviderBody) },
+  responses: {
+    201: json(ProviderSchema, "Created"),
+    409: errorResponse(ErrorSchema, "Name already used"),
+    ...adminErrors,
+  },
+});
+
+export const getProviderRoute = createRoute({
+  method: "get",
+  path: `${PROVIDERS}/{id}`,
+  tags: providerTags,
+  security,
+  summary: "One AI provider",
+  middleware: [...guard],
+  request: { params: IdParam },
+  responses: { 200: json(ProviderSchema, "The provider"), ...notFound, ...adminErrors },
+});
+
+export const updateProviderRoute = createRoute({
+  method: "patch",
+  path: `${PROVIDERS}/{id}`,
+  tags: providerTags,
+  security,
+  summary: "Change an AI provider (`api_key: null` clears the key; leaving it out keeps it)",
+  middleware: [...writeGuard],
+  request: { params: IdParam, body: body(ProviderPatch) },
+  responses: {
+    200: json(ProviderSchema, "Updated"),
+    409: errorResponse(ErrorSchema, "Name already used"),
+    ...notFound,
+    ...adminErrors,
+  },
+});
+
+export const deleteProviderRoute = createRoute({
+  method: "delete",
+  path: `${PROVIDERS}/{id}`,
+  tags: providerTags,
+  security,
+  summary: "Delete an AI provider and its translation quotas",
+  middleware: [...writeGuard],
+  request: { params: IdParam },
+  responses: { ...deleted, ...notFound, ...adminErrors },
+});
+
+// ---------------------------------------------------------------- AI routing
+
+export const getRoutingRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/ai-routing",
+  tags: providerTags,
+  security,
+  summary: "The AI routing (system config ai.routing) and what each task will actually run",
+  middleware: [...guard],
+  responses: { 200: json(RoutingSchema, "Routing and effective candidates"), ...adminErrors },
+});
+
+export const putRoutingRoute = createRoute({
+  method: "put",
+  path: "/api/v1/admin/ai-routing",
+  tags: providerTags,
+  security,
+  summary:
+    "Replace the AI routing: task -> ordered `provider` or `provider:model` entries naming " +
+    "existing llm providers (a task left out gets an empty list: every enabled llm provider)",
+  middleware: [...writeGuard],
+  request: { body: body(RoutingBody) },
+  responses: { 200: json(RoutingSchema, "The stored routing"), ...adminErrors },
+});
+
+// ---------------------------------------------------------------- translation quotas
+
+const quotaTags = ["Admin: translation quotas"];
+const QUOTAS = "/api/v1/admin/translation-quotas";
+
+export const listQuotasRoute = createRoute({
+  method: "get",
+  path: QUOTAS,
+  tags: quotaTags,
+  security,
+  summary: "Translation quotas with their current use, by provider name and period",
+  middleware: [...guard],
+  request: { query: QuotaListQuery },
+  responses: { 200: json(QuotaPage, "A page of quotas"), ...adminErrors },
+});
+
+export const createQuotaRoute = createRoute({
+  method: "post",
+  path: QUOTAS,
+  tags: quotaTags,
+  security,
+  summary: "Add a provider's daily or monthly character quota (one per provider and period)",
+  middleware: [...writeGuard],
+  request: { body: body(QuotaBody) },
+  responses: {
+    201: json(QuotaSchema, "Created"),
+    409: errorResponse(ErrorSchema, "The provider already has a quota for that period"),
+    ...adminErrors,
+  },
+});
+
+export const getQuotaRoute = createRoute({
+  method: "get",
+  path: `${QUOTAS}/{id}`,
+  tags: quotaTags,
+  security,
+  summary: "One translation quota",
+  middleware: [...guard],
+  request: { params: IdParam },
+  responses: { 200: json(QuotaSchema, "The quota"), ...notFound, ...adminErrors },
+});
+
+export const updateQuotaRoute = createRoute({
+  method: "patch",
+  path: `${QUOTAS}/{id}`,
+  tags: quotaTags,
+  security,
+  summary: "Change a translation quota's period, limit or enabled flag",
+  middleware: [...writeGuard],
+  request: { params: IdParam, body: body(QuotaPatch) },
+  responses: {
+    200: json(QuotaSchema, "Updated"),
+    409: errorResponse(ErrorSchema, "The provider already has a quota for that period"),
+    ...notFound,
+    ...adminErrors,
+  },
+});
+
+export const deleteQuotaRoute = createRoute({
+  method: "delete",
+  path: `${QUOTAS}/{id}`,
+  tags: quotaTags,
+  security,
+  summary: "Delete a translation quota",
+  middleware: [...writeGuard],
+  request: { params: IdParam },
+  responses: { ...deleted, ...notFound, ...adminErrors },
+});
+
+export const resetQuotaRoute = createRoute({
+  method: "post",
+  path: `${QUOTAS}/{id}/reset`,
+  tags: quotaTags,
+  security,
+  summary: "Zero the quota's use and start its period at the current UTC day or month",
+  middleware: [...writeGuard],
+  request: { params: IdParam },
+  responses: { 200: json(QuotaSchema, "Reset"), ...notFound, ...adminErrors },
+});
+
+// ---------------------------------------------------------------- FAQ
+
+const faqTags = ["Admin: FAQ"];
+const FAQ = "/api/v1/admin/faq";
+
+export const listFaqsRoute = createRoute({
+  method: "get",
+  path: FAQ,
+  tags: faqTags,
+  security,
+  summary: "FAQ entries by sort order, filtered by enabled and question text",
+  middleware: [...guard],
+  request: { query: FaqListQuery },
+  responses: { 200: json(FaqPage, "A page of FAQ entries"), ...adminErrors },
+});
+
+export const createFaqRoute = createRoute({
+  method: "post",
+  path: FAQ,
+  tags: faqTags,
+  security,
+  summary: "Add an FAQ entry the assistant answers instantly and free",
+  middleware: [...writeGuard],
+  request: { body: body(FaqBody) },
+  responses: { 201: json(FaqSchema, "Created"), ...adminErrors },
+});
+
+export const getFaqRoute = createRoute({
+  method: "get",
+  path: `${FAQ}/{id}`,
+  tags: faqTags,
+  security,
+  summary: "One FAQ entry",
+  middleware: [...guard],
+  request: { params: IdParam },
+  responses: { 200: json(FaqSchema, "The entry"), ...notFound, ...adminErrors },
+});
+
+export const updateFaqRoute = createRoute({
+  method: "patch",
+  path: `${FAQ}/{id}`,
+  tags: faqTags,
+  security,
+  summary: "Change an FAQ entry",
+  middleware: [...writeGuard],
+  request: { params: IdParam, body: body(FaqPatch) },
+  responses: { 200: json(FaqSchema, "Updated"), ...notFound, ...adminErrors },
+});
+
+export const deleteFaqRoute = createRoute({
+  method: "delete",
+  path: `${FAQ}/{id}`,
+  tags: faqTags,
+  security,
+  summary: "Delete an FAQ entry",
+  middleware: [...writeGuard],
+  request: { params: IdParam },
+  responses: { ...deleted, ...notFound, ...adminErrors },
+});
+
+const actor = (c: Context<AppEnv>): Actor => ({ id: c.get("auth").userId, ip: requestIp(c) });
 
 /** Admin: ai-providers, ai-routing, translation-quotas, faq (API.md "Admin"). */
 export function createAiAdminRoutes() {
-  return createRouter();
+  const router = createRouter();
+
+  router.openapi(listProvidersRoute, async (c) =>
+    c.json(await listProviders(c.get("deps"), c.req.valid("query")), 200),
+  );
+  router.openapi(createProviderRoute, async (c) =>
+    c.json(await createProvider(c.get("deps"), actor(c), c.req.valid("json")), 201),
+  );
+  router.openapi(getProviderRoute, async (c) =>
+    c.json(await getProvider(c.get("deps"), c.req.valid("param").id), 200),
+  );
+  router.openapi(updateProviderRoute, async (c) =>
+    c.json(
+      await updateProvider(c.get("deps"), actor(c), c.req.valid("param").id, c.req.valid("json")),
+      200,
+    ),
+  );
+  router.openapi(deleteProviderRoute, async (c) => {
+    await deleteProvider(c.get("deps"), actor(c), c.req.valid("param").id);
+    return c.body(null, 204);
+  });
+
+  router.openapi(getRoutingRoute, async (c) => c.json(await getRouting(c.get("deps")), 200));
+  router.openapi(putRoutingRoute, async (c) =>
+    c.json(await putRouting(c.get("deps"), actor(c), c.req.valid("json")), 200),
+  );
+
+  router.openapi(listQuotasRoute, async (c) =>
+    c.json(await listQuotas(c.get("deps"), c.req.valid("query")), 200),
+  );
+  router.openapi(createQuotaRoute, async (c) =>
+    c.json(await createQuota(c.get("deps"), actor(c), c.req.valid("json")), 201),
+  );
+  router.openapi(getQuotaRoute, async (c) =>
+    c.json(await getQuota(c.get("deps"), c.req.valid("param").id), 200),
+  );
+  router.openapi(updateQuotaRoute, async (c) =>
+    c.json(
+      await updateQuota(c.get("deps"), actor(c), c.req.valid("param").id, c.req.valid("json")),
+      200,
+    ),
+  );
+  router.openapi(deleteQuotaRoute, async (c) => {
+    await deleteQuota(c.get("deps"), actor(c), c.req.valid("param").id);
+    return c.body(null, 204);
+  });
+  router.openapi(resetQuotaRoute, async (c) =>
+    c.json(await resetQuota(c.get("deps"), actor(c), c.req.valid("param").id), 200),
+  );
+
+  router.openapi(listFaqsRoute, async (c) =>
+    c.json(await listFaqs(c.get("deps"), c.req.valid("query")), 200),
+  );
+  router.openapi(createFaqRoute, async (c) =>
+    c.json(await createFaq(c.get("deps"), actor(c), c.req.valid("json")), 201),
+  );
+  router.openapi(getFaqRoute, async (c) =>
+    c.json(await getFaq(c.get("deps"), c.req.valid("param").id), 200),
+  );
+  router.openapi(updateFaqRoute, async (c) =>
+    c.json(
+      await updateFaq(c.get("deps"), actor(c), c.req.valid("param").id, c.req.valid("json")),
+      200,
+    ),
+  );
+  router.openapi(deleteFaqRoute, async (c) => {
+    await deleteFaq(c.get("deps"), actor(c), c.req.valid("param").id);
+    return c.body(null, 204);
+  });
+  return router;
 }
