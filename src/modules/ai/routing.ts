@@ -81,7 +81,8 @@ export async function providerKey(deps: Deps, row: ProviderRow): Promise<string 
   return decryptSecret(deps.keys.encryption, row.api_key_ciphertext);
 }
 
-async function llmTarget(deps: Deps, row: ProviderRow): Promise<LlmTarget> {
+/** A routed candidate as the LLM client's target, its key decrypted. */
+export async function llmTarget(deps: Deps, row: ProviderRow): Promise<LlmTarget> {
   return {
     provider: row.name,
     baseUrl: row.base_url,

@@ -13,6 +13,7 @@ import { releaseQuota, reserveQuota } from "../ai/quotas";
 import {
   aiUnavailable,
   llmCandidates,
+  llmTarget,
   mtProviders,
   type ProviderRow,
   providerKey,
@@ -66,16 +67,6 @@ const LlmReplies = z.object({
     )
     .min(1),
 });
-
-async function llmTarget(deps: Deps, row: ProviderRow) {
-  return {
-    provider: row.name,
-    baseUrl: row.base_url,
-    apiKey: await providerKey(deps, row),
-    model: row.model!,
-    timeoutMs: row.timeout_ms,
-  };
-}
 
 function translationRequest(input: TranslateInput): LlmRequest {
   const from = input.source_lang
