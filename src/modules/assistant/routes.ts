@@ -1,6 +1,179 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { streamSSE } from "hono/streaming";
+import { requireAuth } from "../../http/auth";
+import { requireCsrfForCookieSessions } from "../../http/csrf";
+import type { AppEnv } from "../../http/env";
+import {
+  authErrorResponses,
+  csrfErrorResponses,
+  ErrorSchema,
+  errorResponse,
+} from "../../http/errors";
+import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
+import { requestIp } from "../../http/limits";
+import { jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import {
+  ChatBody,
+  ChatQuery,
+  ChatResponse,
+  ConversationDetail,
+  ConversationIdParam,
+  ConversationsPage,
+  ConversationsQuery,
+  QuickQuestionsSchema,
+} from "./schemas";
+import {
+  chat,
+  chatStream,
+  deleteConversation,
+  getConversation,
+  listConversations,
+  quickQuestions,
+} from "./service";
+
+const tags = ["AI assistant"];
+const notFoundResponse = {
+  404: errorResponse(ErrorSchema, "No such conversation of the caller"),
+};
+
+/**
+ * A streamed answer cannot be replayed from the idempotency store (only JSON bodies are kept),
+ * so Idempotency-Key applies to JSON chat requests; a streamed turn is charged per request.
+ */
+const idempotentUnlessStreaming: MiddlewareHandler<AppEnv> = async function idempotentChat(
+  c,
+  next,
+) {
+  if (c.req.query("stream") === "true") return next();
+  return idempotentRequest(c, next);
+};
+
+export const chatRoute = createRoute({
+  method: "post",
+  path: "/api/v1/ai/chat",
+  tags,
+  security,
+  summary: "Ask the assistant: an FAQ match answers instantly and free, else the model (billed)",
+  description:
+    "Charges `credits.costs.chat` unless an FAQ matches. May return `action` (e.g. " +
+    "`add_customer` with customer fields) for the user to confirm; nothing is saved by it. " +
+    "With `stream=true` the answer is `text/event-stream`: `meta` {conversation_id}, `delta` " +
+    "{text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` " +
+    "{detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. " +
+    "Send an Idempotency-Key header to make a retry of a JSON request charge once.",
+  middleware: [requireAuth, requireCsrfForCookieSessions, idempotentUnlessStreaming] as const,
+  request: {
+    query: ChatQuery,
+    body: { required: true, content: { "application/json": { schema: ChatBody } } },
+  },
+  responses: {
+    200: {
+      description: "The answer (JSON), or its event stream with stream=true",
+      content: {
+        "application/json": { schema: ChatResponse },
+        "text/event-stream": { schema: z.string() },
+      },
+    },
+    402: errorResponse(ErrorSchema, "Not enough credits (nothing written)"),
+    ...notFoundResponse,
+    409: errorResponse(ErrorSchema, "The same Idempotency-Key is still being processed"),
+    503: errorResponse(ErrorSchema, "No AI provider answered; the credits were returned"),
+    ...csrfErrorResponses,
+  },
+});
+
+export const quickQuestionsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/ai/quick-questions",
+  tags,
+  security,
+  summary: "The admin-configured quick questions (system config ai.quick_questions)",
+  middleware: [requireAuth] as const,
+  responses: { 200: json(QuickQuestionsSchema, "Quick questions"), ...authErrorResponses },
+});
+
+export const listConversationsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/ai/conversations",
+  tags,
+  security,
+  summary: "The caller's conversations, last active first, with the latest message's preview",
+  middleware: [requireAuth] as const,
+  request: { query: ConversationsQuery },
+  responses: { 200: json(ConversationsPage, "A page of conversations"), ...authErrorResponses },
+});
+
+export const getConversationRoute = createRoute({
+  method: "get",
+  path: "/api/v1/ai/conversations/{id}",
+  tags,
+  security,
+  summary: "One conversation of the caller with its last 100 messages, oldest first",
+  middleware: [requireAuth] as const,
+  request: { params: ConversationIdParam },
+  responses: {
+    200: json(ConversationDetail, "The conversation"),
+    ...notFoundResponse,
+    ...authErrorResponses,
+  },
+});
+
+export const deleteConversationRoute = createRoute({
+  method: "delete",
+  path: "/api/v1/ai/conversations/{id}",
+  tags,
+  security,
+  summary: "Delete one conversation of the caller and its messages",
+  middleware: [requireAuth, requireCsrfForCookieSessions] as const,
+  request: { params: ConversationIdParam },
+  responses: {
+    204: { description: "Deleted" },
+    ...notFoundResponse,
+    ...csrfErrorResponses,
+  },
+});
 
 /** The AI assistant: chat (FAQ first, SSE with stream=true), quick questions, conversations. */
 export function createAssistantRoutes() {
-  return createRouter();
+  const router = createRouter();
+  router.openapi(chatRoute, async (c) => {
+    const deps = c.get("deps");
+    const request = {
+      userId: c.get("auth").userId,
+      input: c.req.valid("json"),
+      idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
+      ip: requestIp(c),
+    };
+    if (!c.req.valid("query").stream) return c.json(await chat(deps, request), 200);
+    // 404, 402 and an unreachable provider are thrown here, as JSON, before the stream opens.
+    const events = await chatStream(deps, request);
+    return streamSSE(c, async (stream) => {
+      for await (const { event, data } of events) {
+        await stream.writeSSE({ event, data: JSON.stringify(data) });
+      }
+    });
+  });
+  router.openapi(quickQuestionsRoute, async (c) =>
+    c.json(await quickQuestions(c.get("deps")), 200),
+  );
+  router.openapi(listConversationsRoute, async (c) => {
+    const query = c.req.valid("query");
+    return c.json(
+      await listConversations(c.get("deps"), { ...query, userId: c.get("auth").userId }),
+      200,
+    );
+  });
+  router.openapi(getConversationRoute, async (c) =>
+    c.json(
+      await getConversation(c.get("deps"), c.get("auth").userId, c.req.valid("param").id),
+      200,
+    ),
+  );
+  router.openapi(deleteConversationRoute, async (c) => {
+    await deleteConversation(c.get("deps"), c.get("auth").userId, c.req.valid("param").id);
+    return c.body(null, 204);
+  });
+  return router;
 }

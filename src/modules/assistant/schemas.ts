@@ -1,0 +1,113 @@
+import { z } from "@hono/zod-openapi";
+import { pageQuery, pageSchema } from "../../lib/pagination";
+
+/** Longest message a user may send in one turn (characters). */
+export const MAX_MESSAGE_CHARS = 4000;
+
+export const ChatBody = z
+  .object({
+    message: z
+      .string()
+      .trim()
+      .min(1, { error: "Write a message" })
+      .max(MAX_MESSAGE_CHARS, { error: `At most ${MAX_MESSAGE_CHARS} characters` })
+      .openapi({ example: "Add customer Acme GmbH, contact Anna Weber, anna@acme.de, Germany" }),
+    conversation_id: z.uuid({ error: "Not a valid id" }).optional().openapi({
+      description: "Continue this conversation of the caller; omit to start a new one",
+    }),
+  })
+  .strict()
+  .openapi("ChatInput");
+export type ChatInput = z.infer<typeof ChatBody>;
+
+export const ChatQuery = z.object({
+  stream: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional()
+    .openapi({
+      type: "boolean",
+      description:
+        "true: answer as text/event-stream (events meta, delta, done, or error) instead of JSON",
+    }),
+});
+
+export const ActionSchema = z
+  .object({
+    type: z.enum(["add_customer"]),
+    data: z.record(z.string(), z.unknown()).openapi({
+      description:
+        "add_customer: fields of the customer create body (company, contact_name, email, phone, " +
+        "whatsapp, country, notes); nothing is saved until the client POSTs /api/v1/customers",
+    }),
+  })
+  .openapi("AssistantAction");
+
+export const MESSAGE_SOURCES = ["faq", "llm"] as const;
+
+export const MessageSchema = z
+  .object({
+    id: z.string(),
+    role: z.enum(["user", "assistant"]),
+    content: z.string(),
+    source: z.enum(MESSAGE_SOURCES).nullable().openapi({
+      description: "Assistant messages: faq (instant, free) or llm; null for user messages",
+    }),
+    action: ActionSchema.nullable(),
+    created_at: z.string(),
+  })
+  .openapi("AssistantMessage");
+export type MessageOut = z.infer<typeof MessageSchema>;
+
+export const ChatResponse = z
+  .object({
+    conversation_id: z.string(),
+    message: MessageSchema,
+    action: ActionSchema.nullable().openapi({
+      description: "A proposal for the user to confirm; the same as message.action",
+    }),
+    credits_charged: z.number().int().openapi({ description: "0 for an FAQ answer" }),
+    balance: z.number().int(),
+  })
+  .openapi("ChatResult");
+
+export const QuickQuestionsSchema = z
+  .object({ questions: z.array(z.string()) })
+  .openapi("QuickQuestions");
+
+export const ConversationSummary = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    message_count: z.number().int(),
+    last_message: z
+      .object({
+        role: z.enum(["user", "assistant"]),
+        preview: z.string().openapi({ description: "The first 200 characters" }),
+        created_at: z.string(),
+      })
+      .nullable(),
+  })
+  .openapi("ConversationSummary");
+
+export const ConversationsQuery = pageQuery(100);
+export const ConversationsPage = pageSchema(ConversationSummary).openapi("ConversationPage");
+
+export const ConversationDetail = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    message_count: z.number().int(),
+    messages: z.array(MessageSchema).openapi({
+      description: "The last 100 messages, oldest first",
+    }),
+  })
+  .openapi("Conversation");
+
+export const ConversationIdParam = z.object({
+  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
+});

@@ -1,0 +1,455 @@
+import type { ModelMessage } from "ai";
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import { selectPage } from "../../db/page";
+import type { Deps } from "../../deps";
+import { ApiError, notFound } from "../../http/errors";
+import { iso, nowIso } from "../../lib/clock";
+import { billed } from "../ai/billing";
+import { aiUnavailable, runLlmTask, streamLlmTask } from "../ai/routing";
+import { type Charge, refundCharge } from "../credits/service";
+import {
+  type AssistantAction,
+  actionBlockFilter,
+  actionInstructions,
+  extractAction,
+} from "./actions";
+import { type FaqMatch, faqMatchSql } from "./faq";
+import type { ChatInput, MessageOut } from "./schemas";
+
+/** Messages of the conversation sent to the model as context with the new one. */
+export const HISTORY_MESSAGES = 20;
+/** Messages a conversation read returns (the newest, oldest first). */
+export const DETAIL_MESSAGES = 100;
+const TITLE_CHARS = 60;
+const PREVIEW_CHARS = 200;
+
+const conversationNotFound = () => notFound("Conversation not found");
+const STREAM_FAILED = "The AI service stopped answering; your credits were returned";
+
+/** jsonb arrives parsed from node-postgres and PGlite, as text from some drivers. */
+function fromJson<T>(value: T | string | null): T | null {
+  if (value === null) return null;
+  return typeof value === "string" ? (JSON.parse(value) as T) : value;
+}
+
+/** The first 60 characters of the first message (whole code points). */
+export function conversationTitle(message: string): string {
+  return Array.from(message.replace(/\s+/g, " ").trim()).slice(0, TITLE_CHARS).join("");
+}
+
+interface ChatContext {
+  conversationOk: boolean;
+  faq: FaqMatch | null;
+  history: ModelMessage[];
+  prompt: string;
+}
+
+/**
+ * Everything a turn needs before any charge, in one query: whether the conversation is the
+ * caller's, the best FAQ match, the conversation's last 20 messages (oldest first) and the
+ * admin's system prompt.
+ */
+async function loadChatContext(deps: Deps, userId: string, input: ChatInput): Promise<ChatContext> {
+  const conversationId = input.conversation_id ?? null;
+  const [row] = await queryRows<{
+    conversation_ok: boolean;
+    faq: FaqMatch | string | null;
+    history: { role: "user" | "assistant"; content: string }[] | string;
+    prompt: string | null;
+  }>(
+    deps.db,
+    sql`select
+        (${conversationId}::uuid is null or exists (
+          select 1 from ai_conversations
+          where id = ${conversationId}::uuid and user_id = ${userId}::uuid)) as conversation_ok,
+        (select to_jsonb(best) from (${faqMatchSql(input.message)}) best) as faq,
+        coalesce((select jsonb_agg(jsonb_build_object('role', h.role, 'content', h.content)
+            order by h.created_at, h.id)
+          from (select role, content, created_at, id from ai_messages
+                where conversation_id = ${conversationId}::uuid and user_id = ${userId}::uuid
+                order by created_at desc, id desc limit ${HISTORY_MESSAGES}) h),
+          '[]'::jsonb) as history,
+        (select value #>> '{}' from system_config where key = 'ai.prompt') as prompt`,
+  );
+  return {
+    conversationOk: row!.conversation_ok,
+    faq: fromJson(row!.faq),
+    history: (fromJson(row!.history) ?? []).map((m) => ({ role: m.role, content: m.content })),
+    prompt: row!.prompt ?? "",
+  };
+}
+
+interface Turn {
+  userId: string;
+  conversationId: string;
+  isNew: boolean;
+  message: string;
+  /** When the user's message arrived. */
+  askedAt: string;
+  content: string;
+  source: "faq" | "llm";
+  action: AssistantAction | null;
+}
+
+interface StoredTurn {
+  message: MessageOut;
+  balance: number;
+}
+
+/**
+ * Writes one turn in one statement: the conversation (created, or its updated_at bumped; a
+ * conversation deleted meanwhile yields nothing, a 404), the user's message and the answer.
+ * Ids are time-ordered UUIDs drawn in that order, so the user's message sorts first even when
+ * both carry the same instant.
+ */
+async function storeTurn(deps: Deps, turn: Turn): Promise<StoredTurn> {
+  const userMessageId = deps.ids.uuid();
+  const answerId = deps.ids.uuid();
+  const answeredAt = nowIso(deps);
+  const [row] = await queryRows<{ id: string; created_at: Date | string; balance: number | null }>(
+    deps.db,
+    sql`with created as (
+        insert into ai_conversations (id, user_id, title, created_at, updated_at)
+        select ${turn.conversationId}::uuid, ${turn.userId}::uuid,
+          ${conversationTitle(turn.message)}, ${turn.askedAt}::timestamptz,
+          ${answeredAt}::timestamptz
+        where ${turn.isNew}::boolean
+        returning id),
+      bumped as (
+        update ai_conversations set updated_at = ${answeredAt}::timestamptz
+        where not ${turn.isNew}::boolean and id = ${turn.conversationId}::uuid
+          and user_id = ${turn.userId}::uuid
+        returning id),
+      target as (select id from created union all select id from bumped),
+      asked as (
+        insert into ai_messages (id, conversation_id, user_id, role, content, created_at)
+        select ${userMessageId}::uuid, id, ${turn.userId}::uuid, 'user', ${turn.message},
+          ${turn.askedAt}::timestamptz
+        from target
+        returning id),
+      answered as (
+        insert into ai_messages (id, conversation_id, user_id, role, content, source, action,
+          created_at)
+        select ${answerId}::uuid, id, ${turn.userId}::uuid, 'assistant', ${turn.content},
+          ${turn.source}, ${turn.action ? JSON.stringify(turn.action) : null}::jsonb,
+          ${answeredAt}::timestamptz
+        from target
+        returning id, created_at)
+      select a.id, a.created_at,
+        (select balance from user_credits where user_id = ${turn.userId}::uuid) as balance
+      from answered a`,
+  );
+  if (!row) throw conversationNotFound();
+  return {
+    message: {
+      id: row.id,
+      role: "assistant",
+      content: turn.content,
+      source: turn.source,
+      action: turn.action,
+      created_at: iso(row.created_at),
+    },
+    balance: row.balance ?? 0,
+  };
+}
+
+export interface ChatRequest {
+  userId: string;
+  input: ChatInput;
+  idempotencyKey?: string;
+  ip?: string | null;
+}
+
+/** What to start a turn with: the context, or 404 for someone else's conversation. */
+async function beginTurn(deps: Deps, request: ChatRequest) {
+  const context = await loadChatContext(deps, request.userId, request.input);
+  if (!context.conversationOk) throw conversationNotFound();
+  const isNew = !request.input.conversation_id;
+  const base = {
+    userId: request.userId,
+    conversationId: request.input.conversation_id ?? deps.ids.uuid(),
+    isNew,
+    message: request.input.message,
+    askedAt: nowIso(deps),
+  };
+  const llm = {
+    system: `${context.prompt}\n\n${actionInstructions()}`.trim(),
+    messages: [
+      ...context.history,
+      { role: "user", content: request.input.message },
+    ] as ModelMessage[],
+  };
+  return { context, base, llm };
+}
+
+function billedInput(request: ChatRequest) {
+  return {
+    userId: request.userId,
+    operation: "chat" as const,
+    ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
+    ip: request.ip ?? null,
+  };
+}
+
+function answerOf(text: string) {
+  const { content, action } = extractAction(text);
+  // Nothing left to show (e.g. only an invalid action block): treated as no answer.
+  if (!content) throw aiUnavailable();
+  return { content, action };
+}
+
+/**
+ * One chat turn. An FAQ match answers at once and free; otherwise the model answers inside
+ * billed() (charge, answer, refund on failure), with the admin's prompt, the action
+ * instructions and the last 20 messages as context. Either way both messages are stored.
+ */
+export async function chat(deps: Deps, request: ChatRequest) {
+  const { context, base, llm } = await beginTurn(deps, request);
+  if (context.faq) {
+    const stored = await storeTurn(deps, {
+      ...base,
+      content: context.faq.answer,
+      source: "faq",
+      action: null,
+    });
+    return respond(base.conversationId, stored, 0, stored.balance);
+  }
+  const { result, charge } = await billed(
+    deps,
+    billedInput(request),
+    async () => {
+      const reply = await runLlmTask(deps, "chat", llm);
+      const stored = await storeTurn(deps, { ...base, ...answerOf(reply.text), source: "llm" });
+      return { reply, stored };
+    },
+    ({ reply }) => ({ provider: reply.provider, model: reply.model }),
+  );
+  return respond(base.conversationId, result.stored, charge.cost, charge.balance);
+}
+
+function respond(conversationId: string, stored: StoredTurn, charged: number, balance: number) {
+  return {
+    conversation_id: conversationId,
+    message: stored.message,
+    action: stored.message.action,
+    credits_charged: charged,
+    balance,
+  };
+}
+
+export interface ChatEvent {
+  event: "meta" | "delta" | "done" | "error";
+  data: Record<string, unknown>;
+}
+
+/**
+ * A streamed chat turn. Everything that can fail with a plain HTTP error happens before this
+ * returns: the 404, the charge (402) and the provider's first chunk (503, refunded). The events
+ * then are meta, delta per chunk (the action block held back), done; or, when the provider
+ * breaks off, an error event, the credits refunded and nothing stored.
+ */
+export async function chatStream(
+  deps: Deps,
+  request: ChatRequest,
+): Promise<AsyncGenerator<ChatEvent>> {
+  const { context, base, llm } = await beginTurn(deps, request);
+  const meta: ChatEvent = { event: "meta", data: { conversation_id: base.conversationId } };
+  const done = (stored: StoredTurn, charged: number, balance: number): ChatEvent => ({
+    event: "done",
+    data: {
+      message_id: stored.message.id,
+      action: stored.message.action,
+      credits_charged: charged,
+      balance,
+    },
+  });
+  const faq = context.faq;
+  if (faq) {
+    return (async function* faqEvents(): AsyncGenerator<ChatEvent> {
+      yield meta;
+      yield { event: "delta", data: { text: faq.answer } };
+      try {
+        const stored = await storeTurn(deps, {
+          ...base,
+          content: faq.answer,
+          source: "faq",
+          action: null,
+        });
+        yield done(stored, 0, stored.balance);
+      } catch (error) {
+        yield failure(deps, error, "The answer could not be saved; please try again");
+      }
+    })();
+  }
+  const { result: stream, charge } = await billed(
+    deps,
+    billedInput(request),
+    () => streamLlmTask(deps, "chat", llm),
+    (s) => ({ provider: s.provider, model: s.model, stream: true }),
+  );
+  return (async function* llmEvents(): AsyncGenerator<ChatEvent> {
+    yield meta;
+    let stored: StoredTurn;
+    try {
+      const filter = actionBlockFilter();
+      let full = "";
+      let shown = "";
+      for await (const chunk of stream.chunks) {
+        full += chunk;
+        const text = filter.push(chunk);
+        if (text) {
+          shown += text;
+          yield { event: "delta", data: { text } };
+        }
+      }
+      const held = filter.end();
+      if (held) {
+        shown += held;
+        yield { event: "delta", data: { text: held } };
+      }
+      const answer = answerOf(full);
+      // Text the model wrote after its action block was held back with it: send it now.
+      const sent = shown.trim();
+      if (answer.content.startsWith(sent) && answer.content.length > sent.length) {
+        yield { event: "delta", data: { text: answer.content.slice(sent.length) } };
+      }
+      stored = await storeTurn(deps, { ...base, ...answer, source: "llm" });
+    } catch (error) {
+      await refund(deps, charge);
+      yield failure(deps, error);
+      return;
+    }
+    yield done(stored, charge.cost, charge.balance);
+  })();
+}
+
+async function refund(deps: Deps, charge: Charge) {
+  try {
+    await refundCharge(deps, charge, "chat failed");
+  } catch (error) {
+    deps.logger.error("chat refund failed", {
+      consumption_id: charge.consumptionId,
+      error: String(error),
+    });
+  }
+}
+
+/** The error event: a 404 says so; anything else is the generic provider message. */
+function failure(deps: Deps, error: unknown, detail = STREAM_FAILED): ChatEvent {
+  if (error instanceof ApiError && error.status === 404) {
+    return { event: "error", data: { detail: error.detail } };
+  }
+  deps.logger.warn("chat stream failed", { error: String(error) });
+  return { event: "error", data: { detail } };
+}
+
+/** The admin-configured quick questions (system config `ai.quick_questions`). */
+export async function quickQuestions(deps: Deps): Promise<{ questions: string[] }> {
+  const [row] = await queryRows<{ value: unknown }>(
+    deps.db,
+    sql`select value from system_config where key = 'ai.quick_questions'`,
+  );
+  const value = fromJson(row?.value ?? null);
+  const questions = Array.isArray(value)
+    ? value.filter((q): q is string => typeof q === "string")
+    : [];
+  return { questions };
+}
+
+interface ConversationRow {
+  id: string;
+  title: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+  message_count: number;
+}
+
+interface MessageRow {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  source: "faq" | "llm" | null;
+  action: AssistantAction | null;
+  created_at: string;
+}
+
+const conversationOut = (row: ConversationRow) => ({
+  id: row.id,
+  title: row.title,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+  message_count: Number(row.message_count),
+});
+
+/** The caller's conversations, last active first, each with its latest message's preview. */
+export async function listConversations(
+  deps: Deps,
+  input: { userId: string; page: number; size: number },
+) {
+  const { rows, total } = await selectPage<
+    ConversationRow & {
+      last_message: { role: "user" | "assistant"; preview: string; created_at: string } | null;
+    }
+  >(deps.db, {
+    columns: sql`c.id, c.title, c.created_at, c.updated_at,
+      (select count(*)::int from ai_messages m where m.conversation_id = c.id) as message_count,
+      (select jsonb_build_object('role', m.role, 'preview', left(m.content, ${PREVIEW_CHARS}),
+          'created_at', m.created_at)
+        from ai_messages m where m.conversation_id = c.id
+        order by m.created_at desc, m.id desc limit 1) as last_message`,
+    from: sql`ai_conversations c`,
+    where: sql`c.user_id = ${input.userId}::uuid`,
+    order: sql`c.updated_at desc, c.id desc`,
+    page: input.page,
+    size: input.size,
+  });
+  return {
+    items: rows.map((row) => {
+      const last = fromJson(row.last_message);
+      return {
+        ...conversationOut(row),
+        last_message: last
+          ? { role: last.role, preview: last.preview, created_at: iso(last.created_at) }
+          : null,
+      };
+    }),
+    total,
+    page: input.page,
+    size: input.size,
+  };
+}
+
+/** One conversation of the caller with its last 100 messages, oldest first; else 404. */
+export async function getConversation(deps: Deps, userId: string, id: string) {
+  const [row] = await queryRows<ConversationRow & { messages: MessageRow[] | string }>(
+    deps.db,
+    sql`select c.id, c.title, c.created_at, c.updated_at,
+        (select count(*)::int from ai_messages m where m.conversation_id = c.id) as message_count,
+        coalesce((select jsonb_agg(jsonb_build_object('id', m.id, 'role', m.role,
+              'content', m.content, 'source', m.source, 'action', m.action,
+              'created_at', m.created_at) order by m.created_at, m.id)
+          from (select * from ai_messages where conversation_id = c.id
+                order by created_at desc, id desc limit ${DETAIL_MESSAGES}) m),
+          '[]'::jsonb) as messages
+      from ai_conversations c
+      where c.id = ${id}::uuid and c.user_id = ${userId}::uuid`,
+  );
+  if (!row) throw conversationNotFound();
+  return {
+    ...conversationOut(row),
+    messages: (fromJson(row.messages) ?? []).map(
+      (m): MessageOut => ({ ...m, created_at: iso(m.created_at) }),
+    ),
+  };
+}
+
+/** Deletes one conversation of the caller and its messages (cascade); else 404. */
+export async function deleteConversation(deps: Deps, userId: string, id: string) {
+  const rows = await queryRows<{ id: string }>(
+    deps.db,
+    sql`delete from ai_conversations where id = ${id}::uuid and user_id = ${userId}::uuid
+        returning id`,
+  );
+  if (rows.length === 0) throw conversationNotFound();
+}
