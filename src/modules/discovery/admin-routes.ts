@@ -1,6 +1,130 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/env";
+import { ErrorSchema, errorResponse } from "../../http/errors";
+import { requestIp } from "../../http/limits";
+import {
+  adminErrorResponses as adminErrors,
+  jsonBody as body,
+  adminGuard as guard,
+  jsonResponse as json,
+  bearerSecurity as security,
+  adminWriteGuard as writeGuard,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import {
+  type Actor,
+  createSearchProvider,
+  deleteSearchProvider,
+  getSearchProvider,
+  listSearchProviders,
+  updateSearchProvider,
+} from "./admin-service";
+import {
+  IdParam,
+  ProviderBody,
+  ProviderListQuery,
+  ProviderPage,
+  ProviderPatch,
+  ProviderSchema,
+} from "./schemas";
+
+const tags = ["Admin: search providers"];
+const PROVIDERS = "/api/v1/admin/search-providers";
+const notFound = { 404: errorResponse(ErrorSchema, "Not found") };
+const nameTaken = { 409: errorResponse(ErrorSchema, "Name already used") };
+
+export const listSearchProvidersRoute = createRoute({
+  method: "get",
+  path: PROVIDERS,
+  tags,
+  security,
+  summary: "Search providers by name, filtered by kind and enabled (keys are never returned)",
+  description:
+    "Discovery tries the enabled providers in the order of system config " +
+    "`search.providers_order` (entries name a provider or a kind), then by name.",
+  middleware: [...guard],
+  request: { query: ProviderListQuery },
+  responses: { 200: json(ProviderPage, "A page of providers"), ...adminErrors },
+});
+
+export const createSearchProviderRoute = createRoute({
+  method: "post",
+  path: PROVIDERS,
+  tags,
+  security,
+  summary: "Add a search provider; its API key is stored encrypted and is write-only",
+  middleware: [...writeGuard],
+  request: { body: body(ProviderBody) },
+  responses: { 201: json(ProviderSchema, "Created"), ...nameTaken, ...adminErrors },
+});
+
+export const getSearchProviderRoute = createRoute({
+  method: "get",
+  path: `${PROVIDERS}/{id}`,
+  tags,
+  security,
+  summary: "One search provider",
+  middleware: [...guard],
+  request: { params: IdParam },
+  responses: { 200: json(ProviderSchema, "The provider"), ...notFound, ...adminErrors },
+});
+
+export const updateSearchProviderRoute = createRoute({
+  method: "patch",
+  path: `${PROVIDERS}/{id}`,
+  tags,
+  security,
+  summary: "Change a search provider (`api_key: null` clears the key; leaving it out keeps it)",
+  middleware: [...writeGuard],
+  request: { params: IdParam, body: body(ProviderPatch) },
+  responses: {
+    200: json(ProviderSchema, "Updated"),
+    ...nameTaken,
+    ...notFound,
+    ...adminErrors,
+  },
+});
+
+export const deleteSearchProviderRoute = createRoute({
+  method: "delete",
+  path: `${PROVIDERS}/{id}`,
+  tags,
+  security,
+  summary: "Delete a search provider",
+  middleware: [...writeGuard],
+  request: { params: IdParam },
+  responses: { 204: { description: "Deleted" }, ...notFound, ...adminErrors },
+});
+
+const actor = (c: Context<AppEnv>): Actor => ({ id: c.get("auth").userId, ip: requestIp(c) });
 
 /** Admin: search providers (CRUD, keys write-only). */
 export function createSearchProviderAdminRoutes() {
-  return createRouter();
+  const router = createRouter();
+  router.openapi(listSearchProvidersRoute, async (c) =>
+    c.json(await listSearchProviders(c.get("deps"), c.req.valid("query")), 200),
+  );
+  router.openapi(createSearchProviderRoute, async (c) =>
+    c.json(await createSearchProvider(c.get("deps"), actor(c), c.req.valid("json")), 201),
+  );
+  router.openapi(getSearchProviderRoute, async (c) =>
+    c.json(await getSearchProvider(c.get("deps"), c.req.valid("param").id), 200),
+  );
+  router.openapi(updateSearchProviderRoute, async (c) =>
+    c.json(
+      await updateSearchProvider(
+        c.get("deps"),
+        actor(c),
+        c.req.valid("param").id,
+        c.req.valid("json"),
+      ),
+      200,
+    ),
+  );
+  router.openapi(deleteSearchProviderRoute, async (c) => {
+    await deleteSearchProvider(c.get("deps"), actor(c), c.req.valid("param").id);
+    return c.body(null, 204);
+  });
+  return router;
 }

@@ -1,6 +1,163 @@
+import { createRoute } from "@hono/zod-openapi";
+import { requireAuth } from "../../http/auth";
+import { requireCsrfForCookieSessions } from "../../http/csrf";
+import {
+  authErrorResponses,
+  csrfErrorResponses,
+  ErrorSchema,
+  errorResponse,
+  validationError,
+} from "../../http/errors";
+import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
+import { requestIp } from "../../http/limits";
+import { jsonResponse as json, jsonBody, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { deleteRecord, getRecord, listRecords, saveRecord } from "./records";
+import {
+  DeleteQuery,
+  DiscoveryResultSchema,
+  IdParam,
+  RecordBody,
+  RecordListQuery,
+  RecordPage,
+  RecordSchema,
+  SearchBody,
+} from "./schemas";
+import { searchDiscovery } from "./service";
+
+const tags = ["Discovery"];
+// API.md marks these B only; a browser session riding on cookies still needs the CSRF token.
+const writeGuard = [requireAuth, requireCsrfForCookieSessions];
+const notFoundResponse = {
+  404: errorResponse(ErrorSchema, "No such discovery record of the caller"),
+};
+
+export const searchRoute = createRoute({
+  method: "post",
+  path: "/api/v1/discovery/search",
+  tags,
+  security,
+  summary: "Find prospective buyer companies for a product in a market (billed)",
+  description:
+    "Runs 3 web-search queries (importers; distributors and wholesalers; buyers) over the " +
+    "configured search providers, then an AI analysis of the results into companies with a fit " +
+    "score, best first; bounded to 120 s. Costs `credits.costs.discovery` credits; when no " +
+    "search provider or AI provider answers, 503 and the credits are returned. The result is " +
+    "not saved: POST /api/v1/discovery/records saves it. Send an Idempotency-Key to retry safely.",
+  middleware: [...writeGuard, idempotentRequest],
+  request: { body: jsonBody(SearchBody) },
+  responses: {
+    200: json(DiscoveryResultSchema, "The companies found, with the queries run"),
+    402: errorResponse(ErrorSchema, "Not enough credits"),
+    409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
+    503: errorResponse(ErrorSchema, "No search or AI provider answered; the credits were returned"),
+    ...csrfErrorResponses,
+  },
+});
+
+export const saveRecordRoute = createRoute({
+  method: "post",
+  path: "/api/v1/discovery/records",
+  tags,
+  security,
+  summary: "Save a discovery search (product, market and the companies kept) to the history",
+  middleware: [...writeGuard],
+  request: { body: jsonBody(RecordBody) },
+  responses: { 201: json(RecordSchema, "The saved record"), ...csrfErrorResponses },
+});
+
+export const listRecordsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/discovery/records",
+  tags,
+  security,
+  summary: "The caller's saved discovery searches, newest first (filter: q)",
+  middleware: [requireAuth] as const,
+  request: { query: RecordListQuery },
+  responses: { 200: json(RecordPage, "A page of records"), ...authErrorResponses },
+});
+
+export const getRecordRoute = createRoute({
+  method: "get",
+  path: "/api/v1/discovery/records/{id}",
+  tags,
+  security,
+  summary: "One saved discovery search",
+  middleware: [requireAuth] as const,
+  request: { params: IdParam },
+  responses: {
+    200: json(RecordSchema, "The record"),
+    ...notFoundResponse,
+    ...authErrorResponses,
+  },
+});
+
+export const deleteRecordRoute = createRoute({
+  method: "delete",
+  path: "/api/v1/discovery/records/{id}",
+  tags,
+  security,
+  summary: "Delete a saved discovery search",
+  middleware: [...writeGuard],
+  request: { params: IdParam },
+  responses: { 204: { description: "Deleted" }, ...notFoundResponse, ...csrfErrorResponses },
+});
+
+export const deleteRecordByQueryRoute = createRoute({
+  method: "delete",
+  path: "/api/v1/discovery/records",
+  tags,
+  security,
+  summary: "Delete a saved discovery search named by `?id=` (same as the path form)",
+  middleware: [...writeGuard],
+  request: { query: DeleteQuery },
+  responses: { 204: { description: "Deleted" }, ...notFoundResponse, ...csrfErrorResponses },
+});
 
 /** Customer discovery: search (billed), saved records. */
 export function createDiscoveryRoutes() {
-  return createRouter();
+  const router = createRouter();
+  router.openapi(searchRoute, async (c) => {
+    const key = c.req.header(IDEMPOTENCY_HEADER);
+    return c.json(
+      await searchDiscovery(
+        c.get("deps"),
+        {
+          userId: c.get("auth").userId,
+          ...(key ? { idempotencyKey: key } : {}),
+          ip: requestIp(c),
+        },
+        c.req.valid("json"),
+      ),
+      200,
+    );
+  });
+  router.openapi(saveRecordRoute, async (c) =>
+    c.json(await saveRecord(c.get("deps"), c.get("auth").userId, c.req.valid("json")), 201),
+  );
+  router.openapi(listRecordsRoute, async (c) =>
+    c.json(await listRecords(c.get("deps"), c.get("auth").userId, c.req.valid("query")), 200),
+  );
+  router.openapi(getRecordRoute, async (c) =>
+    c.json(await getRecord(c.get("deps"), c.get("auth").userId, c.req.valid("param").id), 200),
+  );
+  router.openapi(deleteRecordRoute, async (c) => {
+    await deleteRecord(c.get("deps"), c.get("auth").userId, c.req.valid("param").id);
+    return c.body(null, 204);
+  });
+  router.openapi(deleteRecordByQueryRoute, async (c) => {
+    const { id } = c.req.valid("query");
+    if (!id) {
+      throw validationError([
+        {
+          loc: ["query", "id"],
+          msg: "Name the record: DELETE /api/v1/discovery/records/{id} or ?id=",
+          type: "missing",
+        },
+      ]);
+    }
+    await deleteRecord(c.get("deps"), c.get("auth").userId, id);
+    return c.body(null, 204);
+  });
+  return router;
 }

@@ -1,0 +1,160 @@
+import { type SQL, sql } from "drizzle-orm";
+import { pgErrorCode, queryRows } from "../../db/client";
+import { selectPage } from "../../db/page";
+import type { SearchProviderKind } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { conflict, notFound, validationError } from "../../http/errors";
+import { iso, nowIso } from "../../lib/clock";
+import { encryptSecret } from "../../lib/crypto";
+import type { ProviderInput, ProviderPatchInput } from "./schemas";
+
+/**
+ * Admin CRUD of search providers, on the conventions of the AI providers admin
+ * (src/modules/ai-admin/service.ts): keys write-only (encrypted, last 4 characters kept as a
+ * hint), unique names (409), and every write with its `admin.search_provider.*` audit row in
+ * usage_logs in the same statement. ai-admin does not export its audit / patch helpers, so the
+ * small ones needed here are written below.
+ */
+
+/** The admin making a change, for the audit row. */
+export interface Actor {
+  id: string;
+  ip: string | null;
+}
+
+/** One usage_logs row `event` with `{id, fields}` (field names only) over the write CTE `w`. */
+const audit = (actor: Actor, event: string, fields: string[]) =>
+  sql`audit as (
+    insert into usage_logs (user_id, event, ip, metadata)
+    select ${actor.id}::uuid, ${event}, ${actor.ip},
+      jsonb_build_object('id', w.id, 'fields', ${JSON.stringify(fields)}::jsonb)
+    from w)`;
+
+const changed = (body: object) => Object.keys(body).sort();
+
+function rethrowUnique(name: string | undefined) {
+  return (error: unknown): never => {
+    if (pgErrorCode(error) === "23505") throw conflict(`A search provider named ${name} exists`);
+    throw error;
+  };
+}
+
+interface ProviderRow {
+  id: string;
+  name: string;
+  kind: SearchProviderKind;
+  base_url: string;
+  api_key_set: boolean;
+  api_key_hint: string | null;
+  enabled: boolean;
+  timeout_ms: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Never the ciphertext: whether a key is set and its last 4 characters. */
+const COLUMNS = sql.raw(`id, name, kind, base_url,
+  api_key_ciphertext is not null as api_key_set, api_key_hint, enabled, timeout_ms,
+  created_at, updated_at`);
+
+const providerOut = (r: ProviderRow) => ({
+  ...r,
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+const keyHint = (key: string) => key.slice(-4);
+const missing = () => notFound("Search provider not found");
+
+export async function listSearchProviders(
+  deps: Deps,
+  query: { page: number; size: number; kind?: SearchProviderKind; enabled?: boolean },
+) {
+  const filters: SQL[] = [sql`true`];
+  if (query.kind) filters.push(sql`kind = ${query.kind}`);
+  if (query.enabled !== undefined) filters.push(sql`enabled = ${query.enabled}`);
+  const { rows, total } = await selectPage<ProviderRow>(deps.db, {
+    columns: COLUMNS,
+    from: sql`search_providers`,
+    where: sql.join(filters, sql` and `),
+    order: sql`name, id`,
+    page: query.page,
+    size: query.size,
+  });
+  return { items: rows.map(providerOut), total, page: query.page, size: query.size };
+}
+
+export async function getSearchProvider(deps: Deps, id: string) {
+  const [row] = await queryRows<ProviderRow>(
+    deps.db,
+    sql`select ${COLUMNS} from search_providers where id = ${id}`,
+  );
+  if (!row) throw missing();
+  return providerOut(row);
+}
+
+export async function createSearchProvider(deps: Deps, actor: Actor, input: ProviderInput) {
+  const ciphertext = input.api_key
+    ? await encryptSecret(deps.keys.encryption, input.api_key)
+    : null;
+  const now = nowIso(deps);
+  const [row] = await queryRows<ProviderRow>(
+    deps.db,
+    sql`with w as (
+        insert into search_providers (name, kind, base_url, api_key_ciphertext, api_key_hint,
+          enabled, timeout_ms, created_at, updated_at)
+        values (${input.name}, ${input.kind}, ${input.base_url}, ${ciphertext},
+          ${input.api_key ? keyHint(input.api_key) : null}, ${input.enabled},
+          ${input.timeout_ms}, ${now}::timestamptz, ${now}::timestamptz)
+        returning *),
+      ${audit(actor, "admin.search_provider.create", changed(input))}
+      select ${COLUMNS} from w`,
+  ).catch(rethrowUnique(input.name));
+  return providerOut(row!);
+}
+
+/** A brave provider keeps its key (the Brave API needs one): the guard is in the statement. */
+export async function updateSearchProvider(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  patch: ProviderPatchInput,
+) {
+  const updates = (["name", "base_url", "enabled", "timeout_ms"] as const)
+    .filter((k) => patch[k] !== undefined)
+    .map((k) => sql`${sql.identifier(k)} = ${patch[k]}`);
+  const clearsKey = patch.api_key === null;
+  if (clearsKey) {
+    updates.push(sql`api_key_ciphertext = null, api_key_hint = null`);
+  } else if (typeof patch.api_key === "string") {
+    const ciphertext = await encryptSecret(deps.keys.encryption, patch.api_key);
+    updates.push(sql`api_key_ciphertext = ${ciphertext}, api_key_hint = ${keyHint(patch.api_key)}`);
+  }
+  updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
+  const [row] = await queryRows<ProviderRow>(
+    deps.db,
+    sql`with w as (
+        update search_providers set ${sql.join(updates, sql`, `)}
+        where id = ${id} and (kind <> 'brave' or not ${clearsKey})
+        returning *),
+      ${audit(actor, "admin.search_provider.update", changed(patch))}
+      select ${COLUMNS} from w`,
+  ).catch(rethrowUnique(patch.name));
+  if (row) return providerOut(row);
+  if (!clearsKey) throw missing();
+  await getSearchProvider(deps, id); // 404 when there is no such provider, else a brave one
+  throw validationError([
+    { loc: ["body", "api_key"], msg: "A brave provider needs an API key", type: "custom" },
+  ]);
+}
+
+/** Entries of `search.providers_order` naming it are then skipped. */
+export async function deleteSearchProvider(deps: Deps, actor: Actor, id: string) {
+  const rows = await queryRows<{ id: string }>(
+    deps.db,
+    sql`with w as (delete from search_providers where id = ${id} returning id),
+      ${audit(actor, "admin.search_provider.delete", [])}
+      select id from w`,
+  );
+  if (rows.length === 0) throw missing();
+}

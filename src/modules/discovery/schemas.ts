@@ -1,0 +1,245 @@
+import { z } from "@hono/zod-openapi";
+import { SEARCH_PROVIDER_KINDS } from "../../db/schema";
+import { pageQuery, pageSchema } from "../../lib/pagination";
+import { MAX_COMPANIES } from "./service";
+
+export const IdParam = z.object({
+  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
+});
+
+const product = z.string().trim().min(1).max(200).openapi({ example: "LED panel lights 600x600" });
+const market = z.string().trim().min(1).max(100).openapi({ example: "Germany" });
+
+// ---------------------------------------------------------------- search
+
+export const SearchBody = z
+  .object({
+    product,
+    market,
+    max_companies: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_COMPANIES)
+      .optional()
+      .openapi({
+        description: `Companies to return at most (default 10, up to ${MAX_COMPANIES})`,
+        example: 10,
+      }),
+  })
+  .strict()
+  .openapi("DiscoverySearchInput");
+export type SearchInput = z.infer<typeof SearchBody>;
+
+/** An http(s) URL without credentials. */
+const httpUrl = z
+  .string()
+  .trim()
+  .max(1000)
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (
+          (url.protocol === "http:" || url.protocol === "https:") &&
+          url.hostname !== "" &&
+          url.username === "" &&
+          url.password === ""
+        );
+      } catch {
+        return false;
+      }
+    },
+    { error: "An http or https URL" },
+  );
+
+const optionalText = (max: number) => z.string().trim().max(max).nullable();
+
+export const CompanySchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).openapi({ example: "Acme Lighting GmbH" }),
+    website: httpUrl.nullable().openapi({ example: "https://acme-lighting.example/" }),
+    country: optionalText(100).openapi({ example: "Germany" }),
+    summary: z.string().trim().max(1000).openapi({
+      description: "Why the company may buy the product (LLM analysis of the search results)",
+      example: "Importer and wholesaler of commercial LED lighting for offices",
+    }),
+    fit_score: z.number().int().min(0).max(100).openapi({ example: 82 }),
+    contact: z
+      .object({
+        email: z.email({ error: "Not a valid email" }).max(200).nullable(),
+        phone: optionalText(50),
+      })
+      .strict()
+      .openapi({ description: "Only as found in the search results" }),
+    sources: z
+      .array(httpUrl)
+      .max(30)
+      .openapi({
+        description: "Search result URLs the company was found in (data only, never fetched)",
+        example: ["https://acme-lighting.example/about"],
+      }),
+  })
+  .strict()
+  .openapi("DiscoveredCompany");
+
+export const DiscoveryResultSchema = z
+  .object({
+    product: z.string(),
+    market: z.string(),
+    queries: z.array(z.string()).openapi({
+      description: "The 3 web-search queries that were run",
+      example: [
+        "LED panel lights 600x600 importers Germany",
+        "LED panel lights 600x600 distributors wholesalers Germany",
+        "LED panel lights 600x600 buyers companies Germany",
+      ],
+    }),
+    companies: z.array(CompanySchema).openapi({ description: "Best fit first" }),
+    search_providers: z.array(z.string()).openapi({
+      description: "The search providers that answered",
+      example: ["brave"],
+    }),
+    analysis_provider: z.string().openapi({
+      description: "The LLM provider that analysed the results (empty when nothing was found)",
+      example: "openai",
+    }),
+    credits_charged: z.number().int(),
+    balance: z.number().int().openapi({ description: "Credits left after the charge" }),
+  })
+  .openapi("DiscoverySearchResult");
+
+// ---------------------------------------------------------------- records
+
+export const RecordBody = z
+  .object({
+    product,
+    market,
+    companies: z.array(CompanySchema).max(100),
+  })
+  .strict()
+  .openapi("DiscoveryRecordInput");
+export type RecordInput = z.infer<typeof RecordBody>;
+
+export const RecordSchema = z
+  .object({
+    id: z.string(),
+    product: z.string(),
+    market: z.string(),
+    companies: z.array(CompanySchema),
+    created_at: z.string(),
+  })
+  .openapi("DiscoveryRecord");
+
+export const RecordSummarySchema = z
+  .object({
+    id: z.string(),
+    product: z.string(),
+    market: z.string(),
+    companies: z.array(CompanySchema),
+    company_count: z.number().int(),
+    created_at: z.string(),
+  })
+  .openapi("DiscoveryRecordListItem");
+export const RecordPage = pageSchema(RecordSummarySchema).openapi("DiscoveryRecordPage");
+
+export const RecordListQuery = pageQuery().extend({
+  q: z.string().trim().min(1).max(100).optional().openapi({
+    description: "Matches the product or the market (case-insensitive substring)",
+  }),
+});
+
+export const DeleteQuery = z.object({
+  id: z
+    .uuid({ error: "Not a valid id" })
+    .optional()
+    .openapi({ description: "The record to delete (the path form is preferred)" }),
+});
+
+// ---------------------------------------------------------------- admin: search providers
+
+export const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+const notEmpty = <T extends object>(body: T) => Object.keys(body).length > 0;
+
+const providerFields = {
+  name: z
+    .string()
+    .regex(PROVIDER_NAME, {
+      error: "1-40 lower-case letters, digits, - and _, starting with a letter or digit",
+    })
+    .openapi({ example: "brave" }),
+  kind: z.enum(SEARCH_PROVIDER_KINDS).openapi({
+    description:
+      "`brave`: Brave Search API (needs a key); `searxng`: a SearXNG instance's JSON API " +
+      "(a key, if set, is sent as a Bearer token for an authenticating proxy)",
+  }),
+  base_url: httpUrl
+    .refine((value) => value.length <= 500, { error: "At most 500 characters" })
+    .openapi({ example: "https://api.search.brave.com" }),
+  api_key: z.string().trim().min(8).max(1000).openapi({
+    description: "Write-only: stored encrypted, never returned (responses show api_key_hint)",
+    example: "BSA-0123456789abcdef",
+  }),
+  enabled: z.boolean(),
+  timeout_ms: z.number().int().min(1000).max(120_000).openapi({ example: 15_000 }),
+};
+
+export const ProviderBody = z
+  .object({
+    ...providerFields,
+    api_key: providerFields.api_key.optional(),
+    enabled: providerFields.enabled.default(true),
+    timeout_ms: providerFields.timeout_ms.default(15_000),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.kind === "brave" && !body.api_key) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["api_key"],
+        message: "A brave provider needs an API key",
+      });
+    }
+  })
+  .openapi("SearchProviderInput");
+export type ProviderInput = z.infer<typeof ProviderBody>;
+
+/** The kind is permanent; `api_key: null` clears the key. */
+export const ProviderPatch = z
+  .object({
+    name: providerFields.name,
+    base_url: providerFields.base_url,
+    api_key: providerFields.api_key.nullable(),
+    enabled: providerFields.enabled,
+    timeout_ms: providerFields.timeout_ms,
+  })
+  .partial()
+  .strict()
+  .refine(notEmpty, { error: "Send at least one field to change" })
+  .openapi("SearchProviderPatch");
+export type ProviderPatchInput = z.infer<typeof ProviderPatch>;
+
+export const ProviderSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(SEARCH_PROVIDER_KINDS),
+    base_url: z.string(),
+    api_key_set: z.boolean(),
+    api_key_hint: z.string().nullable().openapi({ description: "Last 4 characters of the key" }),
+    enabled: z.boolean(),
+    timeout_ms: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("SearchProvider");
+export const ProviderPage = pageSchema(ProviderSchema).openapi("SearchProviderPage");
+
+export const ProviderListQuery = pageQuery().extend({
+  kind: z.enum(SEARCH_PROVIDER_KINDS).optional(),
+  enabled: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
+});
