@@ -1,8 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AppEnv } from "../../http/env";
 import { ErrorSchema, errorResponse } from "../../http/errors";
-import { requestIp } from "../../http/limits";
 import {
   adminErrorResponses as adminErrors,
   jsonBody as body,
@@ -12,6 +9,7 @@ import {
   adminWriteGuard as writeGuard,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { actorOf } from "../admin/writes";
 import {
   FaqBody,
   FaqListQuery,
@@ -33,7 +31,6 @@ import {
   RoutingSchema,
 } from "./schemas";
 import {
-  type Actor,
   createFaq,
   createProvider,
   createQuota,
@@ -291,8 +288,6 @@ export const deleteFaqRoute = createRoute({
   responses: { ...deleted, ...notFound, ...adminErrors },
 });
 
-const actor = (c: Context<AppEnv>): Actor => ({ id: c.get("auth").userId, ip: requestIp(c) });
-
 /** Admin: ai-providers, ai-routing, translation-quotas, faq (API.md "Admin"). */
 export function createAiAdminRoutes() {
   const router = createRouter();
@@ -301,67 +296,67 @@ export function createAiAdminRoutes() {
     c.json(await listProviders(c.get("deps"), c.req.valid("query")), 200),
   );
   router.openapi(createProviderRoute, async (c) =>
-    c.json(await createProvider(c.get("deps"), actor(c), c.req.valid("json")), 201),
+    c.json(await createProvider(c.get("deps"), actorOf(c), c.req.valid("json")), 201),
   );
   router.openapi(getProviderRoute, async (c) =>
     c.json(await getProvider(c.get("deps"), c.req.valid("param").id), 200),
   );
   router.openapi(updateProviderRoute, async (c) =>
     c.json(
-      await updateProvider(c.get("deps"), actor(c), c.req.valid("param").id, c.req.valid("json")),
+      await updateProvider(c.get("deps"), actorOf(c), c.req.valid("param").id, c.req.valid("json")),
       200,
     ),
   );
   router.openapi(deleteProviderRoute, async (c) => {
-    await deleteProvider(c.get("deps"), actor(c), c.req.valid("param").id);
+    await deleteProvider(c.get("deps"), actorOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   });
 
   router.openapi(getRoutingRoute, async (c) => c.json(await getRouting(c.get("deps")), 200));
   router.openapi(putRoutingRoute, async (c) =>
-    c.json(await putRouting(c.get("deps"), actor(c), c.req.valid("json")), 200),
+    c.json(await putRouting(c.get("deps"), actorOf(c), c.req.valid("json")), 200),
   );
 
   router.openapi(listQuotasRoute, async (c) =>
     c.json(await listQuotas(c.get("deps"), c.req.valid("query")), 200),
   );
   router.openapi(createQuotaRoute, async (c) =>
-    c.json(await createQuota(c.get("deps"), actor(c), c.req.valid("json")), 201),
+    c.json(await createQuota(c.get("deps"), actorOf(c), c.req.valid("json")), 201),
   );
   router.openapi(getQuotaRoute, async (c) =>
     c.json(await getQuota(c.get("deps"), c.req.valid("param").id), 200),
   );
   router.openapi(updateQuotaRoute, async (c) =>
     c.json(
-      await updateQuota(c.get("deps"), actor(c), c.req.valid("param").id, c.req.valid("json")),
+      await updateQuota(c.get("deps"), actorOf(c), c.req.valid("param").id, c.req.valid("json")),
       200,
     ),
   );
   router.openapi(deleteQuotaRoute, async (c) => {
-    await deleteQuota(c.get("deps"), actor(c), c.req.valid("param").id);
+    await deleteQuota(c.get("deps"), actorOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   });
   router.openapi(resetQuotaRoute, async (c) =>
-    c.json(await resetQuota(c.get("deps"), actor(c), c.req.valid("param").id), 200),
+    c.json(await resetQuota(c.get("deps"), actorOf(c), c.req.valid("param").id), 200),
   );
 
   router.openapi(listFaqsRoute, async (c) =>
     c.json(await listFaqs(c.get("deps"), c.req.valid("query")), 200),
   );
   router.openapi(createFaqRoute, async (c) =>
-    c.json(await createFaq(c.get("deps"), actor(c), c.req.valid("json")), 201),
+    c.json(await createFaq(c.get("deps"), actorOf(c), c.req.valid("json")), 201),
   );
   router.openapi(getFaqRoute, async (c) =>
     c.json(await getFaq(c.get("deps"), c.req.valid("param").id), 200),
   );
   router.openapi(updateFaqRoute, async (c) =>
     c.json(
-      await updateFaq(c.get("deps"), actor(c), c.req.valid("param").id, c.req.valid("json")),
+      await updateFaq(c.get("deps"), actorOf(c), c.req.valid("param").id, c.req.valid("json")),
       200,
     ),
   );
   router.openapi(deleteFaqRoute, async (c) => {
-    await deleteFaq(c.get("deps"), actor(c), c.req.valid("param").id);
+    await deleteFaq(c.get("deps"), actorOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   });
   return router;

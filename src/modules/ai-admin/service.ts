@@ -3,10 +3,18 @@ import { pgErrorCode, queryRows } from "../../db/client";
 import { selectPage } from "../../db/page";
 import type { AiProviderKind, QuotaPeriod } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { conflict, notFound, type ValidationIssue, validationError } from "../../http/errors";
+import { notFound, type ValidationIssue, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { encryptSecret } from "../../lib/crypto";
 import { escapeLike } from "../../lib/sql-text";
+import {
+  type Actor,
+  auditCte,
+  changedFields,
+  patchSets,
+  rethrowUnique,
+  secretHint,
+} from "../admin/writes";
 import { AI_TASKS, type AiTask, llmCandidates } from "../ai/routing";
 import type {
   FaqInput,
@@ -16,36 +24,6 @@ import type {
   QuotaInput,
   QuotaPatchInput,
 } from "./schemas";
-
-/** The admin making a change, for the audit row. */
-export interface Actor {
-  id: string;
-  ip: string | null;
-}
-
-/**
- * The audit row of an admin write, as a CTE over the write's `w` (which returns `id`): one
- * usage_logs row `admin.<resource>.<action>` with `{id, fields}` (names only, never values),
- * written in the same statement, so a change is never without its audit row or vice versa.
- */
-const audit = (actor: Actor, event: string, fields: string[]) =>
-  sql`audit as (
-    insert into usage_logs (user_id, event, ip, metadata)
-    select ${actor.id}::uuid, ${event}, ${actor.ip},
-      jsonb_build_object('id', w.id, 'fields', ${JSON.stringify(fields)}::jsonb)
-    from w)`;
-
-const changed = (body: object) => Object.keys(body).sort();
-
-function rethrowUnique(detail: string) {
-  return (error: unknown): never => {
-    if (pgErrorCode(error) === "23505") throw conflict(detail);
-    throw error;
-  };
-}
-
-const sets = (columns: readonly string[], patch: Record<string, unknown>): SQL[] =>
-  columns.filter((k) => patch[k] !== undefined).map((k) => sql`${sql.identifier(k)} = ${patch[k]}`);
 
 const page = <T>(query: { page: number; size: number }, result: { rows: T[]; total: number }) => ({
   items: result.rows,
@@ -80,8 +58,6 @@ const providerOut = (r: ProviderRow) => ({
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
-
-const keyHint = (key: string) => key.slice(-4);
 
 export async function listProviders(
   deps: Deps,
@@ -120,11 +96,11 @@ export async function createProvider(deps: Deps, actor: Actor, input: ProviderIn
         insert into ai_providers (name, kind, base_url, api_key_ciphertext, api_key_hint, models,
           enabled, timeout_ms, created_at, updated_at)
         values (${input.name}, ${input.kind}, ${input.base_url}, ${ciphertext},
-          ${input.api_key ? keyHint(input.api_key) : null}, ${JSON.stringify(input.models)}::jsonb,
+          ${input.api_key ? secretHint(input.api_key) : null}, ${JSON.stringify(input.models)}::jsonb,
           ${input.enabled}, ${input.timeout_ms}, ${nowIso(deps)}::timestamptz,
           ${nowIso(deps)}::timestamptz)
         returning *),
-      ${audit(actor, "admin.ai_provider.create", changed(input))}
+      ${auditCte(actor, "admin.ai_provider.create", changedFields(input))}
       select ${PROVIDER_COLUMNS} from w`,
   ).catch(rethrowUnique(`An AI provider named ${input.name} exists`));
   return providerOut(row!);
@@ -136,13 +112,15 @@ export async function updateProvider(
   id: string,
   patch: ProviderPatchInput,
 ) {
-  const updates = sets(["name", "base_url", "enabled", "timeout_ms"], patch);
+  const updates = patchSets(["name", "base_url", "enabled", "timeout_ms"], patch);
   if (patch.models) updates.push(sql`models = ${JSON.stringify(patch.models)}::jsonb`);
   if (patch.api_key === null) {
     updates.push(sql`api_key_ciphertext = null, api_key_hint = null`);
   } else if (patch.api_key !== undefined) {
     const ciphertext = await encryptSecret(deps.keys.encryption, patch.api_key);
-    updates.push(sql`api_key_ciphertext = ${ciphertext}, api_key_hint = ${keyHint(patch.api_key)}`);
+    updates.push(
+      sql`api_key_ciphertext = ${ciphertext}, api_key_hint = ${secretHint(patch.api_key)}`,
+    );
   }
   updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
   // An llm provider keeps at least one model: the guard is in the same statement.
@@ -153,7 +131,7 @@ export async function updateProvider(
         update ai_providers set ${sql.join(updates, sql`, `)}
         where id = ${id} and (kind <> 'llm' or not ${emptyModels})
         returning *),
-      ${audit(actor, "admin.ai_provider.update", changed(patch))}
+      ${auditCte(actor, "admin.ai_provider.update", changedFields(patch))}
       select ${PROVIDER_COLUMNS} from w`,
   ).catch(rethrowUnique(`An AI provider named ${patch.name} exists`));
   if (row) return providerOut(row);
@@ -169,7 +147,7 @@ export async function deleteProvider(deps: Deps, actor: Actor, id: string) {
   const rows = await queryRows<{ id: string }>(
     deps.db,
     sql`with w as (delete from ai_providers where id = ${id} returning id),
-      ${audit(actor, "admin.ai_provider.delete", [])}
+      ${auditCte(actor, "admin.ai_provider.delete", [])}
       select id from w`,
   );
   if (rows.length === 0) throw notFound("AI provider not found");
@@ -255,7 +233,7 @@ export async function putRouting(deps: Deps, actor: Actor, routing: Routing) {
         on conflict (key) do update set value = excluded.value,
           updated_at = excluded.updated_at, updated_by = excluded.updated_by
         returning key as id),
-      ${audit(actor, "admin.ai_routing.update", [...AI_TASKS])}
+      ${auditCte(actor, "admin.ai_routing.update", [...AI_TASKS])}
       select id from w`,
   );
   return getRouting(deps);
@@ -363,7 +341,7 @@ export async function createQuota(deps: Deps, actor: Actor, input: QuotaInput) {
           ${periodStartAt(sql`${input.period}::text`, now)}, ${now}::timestamptz,
           ${now}::timestamptz)
         returning *),
-      ${audit(actor, "admin.translation_quota.create", changed(input))}
+      ${auditCte(actor, "admin.translation_quota.create", changedFields(input))}
       select ${QUOTA_COLUMNS} from ${quotaSource(deps, sql`w`)}`,
   ).catch((error) => {
     if (pgErrorCode(error) === "23503") {
@@ -379,14 +357,14 @@ export async function createQuota(deps: Deps, actor: Actor, input: QuotaInput) {
 /** A new period counts from the start of the current UTC period of that length. */
 export async function updateQuota(deps: Deps, actor: Actor, id: string, patch: QuotaPatchInput) {
   const now = nowIso(deps);
-  const updates = sets(["char_limit", "enabled"], patch);
+  const updates = patchSets(["char_limit", "enabled"], patch);
   if (patch.period) {
     updates.push(sql`period = ${patch.period},
       period_start = case when period = ${patch.period} then period_start
         else ${periodStartAt(sql`${patch.period}::text`, now)} end`);
   }
   updates.push(sql`updated_at = ${now}::timestamptz`);
-  return writeQuota(deps, actor, id, "update", changed(patch), updates);
+  return writeQuota(deps, actor, id, "update", changedFields(patch), updates);
 }
 
 /** Starts the current UTC day or month afresh. */
@@ -418,7 +396,7 @@ async function writeQuota(
     sql`with w as (
         update translation_quotas set ${sql.join(updates, sql`, `)} where id = ${id}
         returning *),
-      ${audit(actor, `admin.translation_quota.${action}`, fields)}
+      ${auditCte(actor, `admin.translation_quota.${action}`, fields)}
       select ${QUOTA_COLUMNS} from ${quotaSource(deps, sql`w`)}`,
   ).catch(rethrowUnique(duplicateQuota));
   if (!row) throw notFound("Translation quota not found");
@@ -429,7 +407,7 @@ export async function deleteQuota(deps: Deps, actor: Actor, id: string) {
   const rows = await queryRows<{ id: string }>(
     deps.db,
     sql`with w as (delete from translation_quotas where id = ${id} returning id),
-      ${audit(actor, "admin.translation_quota.delete", [])}
+      ${auditCte(actor, "admin.translation_quota.delete", [])}
       select id from w`,
   );
   if (rows.length === 0) throw notFound("Translation quota not found");
@@ -493,20 +471,20 @@ export async function createFaq(deps: Deps, actor: Actor, input: FaqInput) {
         values (${input.question}, ${input.answer}, ${JSON.stringify(input.keywords)}::jsonb,
           ${input.enabled}, ${input.sort_order}, ${now}::timestamptz, ${now}::timestamptz)
         returning *),
-      ${audit(actor, "admin.faq.create", changed(input))}
+      ${auditCte(actor, "admin.faq.create", changedFields(input))}
       select ${FAQ_COLUMNS} from w`,
   );
   return faqOut(row!);
 }
 
 export async function updateFaq(deps: Deps, actor: Actor, id: string, patch: FaqPatchInput) {
-  const updates = sets(["question", "answer", "enabled", "sort_order"], patch);
+  const updates = patchSets(["question", "answer", "enabled", "sort_order"], patch);
   if (patch.keywords) updates.push(sql`keywords = ${JSON.stringify(patch.keywords)}::jsonb`);
   updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
   const [row] = await queryRows<FaqRow>(
     deps.db,
     sql`with w as (update faqs set ${sql.join(updates, sql`, `)} where id = ${id} returning *),
-      ${audit(actor, "admin.faq.update", changed(patch))}
+      ${auditCte(actor, "admin.faq.update", changedFields(patch))}
       select ${FAQ_COLUMNS} from w`,
   );
   if (!row) throw notFound("FAQ not found");
@@ -517,7 +495,7 @@ export async function deleteFaq(deps: Deps, actor: Actor, id: string) {
   const rows = await queryRows<{ id: string }>(
     deps.db,
     sql`with w as (delete from faqs where id = ${id} returning id),
-      ${audit(actor, "admin.faq.delete", [])}
+      ${auditCte(actor, "admin.faq.delete", [])}
       select id from w`,
   );
   if (rows.length === 0) throw notFound("FAQ not found");

@@ -1,8 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AppEnv } from "../../http/env";
 import { ErrorSchema, errorResponse } from "../../http/errors";
-import { requestIp } from "../../http/limits";
 import {
   adminErrorResponses as adminErrors,
   jsonBody as body,
@@ -12,8 +9,8 @@ import {
   adminWriteGuard as writeGuard,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { actorOf } from "../admin/writes";
 import {
-  type Actor,
   createSearchProvider,
   deleteSearchProvider,
   getSearchProvider,
@@ -97,8 +94,6 @@ export const deleteSearchProviderRoute = createRoute({
   responses: { 204: { description: "Deleted" }, ...notFound, ...adminErrors },
 });
 
-const actor = (c: Context<AppEnv>): Actor => ({ id: c.get("auth").userId, ip: requestIp(c) });
-
 /** Admin: search providers (CRUD, keys write-only). */
 export function createSearchProviderAdminRoutes() {
   const router = createRouter();
@@ -106,7 +101,7 @@ export function createSearchProviderAdminRoutes() {
     c.json(await listSearchProviders(c.get("deps"), c.req.valid("query")), 200),
   );
   router.openapi(createSearchProviderRoute, async (c) =>
-    c.json(await createSearchProvider(c.get("deps"), actor(c), c.req.valid("json")), 201),
+    c.json(await createSearchProvider(c.get("deps"), actorOf(c), c.req.valid("json")), 201),
   );
   router.openapi(getSearchProviderRoute, async (c) =>
     c.json(await getSearchProvider(c.get("deps"), c.req.valid("param").id), 200),
@@ -115,7 +110,7 @@ export function createSearchProviderAdminRoutes() {
     c.json(
       await updateSearchProvider(
         c.get("deps"),
-        actor(c),
+        actorOf(c),
         c.req.valid("param").id,
         c.req.valid("json"),
       ),
@@ -123,7 +118,7 @@ export function createSearchProviderAdminRoutes() {
     ),
   );
   router.openapi(deleteSearchProviderRoute, async (c) => {
-    await deleteSearchProvider(c.get("deps"), actor(c), c.req.valid("param").id);
+    await deleteSearchProvider(c.get("deps"), actorOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   });
   return router;

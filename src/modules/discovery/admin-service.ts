@@ -1,43 +1,20 @@
 import { type SQL, sql } from "drizzle-orm";
-import { pgErrorCode, queryRows } from "../../db/client";
+import { queryRows } from "../../db/client";
 import { selectPage } from "../../db/page";
 import type { SearchProviderKind } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { conflict, notFound, validationError } from "../../http/errors";
+import { notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { encryptSecret } from "../../lib/crypto";
+import { type Actor, auditCte, changedFields, rethrowUnique, secretHint } from "../admin/writes";
 import type { ProviderInput, ProviderPatchInput } from "./schemas";
 
 /**
  * Admin CRUD of search providers, on the conventions of the AI providers admin
  * (src/modules/ai-admin/service.ts): keys write-only (encrypted, last 4 characters kept as a
  * hint), unique names (409), and every write with its `admin.search_provider.*` audit row in
- * usage_logs in the same statement. ai-admin does not export its audit / patch helpers, so the
- * small ones needed here are written below.
+ * usage_logs in the same statement (src/modules/admin/writes.ts).
  */
-
-/** The admin making a change, for the audit row. */
-export interface Actor {
-  id: string;
-  ip: string | null;
-}
-
-/** One usage_logs row `event` with `{id, fields}` (field names only) over the write CTE `w`. */
-const audit = (actor: Actor, event: string, fields: string[]) =>
-  sql`audit as (
-    insert into usage_logs (user_id, event, ip, metadata)
-    select ${actor.id}::uuid, ${event}, ${actor.ip},
-      jsonb_build_object('id', w.id, 'fields', ${JSON.stringify(fields)}::jsonb)
-    from w)`;
-
-const changed = (body: object) => Object.keys(body).sort();
-
-function rethrowUnique(name: string | undefined) {
-  return (error: unknown): never => {
-    if (pgErrorCode(error) === "23505") throw conflict(`A search provider named ${name} exists`);
-    throw error;
-  };
-}
 
 interface ProviderRow {
   id: string;
@@ -63,7 +40,6 @@ const providerOut = (r: ProviderRow) => ({
   updated_at: iso(r.updated_at),
 });
 
-const keyHint = (key: string) => key.slice(-4);
 const missing = () => notFound("Search provider not found");
 
 export async function listSearchProviders(
@@ -104,12 +80,12 @@ export async function createSearchProvider(deps: Deps, actor: Actor, input: Prov
         insert into search_providers (name, kind, base_url, api_key_ciphertext, api_key_hint,
           enabled, timeout_ms, created_at, updated_at)
         values (${input.name}, ${input.kind}, ${input.base_url}, ${ciphertext},
-          ${input.api_key ? keyHint(input.api_key) : null}, ${input.enabled},
+          ${input.api_key ? secretHint(input.api_key) : null}, ${input.enabled},
           ${input.timeout_ms}, ${now}::timestamptz, ${now}::timestamptz)
         returning *),
-      ${audit(actor, "admin.search_provider.create", changed(input))}
+      ${auditCte(actor, "admin.search_provider.create", changedFields(input))}
       select ${COLUMNS} from w`,
-  ).catch(rethrowUnique(input.name));
+  ).catch(rethrowUnique(`A search provider named ${input.name} exists`));
   return providerOut(row!);
 }
 
@@ -128,7 +104,9 @@ export async function updateSearchProvider(
     updates.push(sql`api_key_ciphertext = null, api_key_hint = null`);
   } else if (typeof patch.api_key === "string") {
     const ciphertext = await encryptSecret(deps.keys.encryption, patch.api_key);
-    updates.push(sql`api_key_ciphertext = ${ciphertext}, api_key_hint = ${keyHint(patch.api_key)}`);
+    updates.push(
+      sql`api_key_ciphertext = ${ciphertext}, api_key_hint = ${secretHint(patch.api_key)}`,
+    );
   }
   updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
   const [row] = await queryRows<ProviderRow>(
@@ -137,9 +115,9 @@ export async function updateSearchProvider(
         update search_providers set ${sql.join(updates, sql`, `)}
         where id = ${id} and (kind <> 'brave' or not ${clearsKey})
         returning *),
-      ${audit(actor, "admin.search_provider.update", changed(patch))}
+      ${auditCte(actor, "admin.search_provider.update", changedFields(patch))}
       select ${COLUMNS} from w`,
-  ).catch(rethrowUnique(patch.name));
+  ).catch(rethrowUnique(`A search provider named ${patch.name} exists`));
   if (row) return providerOut(row);
   if (!clearsKey) throw missing();
   await getSearchProvider(deps, id); // 404 when there is no such provider, else a brave one
@@ -153,7 +131,7 @@ export async function deleteSearchProvider(deps: Deps, actor: Actor, id: string)
   const rows = await queryRows<{ id: string }>(
     deps.db,
     sql`with w as (delete from search_providers where id = ${id} returning id),
-      ${audit(actor, "admin.search_provider.delete", [])}
+      ${auditCte(actor, "admin.search_provider.delete", [])}
       select id from w`,
   );
   if (rows.length === 0) throw missing();
