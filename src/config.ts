@@ -86,6 +86,15 @@ export const configSchema = z.object({
   STRIPE_API_BASE: optionalUrl,
   /** Frankfurter-protocol (ECB) exchange-rate API; unset: the shipped snapshot and stored rates. */
   RATES_API_URL: optionalUrl,
+  /**
+   * QStash (Upstash) for background jobs: with a token, agent runs are published to
+   * `${PUBLIC_BASE_URL}/api/v1/jobs/agent-run`; without one they run in-process. The signing keys
+   * verify deliveries on POST /api/v1/jobs/:name (unset: that route answers 503).
+   */
+  QSTASH_TOKEN: z.string().trim().default(""),
+  QSTASH_URL: z.url().default("https://qstash.upstash.io"),
+  QSTASH_CURRENT_SIGNING_KEY: z.string().trim().default(""),
+  QSTASH_NEXT_SIGNING_KEY: z.string().trim().default(""),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Node only: run the scheduled jobs in-process (croner); on unless set to false. */
   SCHEDULER_ENABLED: bool(true),

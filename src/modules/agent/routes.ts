@@ -1,6 +1,201 @@
+import { createRoute, type z } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
+import type { Context } from "hono";
+import { queryRows } from "../../db/client";
+import { selectPage } from "../../db/page";
+import type { Deps } from "../../deps";
+import { requireAuth } from "../../http/auth";
+import { requireCsrfForCookieSessions } from "../../http/csrf";
+import type { AppEnv } from "../../http/env";
+import {
+  authErrorResponses,
+  csrfErrorResponses,
+  ErrorSchema,
+  errorResponse,
+  notFound,
+} from "../../http/errors";
+import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
+import { requestIp } from "../../http/limits";
+import { jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { iso } from "../../lib/clock";
+import { type KeepAlive, startAgentRun } from "./dispatch";
+import {
+  AgentStartedSchema,
+  PipelineIdParam,
+  PipelineSchema,
+  PipelinesPage,
+  PipelinesQuery,
+  StartAgentBody,
+} from "./schemas";
+
+const tags = ["Agent"];
+const billableGuard = [requireAuth, requireCsrfForCookieSessions, idempotentRequest];
+
+/** API.md serves the agent under `/agent/...` and `/api/v1/agent/...`: one route per prefix. */
+const PREFIXES = ["/agent", "/api/v1/agent"] as const;
+
+const startRoute = (prefix: string) =>
+  createRoute({
+    method: "post",
+    path: `${prefix}/start`,
+    tags,
+    security,
+    summary:
+      "Start an AI Digital Employee run: search, analysis, outreach drafts, auto-save (billed)",
+    description:
+      "Costs `credits.costs.agent_run` credits, charged now and returned if the search fails. " +
+      "The run continues in the background; poll GET /agent/{id} for its pipeline_data.",
+    middleware: [...billableGuard],
+    request: {
+      body: { required: true, content: { "application/json": { schema: StartAgentBody } } },
+    },
+    responses: {
+      202: json(AgentStartedSchema, "The run was queued"),
+      402: errorResponse(ErrorSchema, "Not enough credits (nothing written)"),
+      409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
+      ...csrfErrorResponses,
+    },
+  });
+
+const listRoute = (prefix: string) =>
+  createRoute({
+    method: "get",
+    path: `${prefix}/pipelines`,
+    tags,
+    security,
+    summary: "The caller's agent runs, newest first (without the full pipeline_data)",
+    middleware: [requireAuth] as const,
+    request: { query: PipelinesQuery },
+    responses: { 200: json(PipelinesPage, "A page of pipelines"), ...authErrorResponses },
+  });
+
+const getRoute = (prefix: string) =>
+  createRoute({
+    method: "get",
+    path: `${prefix}/{id}`,
+    tags,
+    security,
+    summary: "One agent run with pipeline_data {stages, leads, summary}",
+    middleware: [requireAuth] as const,
+    request: { params: PipelineIdParam },
+    responses: {
+      200: json(PipelineSchema, "The pipeline"),
+      404: errorResponse(ErrorSchema, "No such pipeline of the caller"),
+      ...authErrorResponses,
+    },
+  });
+
+interface PipelineRow {
+  id: string;
+  status: "queued" | "running" | "succeeded" | "failed";
+  product: string;
+  market: string;
+  max_leads: number;
+  error: string | null;
+  attempts: number;
+  created_at: Date | string;
+  started_at: Date | string | null;
+  finished_at: Date | string | null;
+}
+
+type PipelineData = z.output<typeof PipelineSchema>["pipeline_data"];
+
+const parsedJson = <T>(value: T | string): T =>
+  typeof value === "string" ? (JSON.parse(value) as T) : value;
+
+const base = (r: PipelineRow) => ({
+  id: r.id,
+  status: r.status,
+  product: r.product,
+  market: r.market,
+  max_leads: r.max_leads,
+  error: r.error,
+  attempts: r.attempts,
+  created_at: iso(r.created_at),
+  started_at: iso(r.started_at),
+  finished_at: iso(r.finished_at),
+});
+
+const COLUMNS = sql`id, status, product, market, max_leads, error, attempts, created_at,
+  started_at, finished_at`;
+
+async function listPipelines(deps: Deps, userId: string, query: { page: number; size: number }) {
+  // agent_pipelines_user_created_idx serves the filter and the order.
+  const { rows, total } = await selectPage<PipelineRow & { summary: unknown }>(deps.db, {
+    columns: sql`${COLUMNS}, pipeline_data -> 'summary' as summary`,
+    from: sql`agent_pipelines`,
+    where: sql`user_id = ${userId}`,
+    order: sql`created_at desc, id desc`,
+    page: query.page,
+    size: query.size,
+  });
+  return {
+    items: rows.map((r) => ({
+      ...base(r),
+      summary: parsedJson(r.summary) as {
+        leads: number;
+        drafted: number;
+        saved: number;
+        duplicates: number;
+      } | null,
+    })),
+    total,
+    page: query.page,
+    size: query.size,
+  };
+}
+
+async function getPipeline(deps: Deps, userId: string, id: string) {
+  const [row] = await queryRows<PipelineRow & { pipeline_data: unknown }>(
+    deps.db,
+    sql`select ${COLUMNS}, pipeline_data from agent_pipelines
+        where id = ${id} and user_id = ${userId}`,
+  );
+  if (!row) throw notFound("Pipeline not found");
+  const data = parsedJson(row.pipeline_data) as Partial<PipelineData>;
+  return {
+    ...base(row),
+    pipeline_data: {
+      stages: data.stages ?? [],
+      leads: data.leads ?? [],
+      summary: data.summary ?? null,
+    },
+  };
+}
+
+/** Workers give `executionCtx.waitUntil`; Node (and app.request in tests) has none. */
+function keepAliveOf(c: Context<AppEnv>): KeepAlive {
+  let ctx: { waitUntil(promise: Promise<unknown>): void } | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    ctx = undefined;
+  }
+  return ctx ? (task) => ctx.waitUntil(task) : undefined;
+}
 
 /** The AI Digital Employee agent: start a run, list and read pipelines. */
 export function createAgentRoutes() {
-  return createRouter();
+  const router = createRouter();
+  for (const prefix of PREFIXES) {
+    router.openapi(startRoute(prefix), async (c) => {
+      const key = c.req.header(IDEMPOTENCY_HEADER);
+      const started = await startAgentRun(
+        c.get("deps"),
+        { userId: c.get("auth").userId, ...(key ? { idempotencyKey: key } : {}), ip: requestIp(c) },
+        c.req.valid("json"),
+        keepAliveOf(c),
+      );
+      return c.json(started, 202);
+    });
+    // The literal /pipelines before /{id}; the id is a UUID besides, so "pipelines" is never one.
+    router.openapi(listRoute(prefix), async (c) =>
+      c.json(await listPipelines(c.get("deps"), c.get("auth").userId, c.req.valid("query")), 200),
+    );
+    router.openapi(getRoute(prefix), async (c) =>
+      c.json(await getPipeline(c.get("deps"), c.get("auth").userId, c.req.valid("param").id), 200),
+    );
+  }
+  return router;
 }

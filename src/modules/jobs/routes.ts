@@ -1,6 +1,83 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Deps } from "../../deps";
+import { ApiError, ErrorSchema, errorResponse, notFound, validationError } from "../../http/errors";
+import { jsonResponse as json } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { AGENT_RUN_JOB } from "../agent/dispatch";
+import { runAgentPipeline } from "../agent/pipeline";
+import { AgentRunJob } from "../agent/schemas";
+import { JOBS_PATH_PREFIX, qstashVerifying, verifyJobSignature } from "./qstash";
+
+/** Background jobs by name; each takes the verified JSON payload QStash delivered. */
+const JOBS = new Map<string, (deps: Deps, payload: unknown) => Promise<void>>([
+  [
+    AGENT_RUN_JOB,
+    async (deps, payload) => {
+      const parsed = AgentRunJob.safeParse(payload);
+      if (!parsed.success) {
+        throw validationError([
+          { loc: ["body", "pipeline_id"], msg: "A pipeline id is required", type: "value_error" },
+        ]);
+      }
+      // Nothing to claim (done, or held by a live lease) is fine: QStash must not retry it.
+      await runAgentPipeline(deps, parsed.data.pipeline_id);
+    },
+  ],
+]);
+
+const JobParam = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: "name", in: "path" }, example: AGENT_RUN_JOB }),
+});
+
+export const runJobRoute = createRoute({
+  method: "post",
+  path: `${JOBS_PATH_PREFIX}{name}`,
+  tags: ["Jobs"],
+  summary: "A background job delivered by QStash (Upstash-Signature verified)",
+  description:
+    "Jobs: `agent-run` `{pipeline_id}` runs (or resumes) an agent pipeline. The signature is " +
+    "checked against the raw body and PUBLIC_BASE_URL + path. Any non-2xx answer is retried by " +
+    "QStash; a run that is already finished or held answers 200 as well.",
+  request: { params: JobParam },
+  responses: {
+    200: json(z.object({ ok: z.literal(true) }), "Done"),
+    401: errorResponse(ErrorSchema, "Missing or invalid Upstash-Signature"),
+    404: errorResponse(ErrorSchema, "No such job"),
+    503: errorResponse(ErrorSchema, "QStash signing keys are not configured"),
+  },
+});
 
 /** Background steps delivered by QStash: POST /api/v1/jobs/:name, QStash-signed. */
 export function createJobRoutes() {
-  return createRouter();
+  const router = createRouter();
+  router.openapi(runJobRoute, async (c) => {
+    const deps = c.get("deps");
+    if (!qstashVerifying(deps.config)) {
+      throw new ApiError(503, "Background jobs are not configured");
+    }
+    const body = await c.req.text();
+    // QStash signs the URL it delivered to: the public origin plus the path.
+    const origin = deps.config.PUBLIC_BASE_URL.replace(/\/+$/, "") || new URL(c.req.url).origin;
+    const valid = await verifyJobSignature(deps.config, {
+      signature: c.req.header("Upstash-Signature"),
+      body,
+      url: `${origin}${c.req.path}`,
+    });
+    if (!valid) throw new ApiError(401, "Invalid or missing Upstash-Signature");
+    const job = JOBS.get(c.req.valid("param").name);
+    if (!job) throw notFound("No such job");
+    let payload: unknown;
+    try {
+      payload = body === "" ? {} : JSON.parse(body);
+    } catch {
+      throw validationError([{ loc: ["body"], msg: "Not valid JSON", type: "value_error" }]);
+    }
+    await job(deps, payload);
+    return c.json({ ok: true as const }, 200);
+  });
+  return router;
 }

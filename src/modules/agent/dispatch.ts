@@ -1,0 +1,144 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import type { PipelineStatus } from "../../db/schema/discovery";
+import type { Deps } from "../../deps";
+import { nowIso } from "../../lib/clock";
+import { billed } from "../ai/billing";
+import { publishJob, qstashPublishing } from "../jobs/qstash";
+import { runAgentPipeline } from "./pipeline";
+import type { StartAgentInput } from "./schemas";
+
+export const AGENT_RUN_JOB = "agent-run";
+
+export interface AgentCaller {
+  userId: string;
+  idempotencyKey?: string;
+  ip: string | null;
+}
+
+/** Keeps a background task alive past the response (Workers: `executionCtx.waitUntil`). */
+export type KeepAlive = ((task: Promise<unknown>) => void) | undefined;
+
+/* In-process runs that have not settled yet. Module-level on purpose: a run outlives the
+ * request that started it, and tests (or a graceful shutdown) await them via pendingAgentRuns. */
+const inFlight = new Set<Promise<void>>();
+
+/** Resolves once every in-process agent run started so far has settled (never rejects). */
+export async function pendingAgentRuns(): Promise<void> {
+  while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+}
+
+/** Runs the pipeline detached from the request: errors are logged, never unhandled. */
+export function runInBackground(deps: Deps, pipelineId: string, keepAlive: KeepAlive): void {
+  const task: Promise<void> = runAgentPipeline(deps, pipelineId)
+    .then(() => undefined)
+    .catch((error: unknown) => {
+      deps.logger.error("agent run crashed", { pipeline_id: pipelineId, error: String(error) });
+    })
+    .finally(() => inFlight.delete(task));
+  inFlight.add(task);
+  keepAlive?.(task);
+}
+
+/**
+ * POST /agent/start: charges `agent_run` (402 when short, nothing written; an Idempotency-Key
+ * charges a retry once), records the queued pipeline with the charge's consumption, and hands
+ * it to QStash when configured, else runs it in-process in the background. A failed publish
+ * falls back to the in-process run (the lease and the sweep cover a run that dies there).
+ */
+export async function startAgentRun(
+  deps: Deps,
+  caller: AgentCaller,
+  input: StartAgentInput,
+  keepAlive: KeepAlive,
+): Promise<{ id: string; status: PipelineStatus }> {
+  const { result } = await billed(
+    deps,
+    {
+      userId: caller.userId,
+      operation: "agent_run",
+      ...(caller.idempotencyKey ? { idempotencyKey: caller.idempotencyKey } : {}),
+      ip: caller.ip,
+    },
+    async (charge) => {
+      const now = nowIso(deps);
+      const [row] = await queryRows<{ id: string; status: PipelineStatus }>(
+        deps.db,
+        sql`insert into agent_pipelines (id, user_id, status, product, market, max_leads,
+              consumption_id, created_at, updated_at)
+            values (${deps.ids.uuid()}, ${caller.userId}, 'queued', ${input.product}, ${input.market},
+              ${input.max_leads}, ${charge.consumptionId}, ${now}::timestamptz, ${now}::timestamptz)
+            returning id, status`,
+      );
+      return row!;
+    },
+    (row) => ({ pipeline_id: row.id }),
+  );
+  await dispatchAgentRun(deps, result.id, keepAlive);
+  return result;
+}
+
+export async function dispatchAgentRun(deps: Deps, pipelineId: string, keepAlive: KeepAlive) {
+  if (qstashPublishing(deps.config)) {
+    try {
+      await publishJob(deps.config, AGENT_RUN_JOB, { pipeline_id: pipelineId });
+      return;
+    } catch (error) {
+      deps.logger.warn("qstash publish failed; running in-process", {
+        pipeline_id: pipelineId,
+        error: String(error),
+      });
+    }
+  }
+  runInBackground(deps, pipelineId, keepAlive);
+}
+
+/** A queued run nobody picked up for this long is taken by the sweep. */
+export const STALE_QUEUED_MINUTES = 5;
+/** Runs the sweep takes at most per call. */
+export const SWEEP_BATCH = 5;
+
+/**
+ * Recovery for runs nobody is working on: runs whose lease expired (their worker died) and runs
+ * queued for over STALE_QUEUED_MINUTES (a lost dispatch), at most SWEEP_BATCH per call, oldest
+ * first. With QStash they are published again (the delivery claims them; a duplicate delivery
+ * finds nothing to claim); without, they run here one after another (one user's runs never
+ * save concurrently). Meant for a periodic caller; cheap when there is nothing to do (one
+ * indexed query on agent_pipelines_open_idx).
+ */
+export async function sweepAgentPipelines(
+  deps: Deps,
+): Promise<{ found: number; published: number; ran: number }> {
+  const now = deps.clock.now();
+  const staleQueued = new Date(now.getTime() - STALE_QUEUED_MINUTES * 60_000).toISOString();
+  const due = await queryRows<{ id: string }>(
+    deps.db,
+    sql`select id from agent_pipelines
+        where status in ('queued', 'running')
+          and ((status = 'running' and lease_until < ${now.toISOString()}::timestamptz)
+            or (status = 'queued' and created_at < ${staleQueued}::timestamptz))
+        order by created_at limit ${SWEEP_BATCH}`,
+  );
+  let published = 0;
+  let ran = 0;
+  for (const { id } of due) {
+    if (qstashPublishing(deps.config)) {
+      try {
+        await publishJob(deps.config, AGENT_RUN_JOB, { pipeline_id: id });
+        published += 1;
+        continue;
+      } catch (error) {
+        deps.logger.warn("qstash publish failed; running in-process", {
+          pipeline_id: id,
+          error: String(error),
+        });
+      }
+    }
+    try {
+      if ((await runAgentPipeline(deps, id)) !== "skipped") ran += 1;
+    } catch (error) {
+      deps.logger.error("agent sweep run failed", { pipeline_id: id, error: String(error) });
+    }
+  }
+  return { found: due.length, published, ran };
+}

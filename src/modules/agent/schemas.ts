@@ -1,0 +1,104 @@
+import { z } from "@hono/zod-openapi";
+import { PIPELINE_STATUSES } from "../../db/schema/discovery";
+import { pageQuery, pageSchema } from "../../lib/pagination";
+
+export const StartAgentBody = z
+  .object({
+    product: z.string().trim().min(1).max(200).openapi({ example: "LED panel lights" }),
+    market: z.string().trim().min(1).max(100).openapi({ example: "Germany" }),
+    max_leads: z.number().int().min(1).max(50).default(10).openapi({ example: 10 }),
+  })
+  .openapi("StartAgentBody");
+export type StartAgentInput = z.output<typeof StartAgentBody>;
+
+export const AgentStartedSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(PIPELINE_STATUSES).openapi({ example: "queued" }),
+  })
+  .openapi("AgentStarted");
+
+/** A path id that must be a UUID: `/agent/pipelines` can never be read as one. */
+export const PipelineIdParam = z.object({
+  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
+});
+
+export const PipelinesQuery = pageQuery(100, 20);
+
+const SummarySchema = z
+  .object({
+    leads: z.number().int(),
+    drafted: z.number().int(),
+    saved: z.number().int(),
+    duplicates: z.number().int(),
+  })
+  .nullable()
+  .openapi({ example: { leads: 8, drafted: 7, saved: 6, duplicates: 2 } });
+
+const pipelineFields = {
+  id: z.uuid(),
+  status: z.enum(PIPELINE_STATUSES),
+  product: z.string(),
+  market: z.string(),
+  max_leads: z.number().int(),
+  error: z.string().nullable().openapi({ description: "Why the run failed (user-safe)" }),
+  attempts: z.number().int(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+};
+
+export const PipelineListItem = z
+  .object({ ...pipelineFields, summary: SummarySchema })
+  .openapi("AgentPipelineListItem");
+
+export const PipelinesPage = pageSchema(PipelineListItem).openapi("AgentPipelinesPage");
+
+const StageSchema = z.object({
+  name: z.enum(["search", "analysis", "outreach", "save"]),
+  status: z.enum(["running", "succeeded", "failed"]),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+
+const OutreachSchema = z.object({
+  subject: z.string(),
+  body: z.string(),
+  language: z.string(),
+  provider: z.string(),
+});
+
+const LeadSchema = z.object({
+  name: z.string(),
+  website: z.string().nullable(),
+  country: z.string().nullable(),
+  summary: z.string(),
+  fit_score: z.number(),
+  contact: z.object({ email: z.string().nullable(), phone: z.string().nullable() }),
+  sources: z.array(z.string()),
+  outreach: OutreachSchema.nullable(),
+  note: z.string().optional().openapi({ description: "Why a lead has no outreach draft" }),
+  customer_id: z.uuid().nullable().optional(),
+  duplicate_of: z.uuid().nullable().optional(),
+});
+
+export const PipelineSchema = z
+  .object({
+    ...pipelineFields,
+    pipeline_data: z.object({
+      stages: z.array(StageSchema),
+      leads: z.array(LeadSchema),
+      summary: SummarySchema,
+    }),
+  })
+  .openapi("AgentPipeline");
+
+/** What the LLM answers for one lead's outreach e-mail. */
+export const OutreachAnswer = z.object({
+  subject: z.string().trim().min(1).max(300),
+  body: z.string().trim().min(1).max(10_000),
+});
+
+/** QStash job payload of `agent-run`. */
+export const AgentRunJob = z.object({ pipeline_id: z.uuid() });

@@ -1,0 +1,541 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client";
+import { encryptSecret } from "../../src/lib/crypto";
+import { pendingAgentRuns, sweepAgentPipelines } from "../../src/modules/agent/dispatch";
+import { outreachLanguage, runAgentPipeline } from "../../src/modules/agent/pipeline";
+import {
+  adjustCredits,
+  chargeCredits,
+  getBalance,
+  refundCharge,
+} from "../../src/modules/credits/service";
+import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
+import { type FakeSearch, startFakeSearch } from "../fakes/search";
+import { addAiProvider, clearAiProviders, setAiRouting } from "../support/ai";
+import { call, registerUser, type Session } from "../support/client";
+import { createTestContext } from "../support/harness";
+
+let now = new Date();
+const clock = { now: () => now };
+const ctx = await createTestContext({ runtime: { clock } });
+const { app, deps } = ctx;
+let llm: FakeOpenAi;
+let search: FakeSearch;
+
+const COMPANIES = [
+  {
+    name: "Alpha Lighting GmbH",
+    url: "https://alpha-lighting.example/",
+    snippet: "Alpha Lighting imports LED panels for offices. Contact Sales@Alpha-Lighting.example",
+    email: "Sales@Alpha-Lighting.example",
+    fit: 90,
+  },
+  {
+    name: "Beta Licht AG",
+    url: "https://beta-licht.example/",
+    snippet: "Beta Licht AG is a wholesaler of lamps. info@beta-licht.example",
+    email: "info@beta-licht.example",
+    fit: 80,
+  },
+  {
+    name: "Gamma Imports",
+    url: "https://gamma.example/",
+    snippet: "Gamma Imports buys lighting in bulk. buy@gamma.example",
+    email: "buy@gamma.example",
+    fit: 70,
+  },
+];
+
+/** The discovery analysis lists COMPANIES; outreach drafts greet the lead (or fail for one). */
+function scriptLlm(options: { failOutreachFor?: string } = {}) {
+  llm.reply((messages) => {
+    const system = messages.find((m) => m.role === "system")?.content ?? "";
+    const user = messages.find((m) => m.role === "user")?.content ?? "";
+    if (system.includes("find companies")) {
+      return JSON.stringify({
+        companies: COMPANIES.map((c) => ({
+          name: c.name,
+          website: c.url,
+          country: "Germany",
+          summary: `${c.name} buys LED panels`,
+          fit_score: c.fit,
+          contact: { email: c.email, phone: null },
+          sources: [c.url],
+        })),
+      });
+    }
+    const company = /Company: (.*)/.exec(user)?.[1] ?? "?";
+    if (company === options.failOutreachFor) return "{ this is not json";
+    return JSON.stringify({ subject: `Panels for ${company}`, body: `Dear ${company}, hello.` });
+  });
+}
+
+beforeAll(async () => {
+  [llm, search] = await Promise.all([startFakeOpenAi("sk-agent"), startFakeSearch()]);
+  await queryRows(
+    deps.db,
+    sql`insert into search_providers (name, kind, base_url, api_key_ciphertext, api_key_hint)
+        values ('fake-brave', 'brave', ${search.url},
+          ${await encryptSecret(deps.keys.encryption, search.apiKey)}, 'fake')`,
+  );
+  await clearAiProviders(deps);
+  await addAiProvider(deps, {
+    name: "llm",
+    kind: "llm",
+    baseUrl: llm.url,
+    apiKey: llm.apiKey,
+    models: ["m1"],
+  });
+  await setAiRouting(deps, "discovery_analysis", ["llm"]);
+  await setAiRouting(deps, "followup_draft", ["llm"]);
+});
+afterAll(async () => {
+  await pendingAgentRuns();
+  await Promise.all([llm.close(), search.close()]);
+});
+beforeEach(() => {
+  now = new Date();
+  search.fail(null);
+  search.results(() => COMPANIES.map((c) => ({ title: c.name, url: c.url, snippet: c.snippet })));
+  scriptLlm();
+});
+
+const start = (user: Session, json: unknown, headers: Record<string, string> = {}) =>
+  call(app, "/agent/start", { token: user.accessToken, json, headers });
+const balance = async (user: Session) => (await getBalance(deps, user.userId)).balance as number;
+const refunds = async (userId: string) =>
+  (
+    await queryRows<{ n: number }>(
+      deps.db,
+      sql`select count(*)::int as n from credit_ledger where user_id = ${userId} and kind = 'refund'`,
+    )
+  )[0]!.n;
+const pipelineRows = async (userId: string) =>
+  queryRows<{ id: string; status: string; attempts: number; consumption_id: string | null }>(
+    deps.db,
+    sql`select id, status, attempts, consumption_id from agent_pipelines where user_id = ${userId}`,
+  );
+
+async function addCustomer(user: Session, json: Record<string, unknown>) {
+  const { status, body } = await call(app, "/api/v1/customers", { token: user.accessToken, json });
+  expect(status).toBe(201);
+  return body.id as string;
+}
+
+describe("POST /agent/start and the in-process run", () => {
+  it("charges agent_run, answers 202 queued, and runs search, analysis, outreach and save", async () => {
+    const user = await registerUser(app);
+    const other = await registerUser(app);
+    // Duplicates: by company name (case-insensitively) and by e-mail; another user's customer
+    // with a lead's name does not count.
+    const byName = await addCustomer(user, { company: "beta licht ag" });
+    const byEmail = await addCustomer(user, {
+      company: "Someone Else",
+      email: "BUY@gamma.example",
+    });
+    await addCustomer(other, { company: "Alpha Lighting GmbH" });
+    const before = await balance(user);
+
+    const { status, body } = await start(user, { product: "LED panel lights", market: "Germany" });
+    expect(status).toBe(202);
+    expect(body).toEqual({ id: expect.any(String), status: "queued" });
+    expect(await balance(user)).toBe(before - 10);
+
+    await pendingAgentRuns();
+    const got = await call(app, `/agent/${body.id}`, { token: user.accessToken });
+    expect(got.status).toBe(200);
+    const pipeline = got.body;
+    expect(pipeline.status).toBe("succeeded");
+    expect(pipeline.error).toBeNull();
+    expect(pipeline.finished_at).not.toBeNull();
+    expect(pipeline.attempts).toBe(1);
+    const data = pipeline.pipeline_data;
+    expect(data.stages.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([
+      ["search", "succeeded"],
+      ["analysis", "succeeded"],
+      ["outreach", "succeeded"],
+      ["save", "succeeded"],
+    ]);
+    for (const stage of data.stages) {
+      expect(stage.started_at).toEqual(expect.any(String));
+      expect(stage.finished_at).toEqual(expect.any(String));
+    }
+    expect(data.stages[0].detail.queries).toHaveLength(3);
+    expect(data.stages[1].detail.companies).toBe(3);
+    expect(data.stages[3].detail).toMatchObject({ saved: 1, duplicates: 2 });
+    expect(data.summary).toEqual({ leads: 3, drafted: 3, saved: 1, duplicates: 2 });
+
+    expect(data.leads.map((l: { name: string }) => l.name)).toEqual([
+      "Alpha Lighting GmbH",
+      "Beta Licht AG",
+      "Gamma Imports",
+    ]);
+    const [alpha, beta, gamma] = data.leads;
+    expect(alpha.outreach).toEqual({
+      subject: "Panels for Alpha Lighting GmbH",
+      body: "Dear Alpha Lighting GmbH, hello.",
+      language: "de",
+      provider: "llm",
+    });
+    expect(alpha.customer_id).toEqual(expect.any(String));
+    expect(alpha.duplicate_of).toBeNull();
+    expect(beta.customer_id).toBeNull();
+    expect(beta.duplicate_of).toBe(byName);
+    expect(gamma.duplicate_of).toBe(byEmail);
+    // Outreach prompts ask for the market's language and carry the lead's facts.
+    const outreachPrompts = llm.requests
+      .map((r) => r.messages.find((m) => m.role === "user")!.content)
+      .filter((content) => content.includes("<buyer>"));
+    expect(outreachPrompts.length).toBeGreaterThanOrEqual(3);
+    expect(outreachPrompts.at(-1)).toContain("Language: German");
+
+    const saved = await queryRows<Record<string, unknown>>(
+      deps.db,
+      sql`select id, company, email, country, source, status, notes from customers
+          where user_id = ${user.userId} and source = 'agent'`,
+    );
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({
+      id: alpha.customer_id,
+      company: "Alpha Lighting GmbH",
+      email: "sales@alpha-lighting.example",
+      country: "Germany",
+      status: "new",
+    });
+    expect(saved[0]!.notes).toContain("https://alpha-lighting.example/");
+    expect(saved[0]!.notes).toContain("Alpha Lighting GmbH buys LED panels");
+    const records = await queryRows<{ id: string; product: string; n: number }>(
+      deps.db,
+      sql`select id, product, jsonb_array_length(companies)::int as n from discovery_records
+          where user_id = ${user.userId}`,
+    );
+    expect(records).toEqual([
+      { id: data.stages[3].detail.discovery_record_id, product: "LED panel lights", n: 3 },
+    ]);
+    // The other user's data is untouched.
+    const otherCustomers = await queryRows(
+      deps.db,
+      sql`select 1 from customers where user_id = ${other.userId}`,
+    );
+    expect(otherCustomers).toHaveLength(1);
+    // Charged once, nothing refunded.
+    expect(await balance(user)).toBe(before - 10);
+    expect(await refunds(user.userId)).toBe(0);
+  });
+
+  it("keeps max_leads best leads and writes English outside the mapped markets", async () => {
+    const user = await registerUser(app);
+    const { status, body } = await start(user, {
+      product: "LED panel lights",
+      market: "Kenya",
+      max_leads: 2,
+    });
+    expect(status).toBe(202);
+    await pendingAgentRuns();
+    const { body: pipeline } = await call(app, `/api/v1/agent/${body.id}`, {
+      token: user.accessToken,
+    });
+    expect(pipeline.status).toBe("succeeded");
+    expect(pipeline.max_leads).toBe(2);
+    expect(pipeline.pipeline_data.leads.map((l: { name: string }) => l.name)).toEqual([
+      "Alpha Lighting GmbH",
+      "Beta Licht AG",
+    ]);
+    expect(pipeline.pipeline_data.leads[0].outreach.language).toBe("en");
+    expect(pipeline.pipeline_data.summary).toEqual({
+      leads: 2,
+      drafted: 2,
+      saved: 2,
+      duplicates: 0,
+    });
+    expect(outreachLanguage("Brazil")).toEqual({ code: "pt", name: "Portuguese" });
+    expect(outreachLanguage("United States")).toEqual({ code: "en", name: "English" });
+  });
+
+  it("a lead whose outreach draft fails keeps outreach null with a note; the run succeeds", async () => {
+    scriptLlm({ failOutreachFor: "Beta Licht AG" });
+    const user = await registerUser(app);
+    const { body } = await start(user, { product: "LED panel lights", market: "Germany" });
+    await pendingAgentRuns();
+    const { body: pipeline } = await call(app, `/agent/${body.id}`, { token: user.accessToken });
+    expect(pipeline.status).toBe("succeeded");
+    const beta = pipeline.pipeline_data.leads.find(
+      (l: { name: string }) => l.name === "Beta Licht AG",
+    );
+    expect(beta.outreach).toBeNull();
+    expect(beta.note).toMatch(/No outreach draft/);
+    expect(JSON.stringify(pipeline)).not.toContain("this is not json");
+    expect(pipeline.pipeline_data.summary).toEqual({
+      leads: 3,
+      drafted: 2,
+      saved: 3,
+      duplicates: 0,
+    });
+    expect(pipeline.pipeline_data.stages[2].detail).toMatchObject({ drafted: 2, failed: 1 });
+    expect(await balance(user)).toBe(20);
+  });
+
+  it("search down: the run fails with a user-safe error and the credits come back once", async () => {
+    search.fail("http-500");
+    const user = await registerUser(app);
+    const { status, body } = await start(user, { product: "LED panel lights", market: "Germany" });
+    expect(status).toBe(202);
+    expect(await balance(user)).toBe(20);
+    await pendingAgentRuns();
+    const { body: pipeline } = await call(app, `/agent/${body.id}`, { token: user.accessToken });
+    expect(pipeline.status).toBe("failed");
+    expect(pipeline.error).toMatch(/credits for this run were returned/);
+    expect(JSON.stringify(pipeline)).not.toContain("secret upstream text");
+    expect(pipeline.pipeline_data.stages).toEqual([
+      expect.objectContaining({ name: "search", status: "failed" }),
+    ]);
+    expect(pipeline.pipeline_data.summary).toBeNull();
+    expect(await balance(user)).toBe(30);
+    expect(await refunds(user.userId)).toBe(1);
+    // Nothing saved.
+    const saved = await queryRows(
+      deps.db,
+      sql`select 1 from customers where user_id = ${user.userId}`,
+    );
+    expect(saved).toHaveLength(0);
+    // Another delivery finds nothing to claim; refunding again changes nothing.
+    expect(await runAgentPipeline(deps, body.id)).toBe("skipped");
+    const [row] = await pipelineRows(user.userId);
+    expect(await refundCharge(deps, { consumptionId: row!.consumption_id }, "again")).toMatchObject(
+      {
+        applied: false,
+      },
+    );
+    expect(await balance(user)).toBe(30);
+    expect(await refunds(user.userId)).toBe(1);
+  });
+
+  it("402 when the balance is short: nothing written", async () => {
+    const user = await registerUser(app);
+    await adjustCredits(deps, {
+      userId: user.userId,
+      delta: -25,
+      actorId: user.userId,
+      reason: "t",
+    });
+    const { status, body } = await start(user, { product: "LED panel lights", market: "Germany" });
+    expect(status).toBe(402);
+    expect(body).toMatchObject({ required: 10, balance: 5 });
+    expect(await pipelineRows(user.userId)).toHaveLength(0);
+    expect(await balance(user)).toBe(5);
+    const usage = await queryRows(
+      deps.db,
+      sql`select 1 from usage_logs where user_id = ${user.userId} and event = 'agent_run'`,
+    );
+    expect(usage).toHaveLength(0);
+  });
+
+  it("bad input is 422 and charges nothing", async () => {
+    const user = await registerUser(app);
+    for (const json of [
+      { product: "", market: "Germany" },
+      { product: "x".repeat(201), market: "Germany" },
+      { product: "LED", market: "" },
+      { product: "LED", market: "Germany", max_leads: 0 },
+      { product: "LED", market: "Germany", max_leads: 51 },
+      { product: "LED", market: "Germany", max_leads: 2.5 },
+      { market: "Germany" },
+    ]) {
+      const { status } = await start(user, json);
+      expect(status).toBe(422);
+    }
+    expect(await pipelineRows(user.userId)).toHaveLength(0);
+    expect(await balance(user)).toBe(30);
+  });
+
+  it("an Idempotency-Key retry replays the first answer and charges once", async () => {
+    const user = await registerUser(app);
+    const json = { product: "LED panel lights", market: "Germany" };
+    const first = await start(user, json, { "Idempotency-Key": "agent-key-1" });
+    const second = await start(user, json, { "Idempotency-Key": "agent-key-1" });
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
+    expect(second.res.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(second.body).toEqual(first.body);
+    await pendingAgentRuns();
+    expect(await pipelineRows(user.userId)).toHaveLength(1);
+    expect(await balance(user)).toBe(20);
+  });
+
+  it("requires authentication", async () => {
+    const { status } = await call(app, "/agent/start", {
+      json: { product: "LED", market: "Germany" },
+    });
+    expect(status).toBe(401);
+  });
+});
+
+describe("GET /agent/pipelines and /agent/{id}", () => {
+  it("lists the caller's pipelines newest first under both prefixes, without pipeline_data", async () => {
+    const user = await registerUser(app);
+    const other = await registerUser(app);
+    const a = (await start(user, { product: "First", market: "Germany" })).body.id;
+    await pendingAgentRuns();
+    now = new Date(now.getTime() + 1000);
+    const b = (await start(user, { product: "Second", market: "France" })).body.id;
+    await start(other, { product: "Other", market: "Spain" });
+    await pendingAgentRuns();
+    for (const path of ["/agent/pipelines", "/api/v1/agent/pipelines"]) {
+      const { status, body } = await call(app, path, { token: user.accessToken });
+      expect(status).toBe(200);
+      expect(body.total).toBe(2);
+      expect(body.items.map((p: { id: string }) => p.id)).toEqual([b, a]);
+      expect(body.items[0]).toMatchObject({
+        product: "Second",
+        market: "France",
+        status: "succeeded",
+        summary: { leads: 3, drafted: 3 },
+      });
+      expect(body.items[0].finished_at).toEqual(expect.any(String));
+      expect(body.items[0]).not.toHaveProperty("pipeline_data");
+    }
+    const paged = await call(app, "/agent/pipelines?size=1&page=2", { token: user.accessToken });
+    expect(paged.body).toMatchObject({ total: 2, page: 2, size: 1 });
+    expect(paged.body.items.map((p: { id: string }) => p.id)).toEqual([a]);
+    expect((await call(app, "/agent/pipelines?size=0", { token: user.accessToken })).status).toBe(
+      422,
+    );
+  });
+
+  it("reads one pipeline under both prefixes; another user's is 404; a non-UUID id is 422", async () => {
+    const user = await registerUser(app);
+    const other = await registerUser(app);
+    const id = (await start(user, { product: "LED", market: "Germany" })).body.id;
+    await pendingAgentRuns();
+    for (const prefix of ["/agent", "/api/v1/agent"]) {
+      const mine = await call(app, `${prefix}/${id}`, { token: user.accessToken });
+      expect(mine.status).toBe(200);
+      expect(mine.body.id).toBe(id);
+      expect(mine.body.pipeline_data.leads).toHaveLength(3);
+      const theirs = await call(app, `${prefix}/${id}`, { token: other.accessToken });
+      expect(theirs.status).toBe(404);
+      const listed = await call(app, `${prefix}/pipelines`, { token: other.accessToken });
+      expect(listed.body.items.map((p: { id: string }) => p.id)).not.toContain(id);
+      expect((await call(app, `${prefix}/not-a-uuid`, { token: user.accessToken })).status).toBe(
+        422,
+      );
+      expect((await call(app, `${prefix}/${id}`)).status).toBe(401);
+    }
+    const missing = await call(app, "/agent/0190d4c8-7b5e-7000-8000-000000000000", {
+      token: user.accessToken,
+    });
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe("leases, attempts and the sweep", () => {
+  async function insertPipeline(
+    user: Session,
+    fields: { status: string; attempts: number; leaseUntil: Date | null; createdAt?: Date },
+  ) {
+    const charge = await chargeCredits(deps, { userId: user.userId, operation: "agent_run" });
+    const [row] = await queryRows<{ id: string }>(
+      deps.db,
+      sql`insert into agent_pipelines (user_id, status, product, market, max_leads, consumption_id,
+            attempts, lease_until, created_at)
+          values (${user.userId}, ${fields.status}, 'LED panel lights', 'Germany', 3,
+            ${charge.consumptionId}, ${fields.attempts}, ${fields.leaseUntil?.toISOString() ?? null},
+            ${(fields.createdAt ?? now).toISOString()})
+          returning id`,
+    );
+    return row!.id;
+  }
+  const statusOf = async (id: string) =>
+    (
+      await queryRows<{ status: string; attempts: number; error: string | null }>(
+        deps.db,
+        sql`select status, attempts, error from agent_pipelines where id = ${id}`,
+      )
+    )[0]!;
+
+  it("a running pipeline under a live lease is not claimed; after the lease expires it re-runs", async () => {
+    const user = await registerUser(app);
+    const id = await insertPipeline(user, {
+      status: "running",
+      attempts: 1,
+      leaseUntil: new Date(now.getTime() + 5 * 60_000),
+    });
+    expect(await runAgentPipeline(deps, id)).toBe("skipped");
+    expect(await statusOf(id)).toMatchObject({ status: "running", attempts: 1 });
+    now = new Date(now.getTime() + 11 * 60_000);
+    expect(await runAgentPipeline(deps, id)).toBe("succeeded");
+    expect(await statusOf(id)).toMatchObject({ status: "succeeded", attempts: 2, error: null });
+    expect(await runAgentPipeline(deps, id)).toBe("skipped");
+    expect(await balance(user)).toBe(20);
+  });
+
+  it("the claim after 3 attempts fails the run and refunds it once", async () => {
+    const user = await registerUser(app);
+    const id = await insertPipeline(user, {
+      status: "running",
+      attempts: 3,
+      leaseUntil: new Date(now.getTime() - 60_000),
+    });
+    expect(await balance(user)).toBe(20);
+    expect(await runAgentPipeline(deps, id)).toBe("failed");
+    const row = await statusOf(id);
+    expect(row.status).toBe("failed");
+    expect(row.error).toMatch(/after 3 attempts/);
+    expect(await balance(user)).toBe(30);
+    expect(await runAgentPipeline(deps, id)).toBe("skipped");
+    expect(await refunds(user.userId)).toBe(1);
+    expect(await balance(user)).toBe(30);
+    // Nothing was searched for it.
+    const saved = await queryRows(
+      deps.db,
+      sql`select 1 from customers where user_id = ${user.userId}`,
+    );
+    expect(saved).toHaveLength(0);
+  });
+
+  it("the sweep runs expired leases and queued runs older than 5 minutes, and nothing else", async () => {
+    const user = await registerUser(app);
+    await adjustCredits(deps, {
+      userId: user.userId,
+      delta: 10,
+      actorId: user.userId,
+      reason: "t",
+    });
+    const staleQueued = await insertPipeline(user, {
+      status: "queued",
+      attempts: 0,
+      leaseUntil: null,
+      createdAt: new Date(now.getTime() - 6 * 60_000),
+    });
+    const expired = await insertPipeline(user, {
+      status: "running",
+      attempts: 1,
+      leaseUntil: new Date(now.getTime() - 1000),
+      createdAt: new Date(now.getTime() - 20 * 60_000),
+    });
+    const freshQueued = await insertPipeline(user, {
+      status: "queued",
+      attempts: 0,
+      leaseUntil: null,
+    });
+    const leased = await insertPipeline(user, {
+      status: "running",
+      attempts: 1,
+      leaseUntil: new Date(now.getTime() + 60_000),
+      createdAt: new Date(now.getTime() - 30 * 60_000),
+    });
+    const result = await sweepAgentPipelines(deps);
+    expect(result).toEqual({ found: 2, published: 0, ran: 2 });
+    expect((await statusOf(staleQueued)).status).toBe("succeeded");
+    expect(await statusOf(expired)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect((await statusOf(freshQueued)).status).toBe("queued");
+    expect((await statusOf(leased)).status).toBe("running");
+    // Each customer once although two runs found the same companies.
+    const saved = await queryRows(
+      deps.db,
+      sql`select 1 from customers where user_id = ${user.userId} and source = 'agent'`,
+    );
+    expect(saved).toHaveLength(3);
+  });
+});
