@@ -9,6 +9,8 @@
 export const CRON_SCHEDULES = {
   /** Every 5 minutes: pending orders past their payment window become expired. */
   expireOrders: "*/5 * * * *",
+  /** Every 5 minutes: agent runs whose worker died (lease expired) or never started go again. */
+  sweepAgents: "*/5 * * * *",
   /** Hourly: allowance lots past their expiry are written off. */
   expireCredits: "0 * * * *",
   /** Hourly: running subscriptions get the allowance of the month they are in. */

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
 import type { Deps } from "../deps";
 import { nowIso } from "../lib/clock";
+import { sweepAgentPipelines } from "../modules/agent/dispatch";
 import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";
 import { expireDueCredits } from "../modules/credits/service";
 import { notifyCustomerReminders } from "../modules/customers/reminders";
@@ -89,6 +90,7 @@ export async function purgeExpired(deps: Deps): Promise<{ nonces: number }> {
 
 export const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {
   expireOrders: async (deps) => ({ expired: await expirePendingOrders(deps) }),
+  sweepAgents: sweepAgentPipelines,
   trialDowngrade: downgradeExpiredPlans,
   expireCredits: expireDueCredits,
   grantAllowances: grantSubscriptionAllowances,
