@@ -96,6 +96,8 @@ export const creditLedger = pgTable(
   (t) => [
     index("credit_ledger_user_created_idx").on(t.userId, t.createdAt),
     index("credit_ledger_kind_created_idx").on(t.kind, t.createdAt),
+    // The admin stats' day range over all kinds.
+    index("credit_ledger_created_idx").on(t.createdAt),
     // A source grants, refunds or expires at most once, whatever the retries.
     uniqueIndex("credit_ledger_source_once_key")
       .on(t.kind, t.sourceType, t.sourceId)

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { calendarDate, reportRange } from "../../http/date-range";
 import { ErrorSchema, errorResponse } from "../../http/errors";
 import {
   adminErrorResponses as adminErrors,
@@ -28,10 +29,58 @@ import {
   patchUser,
   putSystemConfig,
 } from "./service";
+import { adminStats } from "./stats";
 
 const tags = ["Admin"];
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({
   200: { description, content: { "application/json": { schema } } },
+});
+
+const perCurrency = z.record(z.string(), z.number().int()).openapi({ example: { USD: 129900 } });
+const AdminStatsSchema = z
+  .object({
+    start_date: z.string(),
+    end_date: z.string(),
+    totals: z.object({
+      users: z.number().int(),
+      guests: z.number().int(),
+      paid_plan_users: z.number().int(),
+      new_users: z.number().int(),
+      revenue: perCurrency,
+      credits_granted: z.number().int(),
+      credits_consumed: z.number().int(),
+      credits_expired: z.number().int(),
+      credits_outstanding: z.number().int(),
+      ai_calls: z.number().int(),
+      ai_calls_by_operation: z.record(z.string(), z.number().int()),
+    }),
+    by_day: z.array(
+      z.object({
+        date: z.string(),
+        new_users: z.number().int(),
+        revenue: perCurrency,
+        credits_granted: z.number().int(),
+        credits_consumed: z.number().int(),
+        ai_calls: z.number().int(),
+      }),
+    ),
+  })
+  .openapi("AdminStats");
+
+export const adminStatsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/stats",
+  tags,
+  security,
+  summary: "Users, revenue, credits and AI calls per UTC day (default the last 30 days)",
+  middleware: [...guard],
+  request: {
+    query: z.object({
+      start_date: calendarDate.optional().openapi({ example: "2026-10-24" }),
+      end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
+    }),
+  },
+  responses: { ...ok(AdminStatsSchema, "Dashboard figures"), ...adminErrors },
 });
 
 export const listUsersRoute = createRoute({
@@ -137,6 +186,10 @@ export const putConfigRoute = createRoute({
 
 export function createAdminRoutes() {
   const router = createRouter();
+  router.openapi(adminStatsRoute, async (c) => {
+    const deps = c.get("deps");
+    return c.json(await adminStats(deps, reportRange(c.req.valid("query"), deps.clock.now())), 200);
+  });
   router.openapi(listUsersRoute, async (c) =>
     c.json(await listUsers(c.get("deps"), c.req.valid("query")), 200),
   );

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ORDER_STATUSES, PAY_TYPES } from "../../db/schema";
+import { calendarDate, reportRange } from "../../http/date-range";
 import { ErrorSchema, errorResponse, validationError } from "../../http/errors";
 import {
   adminErrorResponses as adminErrors,
@@ -15,21 +16,6 @@ import { refundOrder } from "./refunds";
 
 const tags = ["Admin: payments"];
 
-const MAX_RANGE_DAYS = 366;
-const DEFAULT_RANGE_DAYS = 30;
-const DAY_MS = 86_400_000;
-
-/** Date.parse first: toISOString throws on an invalid date. */
-const calendarDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Use the YYYY-MM-DD format" })
-  .refine(
-    (value) => {
-      const time = Date.parse(`${value}T00:00:00Z`);
-      return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
-    },
-    { error: "Not a calendar date" },
-  );
 export const AdminPaymentsQuery = pageQuery().extend({
   q: z
     .string()
@@ -174,31 +160,6 @@ export const refundRoute = createRoute({
   },
 });
 
-const day = (date: Date) => date.toISOString().slice(0, 10);
-
-function statsRange(query: { start_date?: string; end_date?: string }, today: Date) {
-  const end = query.end_date ?? day(today);
-  const start =
-    query.start_date ??
-    day(new Date(Date.parse(`${end}T00:00:00Z`) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS));
-  const span = (Date.parse(end) - Date.parse(start)) / DAY_MS;
-  if (span < 0) {
-    throw validationError([
-      { loc: ["query", "start_date"], msg: "start_date is after end_date", type: "value_error" },
-    ]);
-  }
-  if (span >= MAX_RANGE_DAYS) {
-    throw validationError([
-      {
-        loc: ["query", "end_date"],
-        msg: `Range is limited to ${MAX_RANGE_DAYS} days`,
-        type: "value_error",
-      },
-    ]);
-  }
-  return { start, end };
-}
-
 export function createPaymentAdminRoutes() {
   const router = createRouter();
   router.openapi(listPaymentsRoute, async (c) => {
@@ -213,7 +174,7 @@ export function createPaymentAdminRoutes() {
   router.openapi(paymentStatsRoute, async (c) => {
     const deps = c.get("deps");
     return c.json(
-      await paymentStats(deps, statsRange(c.req.valid("query"), deps.clock.now())),
+      await paymentStats(deps, reportRange(c.req.valid("query"), deps.clock.now())),
       200,
     );
   });
