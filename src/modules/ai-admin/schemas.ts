@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { AI_PROVIDER_KINDS, QUOTA_PERIODS } from "../../db/schema";
+import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { AI_TASKS } from "../ai/routing";
 import { AiRoutingSchema } from "../system-config/schemas";
@@ -20,27 +21,10 @@ const sendSomething = { error: "Send at least one field to change" };
 
 export const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
-/** An http(s) URL with a host and no user or password in it (keys go in api_key). */
-const baseUrl = z
-  .string()
-  .trim()
-  .max(500)
-  .refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return (
-          (url.protocol === "http:" || url.protocol === "https:") &&
-          url.hostname !== "" &&
-          url.username === "" &&
-          url.password === ""
-        );
-      } catch {
-        return false;
-      }
-    },
-    { error: "An http or https URL without credentials, e.g. https://api.openai.com/v1" },
-  );
+const baseUrl = httpUrlWithoutCredentials(
+  500,
+  "An http or https URL without credentials, e.g. https://api.openai.com/v1",
+);
 
 const modelId = z
   .string()

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { SEARCH_PROVIDER_KINDS } from "../../db/schema";
+import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { MAX_COMPANIES } from "./service";
 
@@ -31,27 +32,7 @@ export const SearchBody = z
   .openapi("DiscoverySearchInput");
 export type SearchInput = z.infer<typeof SearchBody>;
 
-/** An http(s) URL without credentials. */
-const httpUrl = z
-  .string()
-  .trim()
-  .max(1000)
-  .refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return (
-          (url.protocol === "http:" || url.protocol === "https:") &&
-          url.hostname !== "" &&
-          url.username === "" &&
-          url.password === ""
-        );
-      } catch {
-        return false;
-      }
-    },
-    { error: "An http or https URL" },
-  );
+const httpUrl = httpUrlWithoutCredentials(1000, "An http or https URL");
 
 const optionalText = (max: number) => z.string().trim().max(max).nullable();
 
