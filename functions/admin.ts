@@ -1,4 +1,5 @@
+import { adminRoutes } from "../src/groups/admin";
 import { createWorker } from "../src/runtime/worker";
 
 /** Worker `admin` (wrangler.toml [env.admin]): the admin API (plans, users, provider settings). */
-export default createWorker(["admin"]);
+export default createWorker(adminRoutes);

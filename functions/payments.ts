@@ -1,4 +1,5 @@
+import { paymentsRoutes } from "../src/groups/payments";
 import { createWorker } from "../src/runtime/worker";
 
 /** Worker `payments` (wrangler.toml [env.payments]): payment orders and gateway callbacks. */
-export default createWorker(["payments"]);
+export default createWorker(paymentsRoutes);

@@ -1,12 +1,11 @@
 // biome-ignore lint/style/noRestrictedImports: workerd implements AsyncLocalStorage natively (nodejs_compat); the per-request pool below needs it.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type App, createApp, type RouteGroup } from "../app";
+import { type App, buildApp } from "../app-core";
 import { type Config, ConfigError, parseConfig } from "../config";
 import type { Database, Db } from "../db/client";
 import { openNeonDatabase } from "../db/neon";
 import { buildDeps, type Deps } from "../deps";
-import { tasksForCron } from "../jobs/schedules";
-import { runScheduledTasks } from "../jobs/tasks";
+import type { AppRouter } from "../http/router";
 import { createPrecompiledWasmPasswordHasher } from "../lib/password-wasm-module";
 import { dohResolver } from "../lib/ssrf";
 import argon2Wasm from "../lib/wasm/argon2.wasm";
@@ -16,7 +15,9 @@ import { createMemoryRateLimiter } from "../providers/ratelimit/memory";
 import { createUpstashRateLimiter } from "../providers/ratelimit/upstash";
 
 /**
- * Cloudflare Workers entry: `functions/<group>.ts` is `export default createWorker(["<group>"])`.
+ * Cloudflare Workers entry: `functions/<group>.ts` is `export default createWorker(<group>Routes)`
+ * with the group's routes from src/groups/<group>.ts, so each bundle holds only its own routes
+ * (the cron Worker adds its scheduled tasks).
  * Bundled by wrangler only, never imported by Node code (the `.wasm` imports only resolve in a
  * wrangler bundle). Needs the `nodejs_compat` compatibility flag (for AsyncLocalStorage).
  */
@@ -162,7 +163,7 @@ interface WorkerInstance {
   openDatabase: () => Database;
 }
 
-async function buildWorker(env: WorkerEnv, groups: readonly RouteGroup[]): Promise<WorkerInstance> {
+async function buildWorker(env: WorkerEnv, routes: () => AppRouter[]): Promise<WorkerInstance> {
   const config = parseWorkerConfig(env);
   const openDatabase = () =>
     openNeonDatabase(config.DATABASE_URL, { wsProxy: config.NEON_WS_PROXY || undefined });
@@ -186,7 +187,7 @@ async function buildWorker(env: WorkerEnv, groups: readonly RouteGroup[]): Promi
     platformIpHeader: "CF-Connecting-IP",
   });
   if (config.PDF_FONT_URL) provideCjkFont(fetchedCjkFont(config.PDF_FONT_URL));
-  return { app: createApp(deps, groups), deps, openDatabase };
+  return { app: buildApp(deps, routes()), deps, openDatabase };
 }
 
 function startupFailure(error: unknown): Response {
@@ -207,13 +208,18 @@ function startupFailure(error: unknown): Response {
   );
 }
 
-/** A Workers module serving the given route groups; the app is built once per isolate. */
-export function createWorker(groups: readonly RouteGroup[]): WorkerModule {
+export interface WorkerOptions {
+  /** What a fired cron trigger runs (the cron Worker: src/jobs); without it, nothing. */
+  onCron?: (deps: Deps, cron: string) => Promise<unknown>;
+}
+
+/** A Workers module serving the given routes; the app is built once per isolate. */
+export function createWorker(routes: () => AppRouter[], options: WorkerOptions = {}): WorkerModule {
   let instance: Promise<WorkerInstance> | undefined;
 
   function instanceFor(env: WorkerEnv): Promise<WorkerInstance> {
     if (!instance) {
-      const building = buildWorker(env, groups);
+      const building = buildWorker(env, routes);
       instance = building;
       // A failed build is not cached: the next request tries again (a secret may have been set).
       building.catch(() => {
@@ -244,17 +250,16 @@ export function createWorker(groups: readonly RouteGroup[]): WorkerModule {
         startupFailure(error); // logs what is wrong; there is no client to answer
         return;
       }
-      const tasks = tasksForCron(controller.cron);
       ready.deps.logger.info("cron trigger fired", {
         cron: controller.cron,
-        tasks,
         scheduled_time: new Date(controller.scheduledTime).toISOString(),
       });
-      if (tasks.length === 0) return;
+      const onCron = options.onCron;
+      if (!onCron) return;
       // The same per-request pool scope as fetch: workerd ties sockets to this invocation.
       const scope = new RequestScope(ready.openDatabase);
       const run = scopes
-        .run(scope, () => runScheduledTasks(ready.deps, tasks))
+        .run(scope, () => onCron(ready.deps, controller.cron))
         .finally(() => scope.close());
       ctx.waitUntil(run);
       await run;

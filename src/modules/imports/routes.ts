@@ -6,6 +6,7 @@ import type { AppEnv } from "../../http/env";
 import { ApiError, authErrorResponses, ErrorSchema, validationError } from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { CSV_MIME, XLSX_MIME } from "../../lib/spreadsheet";
+import { IMPORT_PATHS } from "./paths";
 import {
   errorsFile,
   exportCustomers,
@@ -17,7 +18,6 @@ import {
 const security = [{ bearerAuth: [] }];
 
 /** Paths whose bodies get IMPORT_MAX_BYTES instead of the global BODY_LIMIT_BYTES. */
-export const IMPORT_PATHS = ["/api/v1/customers/import", "/api/v1/products/import"] as const;
 
 /** 10 MB per upload; past it a 413 `{detail}` (checked on Content-Length and on the stream). */
 export const importBodyLimit = bodyLimit({

@@ -1,0 +1,97 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import type { Deps } from "./deps";
+import { accessLog } from "./http/access-log";
+import { CSRF_HEADER } from "./http/csrf";
+import type { AppEnv } from "./http/env";
+import { ApiError, handleError } from "./http/errors";
+import { requestIdFromRuntime, responseHeaders } from "./http/response-headers";
+import type { AppRouter } from "./http/router";
+import { createHealthRoutes } from "./modules/health/routes";
+import { IMPORT_PATHS } from "./modules/imports/paths";
+
+export const OPENAPI_PATH = "/api/v1/openapi.json";
+/** Routes that take spreadsheet uploads and enforce their own, larger, body limit. */
+const UPLOAD_PATHS = new Set<string>(IMPORT_PATHS);
+
+export interface AppOptions {
+  /** The Node listener writes the request id and security headers itself (see listener.ts). */
+  headersSetByRuntime?: boolean;
+}
+
+/** The app around the given routers: middleware, health, OpenAPI document, docs, errors. */
+export function buildApp(deps: Deps, routers: readonly AppRouter[], options: AppOptions = {}) {
+  const app = new OpenAPIHono<AppEnv>({ strict: false });
+
+  app.use(options.headersSetByRuntime ? requestIdFromRuntime : responseHeaders);
+  app.use(async function injectDeps(c, next) {
+    c.set("deps", deps);
+    await next();
+  });
+  if (deps.config.LOG_LEVEL === "debug" || deps.config.LOG_LEVEL === "info") app.use(accessLog);
+  const corsAllowList = cors({
+    origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
+    allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    allowHeaders: ["Content-Type", "Authorization", CSRF_HEADER, "Idempotency-Key", "X-Request-Id"],
+    exposeHeaders: [
+      "X-Request-Id",
+      "Retry-After",
+      "RateLimit-Limit",
+      "RateLimit-Remaining",
+      "RateLimit-Reset",
+    ],
+    credentials: true,
+    maxAge: 600,
+  });
+  // Only cross-origin browser requests carry Origin; the rest skip CORS work entirely (no
+  // Vary needed: every response is Cache-Control: no-store).
+  app.use(async function corsForBrowsers(c, next) {
+    if (c.req.header("Origin") === undefined) return next();
+    return corsAllowList(c, next);
+  });
+  const limitBody = bodyLimit({
+    maxSize: deps.config.BODY_LIMIT_BYTES,
+    onError: () => {
+      throw new ApiError(413, "Request body too large");
+    },
+  });
+  // Reading the body stream of a GET would build a full Request on Node for nothing; spreadsheet
+  // uploads carry their own 10 MB limit on their routes.
+  app.use(async function limitRequestBody(c, next) {
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
+    if (UPLOAD_PATHS.has(c.req.path)) return next();
+    return limitBody(c, next);
+  });
+
+  app.route("/", createHealthRoutes());
+  for (const router of routers) app.route("/", router);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "csrfToken", {
+    type: "apiKey",
+    in: "header",
+    name: CSRF_HEADER,
+  });
+  app.doc31(OPENAPI_PATH, {
+    openapi: "3.1.0",
+    info: {
+      title: "Trade assistant service",
+      version: "1.0.0",
+      description: "Backend API for export sellers: accounts, AI tools, customers, credits.",
+    },
+  });
+  app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Trade assistant API" }));
+
+  app.notFound((c) => c.json({ detail: "Not found" }, 404));
+  app.onError(handleError);
+  return app;
+}
+
+export type App = ReturnType<typeof buildApp>;

@@ -1,0 +1,11 @@
+import type { AppRouter } from "../http/router";
+import { createAuthRoutes } from "../modules/auth/routes";
+import { createUsageRoutes } from "../modules/usage/routes";
+import { createUserRoutes } from "../modules/users/routes";
+
+/** Route group `auth`: accounts: register, login, tokens, profile, usage. */
+export const authRoutes = (): AppRouter[] => [
+  createAuthRoutes(),
+  createUserRoutes(),
+  createUsageRoutes(),
+];
