@@ -119,10 +119,48 @@ describe.skipIf(!DATABASE_URL)("auth Worker in workerd over the Neon driver", ()
     expect(missing).toEqual({ status: 404, body: { detail: "Not found" } });
   });
 
-  it("runs the scheduled handler", async () => {
-    const cron = encodeURIComponent(CRON_SCHEDULES.trialDowngrade);
-    const res = await call(worker, `/__scheduled?cron=${cron}`);
-    expect(res).toEqual({ status: 200, body: "Ran scheduled event" });
+  it("runs the reminders task from the cron Worker, once per episode however often it fires", async () => {
+    const email = `cron-${Date.now().toString(36)}@example.com`;
+    const registered = await call(
+      worker,
+      "/api/v1/auth/register",
+      postJson({ email, password: "correct horse battery" }),
+    );
+    expect(registered.status).toBe(201);
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      // A customer last contacted 40 days ago: past the default 14 silent days.
+      const { rows } = await client.query<{ id: string }>(
+        `insert into customers (user_id, company, last_contact_at, created_at)
+         values ($1, 'Quiet Buyer GmbH', now() - interval '40 days', now() - interval '60 days')
+         returning id`,
+        [registered.body.user.id],
+      );
+      const cronWorker = await startWorker(
+        "cron",
+        { ...TEST_BINDINGS, DATABASE_URL: databaseUrl, NEON_WS_PROXY: relay.proxy },
+        join(scratch, "none.env"),
+      );
+      try {
+        await cronWorker.ready;
+        const cron = encodeURIComponent(CRON_SCHEDULES.customerReminders);
+        for (let run = 0; run < 2; run++) {
+          const res = await call(cronWorker, `/__scheduled?cron=${cron}`);
+          expect(res).toEqual({ status: 200, body: "Ran scheduled event" });
+        }
+      } finally {
+        await cronWorker.dispose();
+      }
+      const notices = await client.query<{ kind: string; data: { customer_id: string } }>(
+        "select kind, data from notifications where user_id = $1 and kind = 'customer_silent'",
+        [registered.body.user.id],
+      );
+      expect(notices.rows).toHaveLength(1);
+      expect(notices.rows[0]!.data.customer_id).toBe(rows[0]!.id);
+    } finally {
+      await client.end();
+    }
   });
 
   it("answers 500 'Service misconfigured' when a secret is missing", async () => {
