@@ -15,13 +15,15 @@ export function requestIp(c: Context<AppEnv>): string {
 }
 
 const limiterOf = (c: Context<AppEnv>) => c.get("deps").limiter;
+const logUnavailable = (c: Context<AppEnv>, message: string, rule: string) =>
+  c.get("deps").logger.warn(message, { rule });
 
 export const limitByIp = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
-  rateLimit<AppEnv>(rule, (c) => ipRateLimitKey(requestIp(c)), limiterOf);
+  rateLimit<AppEnv>(rule, (c) => ipRateLimitKey(requestIp(c)), limiterOf, logUnavailable);
 
 /** Runs after requireAuth: one budget per user whatever address they come from. */
 export const limitByUser = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
-  rateLimit<AppEnv>(rule, (c) => c.get("auth").userId, limiterOf);
+  rateLimit<AppEnv>(rule, (c) => c.get("auth").userId, limiterOf, logUnavailable);
 
 /** Login is keyed by address and email, read before validation (the body is cached for it). */
 export const limitLogin: MiddlewareHandler<AppEnv> = rateLimit<AppEnv>(
@@ -37,4 +39,5 @@ export const limitLogin: MiddlewareHandler<AppEnv> = rateLimit<AppEnv>(
     return `${ipRateLimitKey(requestIp(c))}|${email}`;
   },
   limiterOf,
+  logUnavailable,
 );

@@ -32,6 +32,9 @@ export function rateLimit<E extends Env>(
   rule: RateLimitRule,
   keyOf: (c: Context<E>) => string | Promise<string>,
   getLimiter: (c: Context<E>) => RateLimiter,
+  /** Where "store unavailable" is reported (the app's logger); console.warn by default. */
+  warn: (c: Context<E>, message: string, rule: string) => void = (_c, message) =>
+    console.warn(message),
 ): MiddlewareHandler<E> {
   return async (c, next) => {
     const key = await keyOf(c);
@@ -41,8 +44,10 @@ export function rateLimit<E extends Env>(
     } catch (err) {
       if (!(err instanceof RateLimiterUnavailableError)) throw err;
       // Only the rule name: store errors may carry host names or command text.
-      console.warn(
-        `rate limiter unavailable for rule "${rule.name}": ${rule.failClosed ? "rejecting" : "allowing"} request`,
+      warn(
+        c,
+        `rate limiter unavailable: ${rule.failClosed ? "rejecting" : "allowing"} request`,
+        rule.name,
       );
       if (!rule.failClosed) {
         await next();
