@@ -11,6 +11,8 @@ export const CRON_SCHEDULES = {
   expireOrders: "*/5 * * * *",
   /** Every 5 minutes: agent runs whose worker died (lease expired) or never started go again. */
   sweepAgents: "*/5 * * * *",
+  /** Every 5 minutes: refunds left pending (settled later, or their answer lost) are asked again. */
+  reconcileRefunds: "*/5 * * * *",
   /** Hourly: allowance lots past their expiry are written off. */
   expireCredits: "0 * * * *",
   /** Hourly: running subscriptions get the allowance of the month they are in. */

@@ -8,6 +8,7 @@ import { expireDueCredits } from "../modules/credits/service";
 import { notifyCustomerReminders } from "../modules/customers/reminders";
 import { refreshExchangeRates } from "../modules/exchange/service";
 import { expirePendingOrders } from "../modules/payments/orders";
+import { reconcilePendingRefunds } from "../modules/payments/refunds";
 import type { CronTask } from "./schedules";
 
 /**
@@ -91,6 +92,7 @@ export async function purgeExpired(deps: Deps): Promise<{ nonces: number }> {
 export const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {
   expireOrders: async (deps) => ({ expired: await expirePendingOrders(deps) }),
   sweepAgents: sweepAgentPipelines,
+  reconcileRefunds: reconcilePendingRefunds,
   trialDowngrade: downgradeExpiredPlans,
   expireCredits: expireDueCredits,
   grantAllowances: grantSubscriptionAllowances,

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import type { Deps } from "../../src/deps";
 import { createOrder, type OrderItem, recordPaymentEvent } from "../../src/modules/payments/orders";
+import { reconcilePendingRefunds } from "../../src/modules/payments/refunds";
 import { startFakeGateway } from "../fakes/payment-gateway";
 import { call, randomEmail, registerUser, type Session } from "../support/client";
 import { createTestContext, type TestContext } from "../support/harness";
@@ -551,30 +552,108 @@ describe("admin refunds through the payment gateway", () => {
     });
   });
 
-  it("a gateway failure is a 503, the refund is failed and nothing else changes", async () => {
+  /** The app's deps a few minutes from now, when a pending refund is due for reconciliation. */
+  const later = (): Deps => ({
+    ...gctx.deps,
+    clock: { now: () => new Date(Date.now() + 3 * 60_000) },
+  });
+  const refundRows = (orderNo: string) =>
+    queryRows<{ status: string; credits_reversed: number }>(
+      gctx.deps.db,
+      sql`select status, credits_reversed from payment_refunds where order_no = ${orderNo}`,
+    );
+
+  it("a refused refund (409 at the gateway) is a 503, failed, and frees its amount", async () => {
     const user = await newUser(gctx);
     const o = await gatewayPaidOrder(user);
-    fake.fail("http-502");
-    try {
-      const res = await refund(o.order_no, { reason: "Try" }, gctx);
-      expect(res.status).toBe(503);
-    } finally {
-      fake.fail(null);
-    }
+    // The gateway sees the order as not paid: a definite refusal (409 ORDER_NOT_PAID).
+    fake.getOrder(o.order_no)!.status = "closed";
+    const res = await refund(o.order_no, { amount: 500, reason: "Refused" }, gctx);
+    expect(res.status).toBe(503);
+    fake.getOrder(o.order_no)!.status = "paid";
+    expect(await refundRows(o.order_no)).toEqual([{ status: "failed", credits_reversed: 0 }]);
     expect((await balance(user.userId, gctx)).balance).toBe(130);
     expect(await orderRow(o.order_no, gctx)).toEqual({ status: "paid", refunded_amount: 0 });
     expect(await ledger(user.userId, "admin_adjustment", gctx)).toEqual([]);
-    const rows = await queryRows<{ status: string; credits_reversed: number }>(
-      gctx.deps.db,
-      sql`select status, credits_reversed from payment_refunds where order_no = ${o.order_no}`,
-    );
-    expect(rows).toEqual([{ status: "failed", credits_reversed: 0 }]);
-
     // A failed refund reserves nothing: the whole amount can be refunded afterwards.
     const retry = await refund(o.order_no, { reason: "Again" }, gctx);
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ amount: 1000, credits_reversed: 100 });
     expect((await balance(user.userId, gctx)).balance).toBe(30);
+  });
+
+  it("an unclear failure (502) leaves the refund pending and reserved until reconciled", async () => {
+    const user = await newUser(gctx);
+    const o = await gatewayPaidOrder(user);
+    fake.fail("http-502");
+    let res: Awaited<ReturnType<typeof refund>>;
+    try {
+      res = await refund(o.order_no, { reason: "Unclear" }, gctx);
+    } finally {
+      fake.fail(null);
+    }
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: "pending", amount: 1000, credits_reversed: 0 });
+    expect(await refundRows(o.order_no)).toEqual([{ status: "pending", credits_reversed: 0 }]);
+    expect((await balance(user.userId, gctx)).balance).toBe(130);
+    // Its amount stays reserved: no second refund can pay the same money out again.
+    expect((await refund(o.order_no, { amount: 1, reason: "More" }, gctx)).status).toBe(422);
+
+    // Not due yet; then asked again under the same refund number, and applied once.
+    expect((await reconcilePendingRefunds(gctx.deps)).checked).toBe(0);
+    expect(await reconcilePendingRefunds(later())).toMatchObject({ checked: 1, succeeded: 1 });
+    expect(fake.getRefund(res.body.refund_no)).toMatchObject({ amount: 1000, status: "succeeded" });
+    expect(await refundRows(o.order_no)).toEqual([{ status: "succeeded", credits_reversed: 100 }]);
+    expect((await balance(user.userId, gctx)).balance).toBe(30);
+    expect(await orderRow(o.order_no, gctx)).toEqual({ status: "refunded", refunded_amount: 1000 });
+    expect(await reconcilePendingRefunds(later())).toMatchObject({ checked: 0 });
+  });
+
+  it("a refund made at the gateway whose answer was lost is applied once, never paid twice", async () => {
+    const user = await newUser(gctx);
+    const o = await gatewayPaidOrder(user);
+    fake.fail("processed-502");
+    let res: Awaited<ReturnType<typeof refund>>;
+    try {
+      res = await refund(o.order_no, { amount: 600, reason: "Lost answer" }, gctx);
+    } finally {
+      fake.fail(null);
+    }
+    expect(res.status).toBe(202);
+    // The gateway did refund: the money is out, and our record says pending, not failed.
+    expect(fake.getRefund(res.body.refund_no)).toMatchObject({ amount: 600 });
+    expect(fake.getOrder(o.order_no)!.refunded_amount).toBe(600);
+    expect(await refundRows(o.order_no)).toEqual([{ status: "pending", credits_reversed: 0 }]);
+
+    expect(await reconcilePendingRefunds(later())).toMatchObject({ checked: 1, succeeded: 1 });
+    // The same out_refund_no was answered with the same refund: still 600 out, not 1,200.
+    expect(fake.getOrder(o.order_no)!.refunded_amount).toBe(600);
+    expect(await orderRow(o.order_no, gctx)).toEqual({
+      status: "partially_refunded",
+      refunded_amount: 600,
+    });
+    expect((await balance(user.userId, gctx)).balance).toBe(70);
+  });
+
+  it("reconciles a refund the gateway settles later, and fails one it later refuses", async () => {
+    const user = await newUser(gctx);
+    const o = await gatewayPaidOrder(user);
+    fake.setRefundOutcome("pending");
+    let res: Awaited<ReturnType<typeof refund>>;
+    try {
+      res = await refund(o.order_no, { amount: 300, reason: "Later" }, gctx);
+    } finally {
+      fake.setRefundOutcome("succeeded");
+    }
+    expect(res.status).toBe(202);
+    // Still pending at the gateway: nothing changes.
+    expect(await reconcilePendingRefunds(later())).toMatchObject({ checked: 1, pending: 1 });
+    expect(await refundRows(o.order_no)).toEqual([{ status: "pending", credits_reversed: 0 }]);
+    // The gateway fails it (no callback reaches this app): the next run records the failure.
+    fake.getRefund(res.body.refund_no)!.status = "failed";
+    expect(await reconcilePendingRefunds(later())).toMatchObject({ checked: 1, failed: 1 });
+    expect(await refundRows(o.order_no)).toEqual([{ status: "failed", credits_reversed: 0 }]);
+    expect((await balance(user.userId, gctx)).balance).toBe(130);
   });
 
   it("a refund the gateway settles later stays pending and reserves its amount", async () => {

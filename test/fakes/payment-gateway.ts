@@ -15,7 +15,11 @@ type OrderStatus = "pending" | "paid" | "closed" | "refunded";
 type RefundStatus = "succeeded" | "pending" | "failed";
 type CallbackType = "payment.succeeded" | "payment.closed" | "refund.succeeded";
 
-export type FakeGatewayFailure = "http-502" | "hang" | null;
+/**
+ * http-502 and hang fail before the gateway does anything; processed-502 does the work (an
+ * order or refund is recorded) and then answers 502, as a proxy losing the gateway's answer.
+ */
+export type FakeGatewayFailure = "http-502" | "hang" | "processed-502" | null;
 
 export interface FakeOrder {
   out_trade_no: string;
@@ -426,6 +430,12 @@ export async function startFakeGateway(opts: {
         err instanceof GatewayHttpError
           ? { status: err.status, body: { code: err.code, message: err.message } }
           : { status: 500, body: { code: "INTERNAL_ERROR", message: "internal error" } };
+    }
+    if (failure === "processed-502") {
+      entry.status = 502;
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end("<html><body><h1>502 Bad Gateway</h1></body></html>");
+      return;
     }
     entry.status = answer.status;
     entry.responseBody = answer.body;

@@ -176,6 +176,7 @@ export const paymentRefunds = pgTable(
   (t) => [
     uniqueIndex("payment_refunds_refund_no_key").on(t.refundNo),
     index("payment_refunds_order_idx").on(t.orderNo),
+    index("payment_refunds_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
     check("payment_refunds_amount_positive", sql`${t.amount} > 0`),
   ],
 );

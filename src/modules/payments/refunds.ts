@@ -2,7 +2,11 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { ApiError, conflict, notFound, unavailable, validationError } from "../../http/errors";
-import { PaymentGatewayError } from "../../providers/payment/gateway";
+import {
+  PaymentGatewayError,
+  PaymentGatewayUnavailableError,
+} from "../../providers/payment/gateway";
+import { StripeUnavailableError } from "../../providers/payment/stripe";
 import type { OrderRow } from "./orders";
 
 const REFUND_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -76,6 +80,21 @@ export async function applyRefund(deps: Deps, refundNo: string, adminId: string 
   return row!;
 }
 
+/**
+ * Whether a provider failure leaves the refund's fate unknown: the request may have been carried
+ * out before the connection, the deadline or a proxy (5xx) lost the answer. Such a refund must
+ * not be marked failed (a second refund could then pay the money out twice); it stays pending
+ * and is asked again under the same refund number, which both providers treat idempotently.
+ * A 401 or 429 is refused before anything happens, and 4xx codes are definite answers.
+ */
+function outcomeUnknown(error: unknown): boolean {
+  const unclear = ["network", "timeout", "http_status", "bad_response"];
+  return (
+    (error instanceof PaymentGatewayUnavailableError && unclear.includes(error.reason)) ||
+    (error instanceof StripeUnavailableError && unclear.includes(error.reason))
+  );
+}
+
 async function markFailed(deps: Deps, refundNo: string) {
   await deps.db.execute(
     sql`update payment_refunds set status = 'failed',
@@ -140,6 +159,23 @@ export async function refundOrder(
       { refundNo, amount, reason: input.reason },
     );
   } catch (error) {
+    if (outcomeUnknown(error)) {
+      deps.logger.warn("payment refund outcome unknown: left pending for reconciliation", {
+        order_no: input.orderNo,
+        refund_no: refundNo,
+        provider: reserved.provider,
+        error: String(error),
+      });
+      return {
+        refund_no: refundNo,
+        order_no: input.orderNo,
+        amount,
+        status: "pending",
+        credits_reversed: 0,
+        order_status: reserved.status!,
+        refunded_amount: reserved.order_refunded ?? 0,
+      };
+    }
     await markFailed(deps, refundNo);
     if (error instanceof ApiError) throw error;
     deps.logger.warn("payment refund failed", {
@@ -190,4 +226,77 @@ export async function refundOrder(
     order_status: applied.order_status!,
     refunded_amount: applied.refunded_amount!,
   };
+}
+
+/** A pending refund is asked again once it is this old (the provider's own retries come first). */
+const RECONCILE_AFTER_MS = 2 * 60_000;
+const RECONCILE_BATCH = 20;
+
+/**
+ * Settles refunds left pending: the provider settles later (no callback arrived) or its answer
+ * was lost. Each is sent again under its own refund number, which the gateway (per
+ * out_refund_no) and Stripe (idempotency key) answer with the same refund, never a second one:
+ * succeeded -> applied once (applyRefund is idempotent, racing the callback is harmless),
+ * failed -> failed (its amount is free again), still pending or unknown -> asked again next run.
+ */
+export async function reconcilePendingRefunds(
+  deps: Deps,
+): Promise<{ checked: number; succeeded: number; failed: number; pending: number }> {
+  const before = new Date(deps.clock.now().getTime() - RECONCILE_AFTER_MS).toISOString();
+  const due = await queryRows<{
+    refund_no: string;
+    amount: number;
+    reason: string;
+    admin_id: string | null;
+    order_no: string;
+    provider: OrderRow["provider"];
+    provider_trade_no: string | null;
+  }>(
+    deps.db,
+    sql`select r.refund_no, r.amount, r.reason, r.admin_id, t.order_no, t.provider,
+          t.provider_trade_no
+        from payment_refunds r join payment_transactions t on t.order_no = r.order_no
+        where r.status = 'pending' and r.created_at <= ${before}::timestamptz
+          and t.provider <> 'sandbox'
+        order by r.created_at limit ${RECONCILE_BATCH}`,
+  );
+  const counts = { checked: due.length, succeeded: 0, failed: 0, pending: 0 };
+  for (const refund of due) {
+    let outcome: ProviderOutcome;
+    try {
+      outcome = await refundAtProvider(deps, refund, {
+        refundNo: refund.refund_no,
+        amount: refund.amount,
+        reason: refund.reason,
+      });
+    } catch (error) {
+      if (outcomeUnknown(error) || error instanceof ApiError) {
+        counts.pending++; // unreachable or not configured right now: next run
+        continue;
+      }
+      deps.logger.error("pending refund refused on reconciliation", {
+        order_no: refund.order_no,
+        refund_no: refund.refund_no,
+        error: String(error),
+      });
+      outcome = "failed";
+    }
+    if (outcome === "pending") {
+      counts.pending++;
+    } else if (outcome === "failed") {
+      await markFailed(deps, refund.refund_no);
+      counts.failed++;
+    } else {
+      const applied = await applyRefund(deps, refund.refund_no, refund.admin_id);
+      if (applied.result === "applied" || applied.result === "duplicate") counts.succeeded++;
+      else {
+        deps.logger.error("refund confirmed but not applied", {
+          order_no: refund.order_no,
+          refund_no: refund.refund_no,
+          result: applied.result,
+        });
+      }
+    }
+  }
+  return counts;
 }
