@@ -1,15 +1,19 @@
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
+import type { Deps } from "../../src/deps";
+import { reconcilePendingRefunds } from "../../src/modules/payments/refunds";
 import { startFakeStripe } from "../fakes/stripe";
-import { call, registerUser } from "../support/client";
+import { call, randomEmail, registerUser } from "../support/client";
 import { createTestContext } from "../support/harness";
 import { balanceOf, buy, eventsOf, orderRow, packageByCredits } from "./payments-helpers";
 
 const stripe = await startFakeStripe();
 afterAll(() => stripe.close());
+const adminEmail = randomEmail();
 const ctx = await createTestContext({
   env: {
+    ADMIN_EMAILS: adminEmail,
     STRIPE_SECRET_KEY: stripe.secretKey,
     STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
     STRIPE_API_BASE: stripe.url,
@@ -18,6 +22,7 @@ const ctx = await createTestContext({
 const { app, deps } = ctx;
 const starter = await packageByCredits(app, 100);
 const WEBHOOK = "/api/v1/payments/stripe/webhook";
+const admin = await registerUser(app, { email: adminEmail });
 
 const post = (payload: string, header?: string) =>
   call(app, WEBHOOK, {
@@ -99,5 +104,55 @@ describe("card payments through Stripe", () => {
     const plain = await ctx.makeApp({}, { STRIPE_SECRET_KEY: "", STRIPE_WEBHOOK_SECRET: "" });
     const res = await plain.request(WEBHOOK, { method: "POST", body: "{}" });
     expect(res.status).toBe(503);
+  });
+});
+
+describe("admin refunds of card orders", () => {
+  async function paidCardOrder() {
+    const paid = await cardOrder();
+    const webhook = stripe.completeSession(paid.sessionId);
+    expect((await post(webhook.payload, webhook.header)).status).toBe(200);
+    expect((await balanceOf(app, paid.user)).balance).toBe(130);
+    return paid;
+  }
+  const refund = (orderNo: string, json: Record<string, unknown>) =>
+    call(app, `/api/v1/admin/payments/${orderNo}/refund`, { token: admin.accessToken, json });
+  const later = (): Deps => ({ ...deps, clock: { now: () => new Date(Date.now() + 180_000) } });
+
+  it("refunds at Stripe against the order's payment intent and takes the credits back", async () => {
+    const { user, order } = await paidCardOrder();
+    const res = await refund(order.order_no, { reason: "Duplicate order" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ status: "succeeded", amount: 1900, credits_reversed: 100 });
+    const made = [...stripe.refunds.values()].filter(
+      (r) => (r.metadata as Record<string, string> | undefined)?.order_no === order.order_no,
+    );
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ amount: 1900, status: "succeeded" });
+    expect((await balanceOf(app, user)).balance).toBe(30);
+    expect(await orderRow(deps, order.order_no)).toMatchObject({ status: "refunded" });
+  });
+
+  it("keeps a refund pending when Stripe fails, and reconciles it once under the same key", async () => {
+    const { user, order } = await paidCardOrder();
+    stripe.fail("500");
+    let res: Awaited<ReturnType<typeof refund>>;
+    try {
+      res = await refund(order.order_no, { amount: 950, reason: "Half" });
+    } finally {
+      stripe.fail(null);
+    }
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: "pending", amount: 950 });
+    expect((await balanceOf(app, user)).balance).toBe(130);
+
+    expect(await reconcilePendingRefunds(later())).toMatchObject({ checked: 1, succeeded: 1 });
+    expect(await reconcilePendingRefunds(later())).toMatchObject({ checked: 0 });
+    const made = [...stripe.refunds.values()].filter(
+      (r) => (r.metadata as Record<string, string> | undefined)?.order_no === order.order_no,
+    );
+    expect(made.map((r) => r.amount)).toEqual([950]);
+    expect((await balanceOf(app, user)).balance).toBe(80);
+    expect(await orderRow(deps, order.order_no)).toMatchObject({ status: "partially_refunded" });
   });
 });
