@@ -6,7 +6,10 @@ import { join } from "node:path";
 import ExcelJS from "exceljs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { encryptSecret, importEncryptionKey } from "../../src/lib/crypto";
 import { nodeCjkFont } from "../../src/runtime/node/cjk-font";
+import { type FakeDeepl, startFakeDeepl } from "../fakes/deepl";
+import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { withDatabase } from "../support/global-setup";
 import { type NeonRelay, startNeonRelay } from "../support/neon-relay";
 import { callWorker, postJson, startWorker, TEST_BINDINGS, type Worker } from "../support/workerd";
@@ -48,6 +51,9 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
   let auth: Worker;
   let api: Worker;
   let fontServer: Server;
+  let openai: FakeOpenAi;
+  let deepl: FakeDeepl;
+  let databaseUrl = "";
   let token = "";
   const databaseName = `ta_e2e_api_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 
@@ -59,7 +65,8 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
     await admin.connect();
     await admin.query(`create database ${databaseName} template ${inject("postgresTemplate")}`);
     await admin.end();
-    const databaseUrl = withDatabase(DATABASE_URL!, databaseName);
+    databaseUrl = withDatabase(DATABASE_URL!, databaseName);
+    [openai, deepl] = await Promise.all([startFakeOpenAi(), startFakeDeepl()]);
     const font = await nodeCjkFont();
     fontServer = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "font/ttf", "content-length": String(font.length) });
@@ -95,6 +102,7 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
   afterAll(async () => {
     await Promise.all([auth?.dispose(), api?.dispose()]);
     await relay?.close();
+    await Promise.all([openai?.close(), deepl?.close()]);
     fontServer?.closeAllConnections();
     await new Promise((resolve) => fontServer?.close(resolve));
     const admin = new pg.Client({ connectionString: DATABASE_URL });
@@ -206,5 +214,72 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
     expect(text.startsWith("%PDF-")).toBe(true);
     expect(text).toMatch(/\/FontFile2/);
     expect(text).toMatch(/NotoSansSC/);
+  });
+
+  it("translates, chats and streams through the AI providers (the ai SDK in workerd)", async () => {
+    // Providers as the admin API stores them: keys sealed under the Worker's encryption key.
+    const key = await importEncryptionKey(TEST_BINDINGS.APP_ENCRYPTION_KEY);
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(
+        `insert into ai_providers (name, kind, base_url, api_key_ciphertext, models)
+         values ('fake-llm', 'llm', $1, $2, '["gpt-fake"]'), ('fake-mt', 'mt', $3, $4, '[]')`,
+        [
+          openai.url,
+          await encryptSecret(key, openai.apiKey),
+          deepl.url,
+          await encryptSecret(key, deepl.apiKey),
+        ],
+      );
+    } finally {
+      await client.end();
+    }
+    const before = (await callWorker(api, "/api/v1/credits/balance", { headers: bearer() })).body;
+
+    const translated = await callWorker(
+      api,
+      "/api/v1/translate",
+      postJson({ text: "Bonjour, quel est votre prix ?", target_lang: "zh" }, bearer()),
+    );
+    expect(translated.status, JSON.stringify(translated.body)).toBe(200);
+    expect(translated.body).toMatchObject({
+      translation: "[ZH] Bonjour, quel est votre prix ?",
+      tier: "mt",
+      provider: "fake-mt",
+      credits_charged: 1,
+    });
+
+    openai.reply((messages) => `Reply to: ${messages.at(-1)?.content}`);
+    const chat = await callWorker(
+      api,
+      "/api/v1/ai/chat",
+      postJson({ message: "How do I answer a discount request?" }, bearer()),
+    );
+    expect(chat.status, JSON.stringify(chat.body)).toBe(200);
+    expect(chat.body.message).toMatchObject({
+      content: "Reply to: How do I answer a discount request?",
+      source: "llm",
+    });
+    expect(openai.requests.at(-1)?.authorization).toBe(`Bearer ${openai.apiKey}`);
+    expect(chat.body).toMatchObject({ credits_charged: 1, balance: translated.body.balance - 1 });
+
+    const streamed = await api.fetch(new URL("/api/v1/ai/chat?stream=true", await api.url).href, {
+      method: "POST",
+      headers: { ...bearer(), "content-type": "application/json" },
+      body: JSON.stringify({ message: "Stream a longer answer, please" }),
+    } as never);
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get("content-type")).toContain("text/event-stream");
+    const events = await streamed.text();
+    const deltas = [...events.matchAll(/event: delta\ndata: (.*)\n/g)].map(
+      (m) => (JSON.parse(m[1]!) as { text: string }).text,
+    );
+    expect(deltas.join("")).toBe("Reply to: Stream a longer answer, please");
+    const done = /event: done\ndata: (.*)\n/.exec(events);
+    expect(JSON.parse(done![1]!)).toMatchObject({
+      credits_charged: 1,
+      balance: chat.body.balance - 1,
+    });
   });
 });
