@@ -147,6 +147,16 @@ export async function refundOrder(
     ]);
   }
   const amount = reserved.amount!;
+  // Settled later (by the provider's callback or reconcilePendingRefunds): nothing applied yet.
+  const pending: RefundResult = {
+    refund_no: refundNo,
+    order_no: input.orderNo,
+    amount,
+    status: "pending",
+    credits_reversed: 0,
+    order_status: reserved.status!,
+    refunded_amount: reserved.order_refunded ?? 0,
+  };
   let outcome: ProviderOutcome;
   try {
     outcome = await refundAtProvider(
@@ -166,15 +176,7 @@ export async function refundOrder(
         provider: reserved.provider,
         error: String(error),
       });
-      return {
-        refund_no: refundNo,
-        order_no: input.orderNo,
-        amount,
-        status: "pending",
-        credits_reversed: 0,
-        order_status: reserved.status!,
-        refunded_amount: reserved.order_refunded ?? 0,
-      };
+      return pending;
     }
     await markFailed(deps, refundNo);
     if (error instanceof ApiError) throw error;
@@ -197,15 +199,7 @@ export async function refundOrder(
     throw unavailable("The payment provider refused the refund; nothing was changed");
   }
   if (outcome === "pending") {
-    return {
-      refund_no: refundNo,
-      order_no: input.orderNo,
-      amount,
-      status: "pending",
-      credits_reversed: 0,
-      order_status: reserved.status!,
-      refunded_amount: reserved.order_refunded ?? 0,
-    };
+    return pending;
   }
   const applied = await applyRefund(deps, refundNo, input.adminId);
   if (applied.result !== "applied" && applied.result !== "duplicate") {
