@@ -390,7 +390,14 @@ describe("POST /api/v1/discovery/search", () => {
     const user = await registerUser(app);
     const none = await discover(user, { product: "LED lamps", market: "Germany" });
     expect(none.status).toBe(503);
-    expect(none.body.detail).toMatch(/No search provider is available/);
+    expect(none.body.detail).toBe("No search or AI provider is configured; nothing was charged");
+    // Refused before charging: not even a charge-and-refund pair in the ledger.
+    const [ledger] = await queryRows<{ n: number }>(
+      ctx.deps.db,
+      sql`select count(*)::int as n from credit_ledger
+          where user_id = ${user.userId} and kind in ('consumption', 'refund')`,
+    );
+    expect(ledger!.n).toBe(0);
 
     await addSearchProvider({ name: "a-brave", kind: "brave" });
     await addSearchProvider({ name: "b-searx", kind: "searxng" });

@@ -124,6 +124,23 @@ describe("POST /api/v1/marketing/generate", () => {
     expect(metadata).toMatchObject({ credits: 3, provider: "writer", content_id: body.id });
   });
 
+  it("answers 503 without a configured AI provider, before charging anything", async () => {
+    await clearAiProviders(deps);
+    const user = await registerUser(app);
+    const asked = llm.requests.length;
+    const res = await generate(user, { kind: "email", language: "en" });
+    expect(res.status).toBe(503);
+    expect(res.body.detail).toBe("No AI provider is configured; nothing was charged");
+    expect(await balanceOf(user)).toBe(30);
+    const [ledger] = await queryRows<{ n: number }>(
+      deps.db,
+      sql`select count(*)::int as n from credit_ledger
+          where user_id = ${user.userId} and kind in ('consumption', 'refund')`,
+    );
+    expect(ledger!.n).toBe(0);
+    expect(llm.requests).toHaveLength(asked);
+  });
+
   it("works without a product, with the default tone", async () => {
     const user = await registerUser(app);
     const { status, body } = await generate(user, { kind: "social_post", language: "en" });

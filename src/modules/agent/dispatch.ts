@@ -57,6 +57,7 @@ export async function startAgentRun(
     {
       userId: caller.userId,
       operation: "agent_run",
+      requires: "discovery",
       ...(caller.idempotencyKey ? { idempotencyKey: caller.idempotencyKey } : {}),
       ip: caller.ip,
     },

@@ -136,7 +136,7 @@ export async function draftFollowup(
   ].join("\n");
   const { result, charge } = await billed(
     deps,
-    { ...billing(ctx), operation: "followup_draft" },
+    { ...billing(ctx), operation: "followup_draft", requires: "llm" },
     () =>
       runLlmParsedTask(
         deps,
@@ -258,7 +258,7 @@ export async function quotationFromInquiry(
   }
   const { result, charge } = await billed(
     deps,
-    { ...billing(ctx), operation: "quotation_from_inquiry" },
+    { ...billing(ctx), operation: "quotation_from_inquiry", requires: "llm" },
     async () => {
       const { value: extraction, result: answer } = await runLlmParsedTask(
         deps,

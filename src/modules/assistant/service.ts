@@ -187,6 +187,7 @@ function billedInput(request: ChatRequest) {
   return {
     userId: request.userId,
     operation: "chat" as const,
+    requires: "llm" as const,
     ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
     ip: request.ip ?? null,
   };

@@ -402,7 +402,13 @@ export async function searchDiscovery(
 ) {
   const { result, charge } = await billed(
     deps,
-    { userId: ctx.userId, operation: "discovery", idempotencyKey: ctx.idempotencyKey, ip: ctx.ip },
+    {
+      userId: ctx.userId,
+      operation: "discovery",
+      requires: "discovery",
+      idempotencyKey: ctx.idempotencyKey,
+      ip: ctx.ip,
+    },
     () =>
       runDiscovery(deps, {
         product: input.product,

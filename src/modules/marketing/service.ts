@@ -141,7 +141,13 @@ export async function generateMarketing(
   });
   const { result, charge } = await billed(
     deps,
-    { userId: ctx.userId, operation: "marketing", idempotencyKey: ctx.idempotencyKey, ip: ctx.ip },
+    {
+      userId: ctx.userId,
+      operation: "marketing",
+      requires: "llm",
+      idempotencyKey: ctx.idempotencyKey,
+      ip: ctx.ip,
+    },
     async () => {
       const answer = await runLlmTask(deps, "marketing", {
         system: SYSTEM_PROMPT,

@@ -272,6 +272,7 @@ export async function translate(
     {
       userId: context.userId,
       operation: "translate",
+      requires: "translation",
       ...(context.idempotencyKey ? { idempotencyKey: context.idempotencyKey } : {}),
       ip: context.ip ?? null,
     },
