@@ -235,8 +235,6 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
     } finally {
       await client.end();
     }
-    const before = (await callWorker(api, "/api/v1/credits/balance", { headers: bearer() })).body;
-
     const translated = await callWorker(
       api,
       "/api/v1/translate",
