@@ -4,7 +4,6 @@ import { selectPage } from "../../db/page";
 import type { Deps } from "../../deps";
 import { notFound, validationError } from "../../http/errors";
 import { iso } from "../../lib/clock";
-import { offsetOf } from "../../lib/pagination";
 import { escapeLike } from "../../lib/sql-text";
 import { DEFAULT_SYSTEM_CONFIG, type SystemConfigKey } from "../system-config/defaults";
 import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";
@@ -118,30 +117,27 @@ export async function listUsageLogs(
     filters.push(sql`l.created_at < (${query.end_date}::date + 1)::timestamp at time zone 'UTC'`);
   }
   const where = sql.join(filters, sql` and `);
-  const [rows, [count]] = await Promise.all([
-    queryRows<{
-      id: string;
-      user_id: string | null;
-      email: string | null;
-      event: string;
-      ip: string | null;
-      metadata: Record<string, unknown> | null;
-      created_at: Date;
-    }>(
-      deps.db,
-      sql`select l.id, l.user_id, u.email, l.event, l.ip, l.metadata, l.created_at
-          from usage_logs l left join users u on u.id = l.user_id
-          where ${where} order by l.created_at desc, l.id desc
-          limit ${query.size} offset ${offsetOf(query.page, query.size)}`,
-    ),
-    queryRows<{ n: number }>(
-      deps.db,
-      sql`select count(*)::int as n from usage_logs l where ${where}`,
-    ),
-  ]);
+  // The e-mail is read for the page's rows only; the total counts usage_logs alone.
+  const { rows, total } = await selectPage<{
+    id: string;
+    user_id: string | null;
+    email: string | null;
+    event: string;
+    ip: string | null;
+    metadata: Record<string, unknown> | null;
+    created_at: Date;
+  }>(deps.db, {
+    columns: sql`l.id, l.user_id, (select u.email from users u where u.id = l.user_id) as email,
+      l.event, l.ip, l.metadata, l.created_at`,
+    from: sql`usage_logs l`,
+    where,
+    order: sql`l.created_at desc, l.id desc`,
+    page: query.page,
+    size: query.size,
+  });
   return {
     items: rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
-    total: count?.n ?? 0,
+    total,
     page: query.page,
     size: query.size,
   };
