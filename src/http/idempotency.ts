@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { sha256Hex } from "../lib/crypto";
 import {
   claimIdempotencyKey,
@@ -18,12 +18,12 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
  * outcomes are kept: after an error (402 before a top-up, a provider failure whose charge was
  * refunded) the key is freed, so the client's retry with the same key can succeed.
  */
-export const idempotentRequest: MiddlewareHandler<AppEnv> = async function idempotentRequest(
-  c,
-  next,
-) {
-  const key = c.req.header(IDEMPOTENCY_HEADER);
-  if (key === undefined) return next();
+/**
+ * Claims (user, Idempotency-Key) for a request described by `requestText` (method, path and
+ * body): a malformed key is 422, a key used for a different request 422, one whose first request
+ * is still running 409; otherwise the claim (a fresh one, or the stored outcome to replay).
+ */
+export async function claimRequestKey(c: Context<AppEnv>, key: string, requestText: string) {
   if (!KEY_PATTERN.test(key)) {
     throw validationError([
       {
@@ -33,10 +33,11 @@ export const idempotentRequest: MiddlewareHandler<AppEnv> = async function idemp
       },
     ]);
   }
-  const deps = c.get("deps");
-  const userId = c.get("auth").userId;
-  const requestHash = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
-  const claim = await claimIdempotencyKey(deps, { userId, key, requestHash });
+  const claim = await claimIdempotencyKey(c.get("deps"), {
+    userId: c.get("auth").userId,
+    key,
+    requestHash: await sha256Hex(requestText),
+  });
   if (claim.kind === "mismatch") {
     throw new ApiError(422, "This Idempotency-Key was used for a different request");
   }
@@ -45,6 +46,22 @@ export const idempotentRequest: MiddlewareHandler<AppEnv> = async function idemp
       headers: { "Retry-After": "1" },
     });
   }
+  return claim;
+}
+
+export const idempotentRequest: MiddlewareHandler<AppEnv> = async function idempotentRequest(
+  c,
+  next,
+) {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined) return next();
+  const deps = c.get("deps");
+  const userId = c.get("auth").userId;
+  const claim = await claimRequestKey(
+    c,
+    key,
+    `${c.req.method} ${c.req.path}\n${await c.req.text()}`,
+  );
   if (claim.kind === "replay") {
     c.header("Idempotent-Replayed", "true");
     return c.json(claim.body as object, claim.status as 200);

@@ -416,6 +416,58 @@ describe("streaming", () => {
     expect(await balanceOf(user)).toBe(29);
   });
 
+  it("replays a finished streamed turn for a retried Idempotency-Key, charging once", async () => {
+    const user = await registerUser(app);
+    const answer = "A streamed answer that must not be generated twice.";
+    llm.reply(() => answer);
+    const headers = { "Idempotency-Key": `stream-${user.userId}` };
+    const send = (json: unknown) =>
+      call(app, STREAM, { token: user.accessToken, json, headers }).then((r) => ({
+        ...r,
+        events: parseSse(r.body as string),
+      }));
+    const asked = llm.requests.length;
+    const first = await send({ message: "Stream once" });
+    expect(first.status).toBe(200);
+    const again = await send({ message: "Stream once" });
+    expect(again.status).toBe(200);
+    expect(again.res.headers.get("idempotent-replayed")).toBe("true");
+    expect(llm.requests.length).toBe(asked + 1);
+    const text = (events: SseEvent[]) =>
+      events
+        .filter((e) => e.event === "delta")
+        .map((e) => e.data.text)
+        .join("");
+    expect(text(again.events)).toBe(answer);
+    expect(again.events[0]).toEqual(first.events[0]); // the same conversation
+    expect(again.events.at(-1)).toEqual(first.events.at(-1)); // the same message and charge
+    expect(await balanceOf(user)).toBe(29);
+
+    // The same key for another request is refused; a failed stream frees its key.
+    const other = await call(app, STREAM, {
+      token: user.accessToken,
+      json: { message: "Something else" },
+      headers,
+    });
+    expect(other.status).toBe(422);
+    llm.fail("http-500");
+    const failHeaders = { "Idempotency-Key": `stream-fail-${user.userId}` };
+    const failed = await call(app, STREAM, {
+      token: user.accessToken,
+      json: { message: "Retry me" },
+      headers: failHeaders,
+    });
+    expect(failed.status).toBe(503);
+    llm.fail(null);
+    const retried = await call(app, STREAM, {
+      token: user.accessToken,
+      json: { message: "Retry me" },
+      headers: failHeaders,
+    });
+    expect(retried.status).toBe(200);
+    expect(await balanceOf(user)).toBe(28);
+  });
+
   it("hides the action block from the deltas and reports the action in done", async () => {
     const user = await registerUser(app);
     llm.reply(

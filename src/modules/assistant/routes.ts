@@ -10,10 +10,11 @@ import {
   ErrorSchema,
   errorResponse,
 } from "../../http/errors";
-import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
+import { claimRequestKey, IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
 import { jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { completeIdempotencyKey, releaseIdempotencyKey } from "../credits/idempotency";
 import {
   ChatBody,
   ChatQuery,
@@ -25,6 +26,7 @@ import {
   QuickQuestionsSchema,
 } from "./schemas";
 import {
+  type ChatEvent,
   chat,
   chatStream,
   deleteConversation,
@@ -39,8 +41,9 @@ const notFoundResponse = {
 };
 
 /**
- * A streamed answer cannot be replayed from the idempotency store (only JSON bodies are kept),
- * so Idempotency-Key applies to JSON chat requests; a streamed turn is charged per request.
+ * Idempotency-Key on chat: JSON answers go through the shared middleware; a streamed turn
+ * claims the key itself (streamedChat below), keeps the finished turn, and a retry gets it again
+ * as events instead of a second answer and charge.
  */
 const idempotentUnlessStreaming: MiddlewareHandler<AppEnv> = async function idempotentChat(
   c,
@@ -62,7 +65,7 @@ export const chatRoute = createRoute({
     "With `stream=true` the answer is `text/event-stream`: `meta` {conversation_id}, `delta` " +
     "{text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` " +
     "{detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. " +
-    "Send an Idempotency-Key header to make a retry of a JSON request charge once.",
+    "Send an Idempotency-Key header to make a retry charge once (a streamed turn is replayed).",
   middleware: [requireAuth, requireCsrfForCookieSessions, idempotentUnlessStreaming] as const,
   request: {
     query: ChatQuery,
@@ -135,6 +138,22 @@ export const deleteConversationRoute = createRoute({
   },
 });
 
+/** What a finished streamed turn keeps for its Idempotency-Key. */
+interface StoredStreamTurn {
+  conversation_id: string;
+  content: string;
+  done: Record<string, unknown>;
+}
+
+/** A kept turn told again: its meta, its whole text as one delta, its done. */
+function replayedTurn(turn: StoredStreamTurn): ChatEvent[] {
+  return [
+    { event: "meta", data: { conversation_id: turn.conversation_id } },
+    { event: "delta", data: { text: turn.content } },
+    { event: "done", data: turn.done },
+  ];
+}
+
 /** The AI assistant: chat (FAQ first, SSE with stream=true), quick questions, conversations. */
 export function createAssistantRoutes() {
   const router = createRouter();
@@ -147,11 +166,50 @@ export function createAssistantRoutes() {
       ip: requestIp(c),
     };
     if (!c.req.valid("query").stream) return c.json(await chat(deps, request), 200);
-    // 404, 402 and an unreachable provider are thrown here, as JSON, before the stream opens.
-    const events = await chatStream(deps, request);
+    const key = request.idempotencyKey;
+    const claim = key
+      ? await claimRequestKey(c, key, `POST ${c.req.path}?stream=true\n${await c.req.text()}`)
+      : undefined;
+    if (claim?.kind === "replay") {
+      c.header("Idempotent-Replayed", "true");
+      const events = replayedTurn(claim.body as StoredStreamTurn);
+      return streamSSE(c, async (stream) => {
+        for (const { event, data } of events) {
+          await stream.writeSSE({ event, data: JSON.stringify(data) });
+        }
+      });
+    }
+    let events: AsyncGenerator<ChatEvent>;
+    try {
+      // 404, 402 and an unreachable provider are thrown here, as JSON, before the stream opens.
+      events = await chatStream(deps, request);
+    } catch (error) {
+      if (key) await releaseIdempotencyKey(deps, { userId: request.userId, key });
+      throw error;
+    }
     return streamSSE(c, async (stream) => {
-      for await (const { event, data } of events) {
-        await stream.writeSSE({ event, data: JSON.stringify(data) });
+      const turn = { conversation_id: "", content: "", done: null as unknown };
+      try {
+        for await (const { event, data } of events) {
+          if (event === "meta") turn.conversation_id = String(data.conversation_id);
+          if (event === "delta") turn.content += String(data.text);
+          if (event === "done") turn.done = data;
+          await stream.writeSSE({ event, data: JSON.stringify(data) });
+        }
+      } finally {
+        if (key) {
+          // Only a finished turn is kept for replay; a failed one frees the key for a retry.
+          if (turn.done) {
+            await completeIdempotencyKey(deps, {
+              userId: request.userId,
+              key,
+              status: 200,
+              body: turn,
+            });
+          } else {
+            await releaseIdempotencyKey(deps, { userId: request.userId, key });
+          }
+        }
       }
     });
   });
