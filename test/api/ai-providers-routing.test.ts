@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { llmCandidates, runLlmTask, streamLlmTask } from "../../src/modules/ai/routing";
-import { generateWithLlm, LlmCallError } from "../../src/providers/ai/llm";
-import { MtCallError, translateWithMt } from "../../src/providers/ai/mt";
+import { generateWithLlm, LlmCallError } from "../../src/providers/llm/openai-compatible";
+import { MtCallError, translateWithMt } from "../../src/providers/mt/deepl";
 import { type FakeDeepl, startFakeDeepl } from "../fakes/deepl";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { addAiProvider, clearAiProviders, setAiRouting } from "../support/ai";

@@ -1,6 +1,10 @@
 import type { z } from "@hono/zod-openapi";
 import type { Deps } from "../../deps";
-import { generateWithLlm, type LlmRequest, type LlmResult } from "../../providers/ai/llm";
+import {
+  generateWithLlm,
+  type LlmRequest,
+  type LlmResult,
+} from "../../providers/llm/openai-compatible";
 import { type AiTask, aiUnavailable, llmCandidates, llmTarget } from "./routing";
 
 /**

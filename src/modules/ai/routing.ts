@@ -10,7 +10,7 @@ import {
   type LlmResult,
   type LlmTarget,
   streamWithLlm,
-} from "../../providers/ai/llm";
+} from "../../providers/llm/openai-compatible";
 
 /** Tasks routed to LLMs; each has an ordered `provider:model` list in system config `ai.routing`. */
 export const AI_TASKS = [

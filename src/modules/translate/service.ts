@@ -6,8 +6,8 @@ import type { AiProviderKind } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
-import { generateWithLlm, type LlmRequest } from "../../providers/ai/llm";
-import { translateWithMt } from "../../providers/ai/mt";
+import { generateWithLlm, type LlmRequest } from "../../providers/llm/openai-compatible";
+import { translateWithMt } from "../../providers/mt/deepl";
 import { billed } from "../ai/billing";
 import { releaseQuota, reserveQuota } from "../ai/quotas";
 import {
