@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { booleanQuery } from "../../http/query";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { UserSchema } from "../auth/schemas";
 
@@ -11,10 +12,7 @@ export const AdminUserListQuery = pageQuery().extend({
   q: z.string().trim().max(100).optional().openapi({ description: "Matches email or name" }),
   role: z.enum(["user", "admin"]).optional(),
   status: z.enum(["active", "disabled"]).optional(),
-  is_guest: z
-    .enum(["true", "false"])
-    .transform((v) => v === "true")
-    .optional(),
+  is_guest: booleanQuery(),
 });
 
 export const AdminUserPage = pageSchema(AdminUserSchema).openapi("AdminUserPage");

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { AI_PROVIDER_KINDS, QUOTA_PERIODS } from "../../db/schema";
+import { booleanQuery } from "../../http/query";
 import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { AI_TASKS } from "../ai/routing";
@@ -8,11 +9,6 @@ import { AiRoutingSchema } from "../system-config/schemas";
 export const IdParam = z.object({
   id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
 });
-
-const booleanQuery = z
-  .enum(["true", "false"])
-  .transform((v) => v === "true")
-  .optional();
 
 const notEmpty = <T extends object>(body: T) => Object.keys(body).length > 0;
 const sendSomething = { error: "Send at least one field to change" };
@@ -121,7 +117,7 @@ export const ProviderPage = pageSchema(ProviderSchema).openapi("AiProviderPage")
 
 export const ProviderListQuery = pageQuery().extend({
   kind: z.enum(AI_PROVIDER_KINDS).optional(),
-  enabled: booleanQuery,
+  enabled: booleanQuery(),
 });
 
 // ---------------------------------------------------------------- AI routing
@@ -201,7 +197,7 @@ export const QuotaPage = pageSchema(QuotaSchema).openapi("TranslationQuotaPage")
 export const QuotaListQuery = pageQuery().extend({
   provider_id: z.uuid().optional(),
   period: z.enum(QUOTA_PERIODS).optional(),
-  enabled: booleanQuery,
+  enabled: booleanQuery(),
 });
 
 // ---------------------------------------------------------------- FAQ
@@ -255,6 +251,6 @@ export const FaqSchema = z
 export const FaqPage = pageSchema(FaqSchema).openapi("FaqPage");
 
 export const FaqListQuery = pageQuery().extend({
-  enabled: booleanQuery,
+  enabled: booleanQuery(),
   q: z.string().trim().min(1).max(100).optional().openapi({ description: "Matches the question" }),
 });

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { booleanQuery } from "../../http/query";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
 /** Longest message a user may send in one turn (characters). */
@@ -21,15 +22,9 @@ export const ChatBody = z
 export type ChatInput = z.infer<typeof ChatBody>;
 
 export const ChatQuery = z.object({
-  stream: z
-    .enum(["true", "false"])
-    .transform((v) => v === "true")
-    .optional()
-    .openapi({
-      type: "boolean",
-      description:
-        "true: answer as text/event-stream (events meta, delta, done, or error) instead of JSON",
-    }),
+  stream: booleanQuery(
+    "true: answer as text/event-stream (events meta, delta, done, or error) instead of JSON",
+  ),
 });
 
 export const ActionSchema = z

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CUSTOMER_STATUSES, FOLLOWUP_CHANNELS } from "../../db/schema";
+import { booleanQuery } from "../../http/query";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
 /** Largest value of the `integer` column estimated_value. */
@@ -88,13 +89,6 @@ export const CUSTOMER_SORTS = [
 ] as const;
 export type CustomerSortKey = (typeof CUSTOMER_SORTS)[number];
 const sortValues = CUSTOMER_SORTS.flatMap((s) => [s, `-${s}`]) as [string, ...string[]];
-
-const booleanQuery = (description: string) =>
-  z
-    .enum(["true", "false"])
-    .transform((v) => v === "true")
-    .optional()
-    .openapi({ type: "boolean", description });
 
 export const CustomerListQuery = pageQuery(1000).extend({
   status: CustomerStatusSchema.optional(),

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { SEARCH_PROVIDER_KINDS } from "../../db/schema";
+import { booleanQuery } from "../../http/query";
 import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { MAX_COMPANIES } from "./service";
@@ -219,8 +220,5 @@ export const ProviderPage = pageSchema(ProviderSchema).openapi("SearchProviderPa
 
 export const ProviderListQuery = pageQuery().extend({
   kind: z.enum(SEARCH_PROVIDER_KINDS).optional(),
-  enabled: z
-    .enum(["true", "false"])
-    .transform((v) => v === "true")
-    .optional(),
+  enabled: booleanQuery(),
 });

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { booleanQuery } from "../../http/query";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
 export const NotificationSchema = z
@@ -15,11 +16,7 @@ export const NotificationSchema = z
   .openapi("Notification");
 
 export const NotificationsQuery = pageQuery().extend({
-  is_read: z
-    .enum(["true", "false"])
-    .transform((v) => v === "true")
-    .optional()
-    .openapi({ type: "boolean", description: "Only read (true) or unread (false) ones" }),
+  is_read: booleanQuery("Only read (true) or unread (false) ones"),
 });
 
 export const NotificationsPage = pageSchema(NotificationSchema)
