@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { encryptSecret } from "../../src/lib/crypto";
 import { pendingAgentRuns, sweepAgentPipelines } from "../../src/modules/agent/dispatch";
 import { outreachLanguage, runAgentPipeline } from "../../src/modules/agent/pipeline";
 import {
@@ -12,7 +11,7 @@ import {
 } from "../../src/modules/credits/service";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { type FakeSearch, startFakeSearch } from "../fakes/search";
-import { addAiProvider, clearAiProviders, setAiRouting } from "../support/ai";
+import { addAiProvider, addSearchProvider, clearAiProviders, setAiRouting } from "../support/ai";
 import { call, registerUser, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
 
@@ -73,12 +72,14 @@ function scriptLlm(options: { failOutreachFor?: string } = {}) {
 
 beforeAll(async () => {
   [llm, search] = await Promise.all([startFakeOpenAi("sk-agent"), startFakeSearch()]);
-  await queryRows(
-    deps.db,
-    sql`insert into search_providers (name, kind, base_url, api_key_ciphertext, api_key_hint)
-        values ('fake-brave', 'brave', ${search.url},
-          ${await encryptSecret(deps.keys.encryption, search.apiKey)}, 'fake')`,
-  );
+  await addSearchProvider(deps, {
+    name: "fake-brave",
+    kind: "brave",
+    baseUrl: search.url,
+    apiKey: search.apiKey,
+    hint: "fake",
+    timeoutMs: 15_000,
+  });
   await clearAiProviders(deps);
   await addAiProvider(deps, {
     name: "llm",

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { decryptSecret } from "../../src/lib/crypto";
-import { addAiProvider, clearAiProviders } from "../support/ai";
+import { addAiProvider, adminAuditRows, clearAiProviders, storedProviderKey } from "../support/ai";
 import { call, registerUser } from "../support/client";
 import { createTestContext } from "../support/harness";
 
@@ -33,22 +33,8 @@ async function count(table: "ai_providers" | "translation_quotas" | "faqs") {
   return row!.n;
 }
 
-async function auditRows(event: string, id: string) {
-  return queryRows<{ user_id: string; metadata: { id: string; fields: string[] } }>(
-    deps.db,
-    sql`select user_id, metadata from usage_logs
-        where event = ${event} and metadata ->> 'id' = ${id} order by created_at`,
-  );
-}
-
-async function storedKey(id: string) {
-  const [row] = await queryRows<{ ciphertext: string | null; hint: string | null }>(
-    deps.db,
-    sql`select api_key_ciphertext as ciphertext, api_key_hint as hint
-        from ai_providers where id = ${id}`,
-  );
-  return row!;
-}
+const auditRows = (event: string, id: string) => adminAuditRows(deps, event, id);
+const storedKey = (id: string) => storedProviderKey(deps, "ai_providers", id);
 
 const llmBody = (overrides: Record<string, unknown> = {}) => ({
   name: uniqueName("llm"),

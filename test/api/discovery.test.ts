@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { encryptSecret } from "../../src/lib/crypto";
 import { adjustCredits } from "../../src/modules/credits/service";
 import { runDiscovery } from "../../src/modules/discovery/service";
 import { searchBrave } from "../../src/providers/search/brave";
@@ -10,7 +9,11 @@ import { SearchCallError } from "../../src/providers/search/types";
 import type { ChatMessage } from "../fakes/openai";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { type FakeSearch, type FakeSearchResult, startFakeSearch } from "../fakes/search";
-import { addAiProvider, clearAiProviders } from "../support/ai";
+import {
+  addAiProvider,
+  addSearchProvider as addStoredSearchProvider,
+  clearAiProviders,
+} from "../support/ai";
 import { call, registerUser, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
 
@@ -23,23 +26,18 @@ let llm: FakeOpenAi;
 let current = new Date();
 const clockApp = await ctx.makeApp({ clock: { now: () => current } });
 
-async function addSearchProvider(input: {
+const addSearchProvider = (input: {
   name: string;
   kind: "brave" | "searxng";
   apiKey?: string | null;
   enabled?: boolean;
   timeoutMs?: number;
-}) {
-  const key = input.apiKey === undefined ? search.apiKey : input.apiKey;
-  const ciphertext = key ? await encryptSecret(deps.keys.encryption, key) : null;
-  await queryRows(
-    deps.db,
-    sql`insert into search_providers (name, kind, base_url, api_key_ciphertext, api_key_hint,
-          enabled, timeout_ms)
-        values (${input.name}, ${input.kind}, ${search.url}, ${ciphertext},
-          ${key?.slice(-4) ?? null}, ${input.enabled ?? true}, ${input.timeoutMs ?? 5000})`,
-  );
-}
+}) =>
+  addStoredSearchProvider(deps, {
+    ...input,
+    baseUrl: search.url,
+    apiKey: input.apiKey === undefined ? search.apiKey : input.apiKey,
+  });
 
 async function setProvidersOrder(order: string[]) {
   await queryRows(

@@ -2,12 +2,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../src/app";
 import { queryRows } from "../../src/db/client";
-import { encryptSecret } from "../../src/lib/crypto";
 import { pendingAgentRuns, sweepAgentPipelines } from "../../src/modules/agent/dispatch";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { type FakeQstash, signQstash, startFakeQstash } from "../fakes/qstash";
 import { type FakeSearch, startFakeSearch } from "../fakes/search";
-import { addAiProvider, clearAiProviders, setAiRouting } from "../support/ai";
+import { addAiProvider, addSearchProvider, clearAiProviders, setAiRouting } from "../support/ai";
 import { call, registerUser, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
 
@@ -32,12 +31,14 @@ let search: FakeSearch;
 
 beforeAll(async () => {
   [llm, search] = await Promise.all([startFakeOpenAi("sk-jobs"), startFakeSearch()]);
-  await queryRows(
-    deps.db,
-    sql`insert into search_providers (name, kind, base_url, api_key_ciphertext, api_key_hint)
-        values ('fake-searxng', 'searxng', ${search.url},
-          ${await encryptSecret(deps.keys.encryption, search.apiKey)}, 'fake')`,
-  );
+  await addSearchProvider(deps, {
+    name: "fake-searxng",
+    kind: "searxng",
+    baseUrl: search.url,
+    apiKey: search.apiKey,
+    hint: "fake",
+    timeoutMs: 15_000,
+  });
   await clearAiProviders(deps);
   await addAiProvider(deps, {
     name: "llm",

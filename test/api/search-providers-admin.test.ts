@@ -4,6 +4,7 @@ import { queryRows } from "../../src/db/client";
 import { decryptSecret } from "../../src/lib/crypto";
 import { searchProviderCandidates } from "../../src/modules/discovery/service";
 import { type FakeSearch, startFakeSearch } from "../fakes/search";
+import { adminAuditRows, storedProviderKey } from "../support/ai";
 import { call, registerUser } from "../support/client";
 import { createTestContext } from "../support/harness";
 
@@ -40,22 +41,8 @@ async function count() {
   return row!.n;
 }
 
-async function auditRows(event: string, id: string) {
-  return queryRows<{ user_id: string; metadata: { id: string; fields: string[] } }>(
-    deps.db,
-    sql`select user_id, metadata from usage_logs
-        where event = ${event} and metadata ->> 'id' = ${id} order by created_at`,
-  );
-}
-
-async function storedKey(id: string) {
-  const [row] = await queryRows<{ ciphertext: string | null; hint: string | null }>(
-    deps.db,
-    sql`select api_key_ciphertext as ciphertext, api_key_hint as hint
-        from search_providers where id = ${id}`,
-  );
-  return row!;
-}
+const auditRows = (event: string, id: string) => adminAuditRows(deps, event, id);
+const storedKey = (id: string) => storedProviderKey(deps, "search_providers", id);
 
 const braveBody = (overrides: Record<string, unknown> = {}) => ({
   name: uniqueName("brave"),

@@ -46,3 +46,51 @@ export async function setAiRouting(deps: Deps, task: string, entries: string[]):
 export async function clearAiProviders(deps: Deps): Promise<void> {
   await queryRows(deps.db, sql`delete from ai_providers`);
 }
+
+/** Registers a web-search provider straight in the database, its key encrypted as the admin API does. */
+export async function addSearchProvider(
+  deps: Deps,
+  input: {
+    name: string;
+    kind: "brave" | "searxng";
+    baseUrl: string;
+    apiKey: string | null;
+    /** The stored hint; the key's last 4 characters by default. */
+    hint?: string;
+    enabled?: boolean;
+    timeoutMs?: number;
+  },
+): Promise<void> {
+  const ciphertext = input.apiKey ? await encryptSecret(deps.keys.encryption, input.apiKey) : null;
+  await queryRows(
+    deps.db,
+    sql`insert into search_providers (name, kind, base_url, api_key_ciphertext, api_key_hint,
+          enabled, timeout_ms)
+        values (${input.name}, ${input.kind}, ${input.baseUrl}, ${ciphertext},
+          ${input.hint ?? input.apiKey?.slice(-4) ?? null}, ${input.enabled ?? true},
+          ${input.timeoutMs ?? 5000})`,
+  );
+}
+
+/** The audit rows an admin write left in usage_logs for one resource id. */
+export function adminAuditRows(deps: Deps, event: string, id: string) {
+  return queryRows<{ user_id: string; metadata: { id: string; fields: string[] } }>(
+    deps.db,
+    sql`select user_id, metadata from usage_logs
+        where event = ${event} and metadata ->> 'id' = ${id} order by created_at`,
+  );
+}
+
+/** A provider row's stored key: its ciphertext and hint. */
+export async function storedProviderKey(
+  deps: Deps,
+  table: "ai_providers" | "search_providers",
+  id: string,
+) {
+  const [row] = await queryRows<{ ciphertext: string | null; hint: string | null }>(
+    deps.db,
+    sql`select api_key_ciphertext as ciphertext, api_key_hint as hint
+        from ${sql.identifier(table)} where id = ${id}`,
+  );
+  return row!;
+}
