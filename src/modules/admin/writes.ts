@@ -4,6 +4,7 @@ import { pgErrorCode } from "../../db/client";
 import type { AppEnv } from "../../http/env";
 import { conflict } from "../../http/errors";
 import { requestIp } from "../../http/limits";
+import { encryptSecret } from "../../lib/crypto";
 
 /** The admin making a change, for the audit row. */
 export interface Actor {
@@ -39,10 +40,26 @@ export const patchSets = (columns: readonly string[], patch: Record<string, unkn
   columns.filter((k) => patch[k] !== undefined).map((k) => sql`${sql.identifier(k)} = ${patch[k]}`);
 
 /** What the admin sees of a stored secret: its last 4 characters. */
-export const secretHint = (key: string) => key.slice(-4);
+const secretHint = (key: string) => key.slice(-4);
 
 /** The calling admin (after requireAdmin) as the actor of a write. */
 export const actorOf = (c: Context<AppEnv>): Actor => ({
   id: c.get("auth").userId,
   ip: requestIp(c),
 });
+
+/** A write-only key as stored: its ciphertext and hint (both null without a key). */
+export async function sealedKey(encryption: CryptoKey, apiKey: string | null | undefined) {
+  if (!apiKey) return { ciphertext: null, hint: null };
+  return { ciphertext: await encryptSecret(encryption, apiKey), hint: secretHint(apiKey) };
+}
+
+/** A PATCH's `api_key` as SET items: null clears the key, a string replaces it, absent keeps it. */
+export async function apiKeySets(
+  encryption: CryptoKey,
+  apiKey: string | null | undefined,
+): Promise<SQL[]> {
+  if (apiKey === undefined) return [];
+  const { ciphertext, hint } = await sealedKey(encryption, apiKey);
+  return [sql`api_key_ciphertext = ${ciphertext}, api_key_hint = ${hint}`];
+}

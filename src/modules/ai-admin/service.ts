@@ -5,15 +5,15 @@ import type { AiProviderKind, QuotaPeriod } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { notFound, type ValidationIssue, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
-import { encryptSecret } from "../../lib/crypto";
 import { escapeLike } from "../../lib/sql-text";
 import {
   type Actor,
+  apiKeySets,
   auditCte,
   changedFields,
   patchSets,
   rethrowUnique,
-  secretHint,
+  sealedKey,
 } from "../admin/writes";
 import { AI_TASKS, type AiTask, llmCandidates } from "../ai/routing";
 import type {
@@ -87,16 +87,14 @@ export async function getProvider(deps: Deps, id: string) {
 }
 
 export async function createProvider(deps: Deps, actor: Actor, input: ProviderInput) {
-  const ciphertext = input.api_key
-    ? await encryptSecret(deps.keys.encryption, input.api_key)
-    : null;
+  const key = await sealedKey(deps.keys.encryption, input.api_key);
   const [row] = await queryRows<ProviderRow>(
     deps.db,
     sql`with w as (
         insert into ai_providers (name, kind, base_url, api_key_ciphertext, api_key_hint, models,
           enabled, timeout_ms, created_at, updated_at)
-        values (${input.name}, ${input.kind}, ${input.base_url}, ${ciphertext},
-          ${input.api_key ? secretHint(input.api_key) : null}, ${JSON.stringify(input.models)}::jsonb,
+        values (${input.name}, ${input.kind}, ${input.base_url}, ${key.ciphertext},
+          ${key.hint}, ${JSON.stringify(input.models)}::jsonb,
           ${input.enabled}, ${input.timeout_ms}, ${nowIso(deps)}::timestamptz,
           ${nowIso(deps)}::timestamptz)
         returning *),
@@ -114,14 +112,7 @@ export async function updateProvider(
 ) {
   const updates = patchSets(["name", "base_url", "enabled", "timeout_ms"], patch);
   if (patch.models) updates.push(sql`models = ${JSON.stringify(patch.models)}::jsonb`);
-  if (patch.api_key === null) {
-    updates.push(sql`api_key_ciphertext = null, api_key_hint = null`);
-  } else if (patch.api_key !== undefined) {
-    const ciphertext = await encryptSecret(deps.keys.encryption, patch.api_key);
-    updates.push(
-      sql`api_key_ciphertext = ${ciphertext}, api_key_hint = ${secretHint(patch.api_key)}`,
-    );
-  }
+  updates.push(...(await apiKeySets(deps.keys.encryption, patch.api_key)));
   updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
   // An llm provider keeps at least one model: the guard is in the same statement.
   const emptyModels = patch.models?.length === 0;

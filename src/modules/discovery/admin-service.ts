@@ -5,8 +5,15 @@ import type { SearchProviderKind } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
-import { encryptSecret } from "../../lib/crypto";
-import { type Actor, auditCte, changedFields, rethrowUnique, secretHint } from "../admin/writes";
+import {
+  type Actor,
+  apiKeySets,
+  auditCte,
+  changedFields,
+  patchSets,
+  rethrowUnique,
+  sealedKey,
+} from "../admin/writes";
 import type { ProviderInput, ProviderPatchInput } from "./schemas";
 
 /**
@@ -70,17 +77,15 @@ export async function getSearchProvider(deps: Deps, id: string) {
 }
 
 export async function createSearchProvider(deps: Deps, actor: Actor, input: ProviderInput) {
-  const ciphertext = input.api_key
-    ? await encryptSecret(deps.keys.encryption, input.api_key)
-    : null;
+  const key = await sealedKey(deps.keys.encryption, input.api_key);
   const now = nowIso(deps);
   const [row] = await queryRows<ProviderRow>(
     deps.db,
     sql`with w as (
         insert into search_providers (name, kind, base_url, api_key_ciphertext, api_key_hint,
           enabled, timeout_ms, created_at, updated_at)
-        values (${input.name}, ${input.kind}, ${input.base_url}, ${ciphertext},
-          ${input.api_key ? secretHint(input.api_key) : null}, ${input.enabled},
+        values (${input.name}, ${input.kind}, ${input.base_url}, ${key.ciphertext},
+          ${key.hint}, ${input.enabled},
           ${input.timeout_ms}, ${now}::timestamptz, ${now}::timestamptz)
         returning *),
       ${auditCte(actor, "admin.search_provider.create", changedFields(input))}
@@ -96,18 +101,11 @@ export async function updateSearchProvider(
   id: string,
   patch: ProviderPatchInput,
 ) {
-  const updates = (["name", "base_url", "enabled", "timeout_ms"] as const)
-    .filter((k) => patch[k] !== undefined)
-    .map((k) => sql`${sql.identifier(k)} = ${patch[k]}`);
+  const updates = [
+    ...patchSets(["name", "base_url", "enabled", "timeout_ms"], patch),
+    ...(await apiKeySets(deps.keys.encryption, patch.api_key)),
+  ];
   const clearsKey = patch.api_key === null;
-  if (clearsKey) {
-    updates.push(sql`api_key_ciphertext = null, api_key_hint = null`);
-  } else if (typeof patch.api_key === "string") {
-    const ciphertext = await encryptSecret(deps.keys.encryption, patch.api_key);
-    updates.push(
-      sql`api_key_ciphertext = ${ciphertext}, api_key_hint = ${secretHint(patch.api_key)}`,
-    );
-  }
   updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
   const [row] = await queryRows<ProviderRow>(
     deps.db,
