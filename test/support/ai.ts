@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db/client";
 import type { AiProviderKind } from "../../src/db/schema";
 import type { Deps } from "../../src/deps";
-import { encryptSecret } from "../../src/lib/crypto";
+import { sealedKey } from "../../src/modules/admin/writes";
 
 /**
  * Registers an AI provider straight in the database (key encrypted as the admin API does), for
@@ -20,13 +20,13 @@ export async function addAiProvider(
     timeoutMs?: number;
   },
 ): Promise<string> {
-  const ciphertext = input.apiKey ? await encryptSecret(deps.keys.encryption, input.apiKey) : null;
+  const key = await sealedKey(deps.keys.encryption, input.apiKey);
   const [row] = await queryRows<{ id: string }>(
     deps.db,
     sql`insert into ai_providers (name, kind, base_url, api_key_ciphertext, api_key_hint, models,
           enabled, timeout_ms)
-        values (${input.name}, ${input.kind}, ${input.baseUrl}, ${ciphertext},
-          ${input.apiKey ? input.apiKey.slice(-4) : null}, ${JSON.stringify(input.models ?? [])}::jsonb,
+        values (${input.name}, ${input.kind}, ${input.baseUrl}, ${key.ciphertext},
+          ${key.hint}, ${JSON.stringify(input.models ?? [])}::jsonb,
           ${input.enabled ?? true}, ${input.timeoutMs ?? 5000})
         returning id`,
   );
@@ -61,13 +61,13 @@ export async function addSearchProvider(
     timeoutMs?: number;
   },
 ): Promise<void> {
-  const ciphertext = input.apiKey ? await encryptSecret(deps.keys.encryption, input.apiKey) : null;
+  const key = await sealedKey(deps.keys.encryption, input.apiKey);
   await queryRows(
     deps.db,
     sql`insert into search_providers (name, kind, base_url, api_key_ciphertext, api_key_hint,
           enabled, timeout_ms)
-        values (${input.name}, ${input.kind}, ${input.baseUrl}, ${ciphertext},
-          ${input.hint ?? input.apiKey?.slice(-4) ?? null}, ${input.enabled ?? true},
+        values (${input.name}, ${input.kind}, ${input.baseUrl}, ${key.ciphertext},
+          ${input.hint ?? key.hint}, ${input.enabled ?? true},
           ${input.timeoutMs ?? 5000})`,
   );
 }
