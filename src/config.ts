@@ -95,6 +95,30 @@ export const configSchema = z.object({
   QSTASH_URL: z.url().default("https://qstash.upstash.io"),
   QSTASH_CURRENT_SIGNING_KEY: z.string().trim().default(""),
   QSTASH_NEXT_SIGNING_KEY: z.string().trim().default(""),
+  /**
+   * The web app users open; links in mails (`/verify-email?token=`, `/reset-password?token=`)
+   * and the referral link (`/register?ref=`) point at it. Unset: PUBLIC_BASE_URL, else
+   * `http://localhost:PORT`.
+   */
+  FRONTEND_URL: optionalUrl,
+  /** Node: mail through SMTP with nodemailer, `smtp://user:pass@host:port` or `smtps://` (TLS). */
+  SMTP_URL: z
+    .string()
+    .default("")
+    .transform((s) => s.trim() || undefined)
+    .pipe(
+      z
+        .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" })
+        .optional(),
+    ),
+  /** Sender of every mail, `Name <address>` or an address; required with SMTP_URL or MAIL_API_KEY. */
+  MAIL_FROM: z.string().trim().default(""),
+  /**
+   * Any runtime (Workers): mail through an HTTP mail API speaking Resend's `POST /emails`
+   * protocol (docs/mail.md). MAIL_API_URL only points tests at a fake server.
+   */
+  MAIL_API_KEY: z.string().trim().default(""),
+  MAIL_API_URL: z.url().default("https://api.resend.com"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Node only: run the scheduled jobs in-process (croner); on unless set to false. */
   SCHEDULER_ENABLED: bool(true),

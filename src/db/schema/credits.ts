@@ -175,6 +175,12 @@ export const creditPackages = pgTable(
   ],
 );
 
+/** The quotas a plan may set; a missing key is unlimited. */
+export interface PlanLimits {
+  customers?: number;
+  agent_runs_per_month?: number;
+}
+
 export const subscriptionPlans = pgTable(
   "subscription_plans",
   {
@@ -187,6 +193,11 @@ export const subscriptionPlans = pgTable(
     /** Allowance granted each month of a paid subscription; expires at the period's end. */
     monthlyCredits: integer("monthly_credits").notNull(),
     features: jsonb("features").$type<string[]>().notNull().default([]),
+    /**
+     * Quotas that come with the plan, enforced in SQL (migration 0013): `customers` kept at
+     * once, `agent_runs_per_month`. A missing key means unlimited.
+     */
+    limits: jsonb("limits").$type<PlanLimits>().notNull().default({}),
     /** 0 = free; higher tiers include lower ones. */
     tier: integer("tier").notNull().default(0),
     active: boolean("active").notNull().default(true),

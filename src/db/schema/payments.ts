@@ -117,6 +117,9 @@ export const subscriptions = pgTable(
     startsAt: tstz("starts_at").notNull(),
     endsAt: tstz("ends_at").notNull(),
     cancelledAt: tstz("cancelled_at"),
+    /** The holder asked not to renew: the plan runs to ends_at, then the downgrade applies. */
+    cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    cancelRequestedAt: tstz("cancel_requested_at"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -4,6 +4,8 @@ import {
   boolean,
   check,
   index,
+  integer,
+  jsonb,
   pgTable,
   text,
   uniqueIndex,
@@ -20,6 +22,8 @@ export const users = pgTable(
     id: id(),
     /** Stored lower-cased; null for guests and WeChat-only accounts. */
     email: text("email"),
+    /** When the owner proved they read mail at `email` (null: not yet verified). */
+    emailVerifiedAt: tstz("email_verified_at"),
     passwordHash: text("password_hash"),
     name: text("name"),
     company: text("company"),
@@ -40,6 +44,12 @@ export const users = pgTable(
       onDelete: "set null",
     }),
     lastLoginAt: tstz("last_login_at"),
+    /**
+     * Wrong passwords since the last success; past a free allowance each further attempt waits
+     * a delay that grows with it (login throttling per account, docs/decisions.md).
+     */
+    failedLoginCount: integer("failed_login_count").notNull().default(0),
+    lastFailedLoginAt: tstz("last_failed_login_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -77,3 +87,68 @@ export const refreshTokens = pgTable(
 );
 
 export type User = typeof users.$inferSelect;
+
+/**
+ * Access-token sessions (refresh-token families) that were ended before their tokens expire:
+ * logout, password change or reset, reuse detection, a disabled or deleted account. Written by
+ * triggers (migration 0013) whenever a family is revoked, so no code path can forget it; every
+ * instance polls it (src/http/session-guard.ts) and refuses those access tokens.
+ */
+export const sessionRevocations = pgTable(
+  "session_revocations",
+  {
+    sessionId: uuid("session_id").primaryKey(),
+    /** No foreign key: the row must outlive a deleted account. */
+    userId: uuid("user_id").notNull(),
+    revokedAt: tstz("revoked_at").notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [index("session_revocations_revoked_at_idx").on(t.revokedAt)],
+);
+
+export const EMAIL_TOKEN_PURPOSES = ["verify_email", "reset_password", "change_email"] as const;
+
+/** Single-use tokens sent by mail; only their SHA-256 is stored. */
+export const emailTokens = pgTable(
+  "email_tokens",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: EMAIL_TOKEN_PURPOSES }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    /** The address the mail went to (for change_email: the new address). */
+    email: text("email").notNull(),
+    expiresAt: tstz("expires_at").notNull(),
+    usedAt: tstz("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("email_tokens_token_hash_key").on(t.tokenHash),
+    index("email_tokens_user_purpose_idx").on(t.userId, t.purpose, t.createdAt),
+  ],
+);
+
+/** Every admin write: who, what, on which row, the changed fields before and after. */
+export const adminAuditLog = pgTable(
+  "admin_audit_log",
+  {
+    id: id(),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** `<resource>.<action>`, e.g. `user.update`, `credit_plan.update`, `payment.refund`. */
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id"),
+    /** `{field: {before, after}}` for the fields the write changed; secrets never appear. */
+    changes: jsonb("changes").$type<Record<string, { before: unknown; after: unknown }>>(),
+    requestId: text("request_id"),
+    ip: text("ip"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("admin_audit_log_created_idx").on(t.createdAt),
+    index("admin_audit_log_actor_created_idx").on(t.actorId, t.createdAt),
+    index("admin_audit_log_target_created_idx").on(t.targetType, t.targetId, t.createdAt),
+    index("admin_audit_log_action_created_idx").on(t.action, t.createdAt),
+  ],
+);

@@ -1,4 +1,7 @@
-/** Seeded once; admins manage them afterwards (prices in minor units, CNY fen). */
+/**
+ * Seeded once; admins manage them afterwards (prices in minor units, CNY fen). `limits` are the
+ * plan's quotas, enforced in SQL (migration 0013); a missing key is unlimited.
+ */
 export const DEFAULT_PLANS = [
   {
     code: "free",
@@ -7,6 +10,7 @@ export const DEFAULT_PLANS = [
     monthlyPrice: 0,
     monthlyCredits: 0,
     features: ["translate", "customers", "products", "quotations"],
+    limits: { customers: 1_000, agent_runs_per_month: 0 },
     sortOrder: 0,
   },
   {
@@ -25,6 +29,7 @@ export const DEFAULT_PLANS = [
       "ai_assistant",
       "followup_engine",
     ],
+    limits: { customers: 20_000, agent_runs_per_month: 0 },
     sortOrder: 1,
   },
   {
@@ -45,6 +50,7 @@ export const DEFAULT_PLANS = [
       "agent",
       "priority_support",
     ],
+    limits: { agent_runs_per_month: 100 },
     sortOrder: 2,
   },
 ] as const;
