@@ -106,11 +106,7 @@ export const configSchema = z.object({
     .string()
     .default("")
     .transform((s) => s.trim() || undefined)
-    .pipe(
-      z
-        .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" })
-        .optional(),
-    ),
+    .pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
   /** Sender of every mail, `Name <address>` or an address; required with SMTP_URL or MAIL_API_KEY. */
   MAIL_FROM: z.string().trim().default(""),
   /**

@@ -25,17 +25,19 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async function requireAuth
   await next();
 };
 
-/** Admin rights come from the database (role) or ADMIN_EMAILS, never from the token alone. */
+/**
+ * Admin rights come from the database role only, never from the token or a setting
+ * (ADMIN_EMAILS promotes an account once its address is verified; docs/decisions.md).
+ */
 export const requireAdmin: MiddlewareHandler<AppEnv> = async function requireAdmin(c, next) {
   const deps = c.get("deps");
   const auth = c.get("auth");
   const [user] = await deps.db
-    .select({ role: users.role, email: users.email, status: users.status })
+    .select({ role: users.role, status: users.status })
     .from(users)
     .where(eq(users.id, auth.userId));
   if (user?.status !== "active") throw unauthorized("Account is not active");
-  const listed = user.email !== null && deps.config.ADMIN_EMAILS.includes(user.email);
-  if (user.role !== "admin" && !listed) throw forbidden("Admin rights required");
+  if (user.role !== "admin") throw forbidden("Admin rights required");
   await next();
 };
 

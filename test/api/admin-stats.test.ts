@@ -2,13 +2,14 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { call, randomEmail, registerUser } from "../support/client";
-import { createTestContext } from "../support/harness";
+import { createTestContext, registerAdmin } from "../support/harness";
 
 // GET /api/v1/admin/stats (API.md: users, revenue, credits, AI calls by day). Each test file has
 // its own database, so the figures below are exactly what this file wrote.
 const adminEmail = randomEmail();
-const { app, deps } = await createTestContext({ env: { ADMIN_EMAILS: adminEmail } });
-const admin = await registerUser(app, { email: adminEmail });
+const ctx = await createTestContext();
+const { app, deps } = ctx;
+const admin = await registerAdmin(ctx, { email: adminEmail });
 const STATS = "/api/v1/admin/stats";
 const today = () => new Date().toISOString().slice(0, 10);
 const stats = (query = "") => call(app, `${STATS}${query}`, { token: admin.accessToken });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { call, randomEmail, registerUser } from "../support/client";
-import { createTestContext } from "../support/harness";
+import { createTestContext, registerAdmin } from "../support/harness";
 
 const adminEmail = randomEmail();
-const ctx = await createTestContext({ env: { ADMIN_EMAILS: adminEmail } });
+const ctx = await createTestContext();
 const { app } = ctx;
-const admin = await registerUser(app, { email: adminEmail });
+const admin = await registerAdmin(ctx, { email: adminEmail });
 const asAdmin = (path: string, options: Parameters<typeof call>[2] = {}) =>
   call(app, path, { token: admin.accessToken, ...options });
 

@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { createOrder, recordPaymentEvent } from "../../src/modules/payments/orders";
 import { call, randomEmail, registerUser, type Session } from "../support/client";
-import { createTestContext } from "../support/harness";
+import { createTestContext, registerAdmin } from "../support/harness";
 
 const adminEmail = randomEmail();
-const ctx = await createTestContext({ env: { ADMIN_EMAILS: adminEmail } });
+const ctx = await createTestContext();
 const { app, deps } = ctx;
-const admin = await registerUser(app, { email: adminEmail });
+const admin = await registerAdmin(ctx, { email: adminEmail });
 const asAdmin = (path: string, options: Parameters<typeof call>[2] = {}) =>
   call(app, path, { token: admin.accessToken, ...options });
 const [pkg] = (await call(app, "/api/v1/credits/packages")).body.items;

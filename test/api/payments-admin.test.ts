@@ -6,31 +6,29 @@ import { createOrder, type OrderItem, recordPaymentEvent } from "../../src/modul
 import { reconcilePendingRefunds } from "../../src/modules/payments/refunds";
 import { startFakeGateway } from "../fakes/payment-gateway";
 import { call, randomEmail, registerUser, type Session } from "../support/client";
-import { createTestContext, type TestContext } from "../support/harness";
+import { createTestContext, registerAdmin, type TestContext } from "../support/harness";
 
 const ORIGIN = "http://127.0.0.1:9";
 // The admin budget is 30 requests a minute per admin: each test gets admins of its own.
 const adminEmails = Array.from({ length: 16 }, () => randomEmail());
-const ADMIN_EMAILS = adminEmails.join(",");
 let nextAdmin = 0;
-const ctx = await createTestContext({ env: { ADMIN_EMAILS } });
-let admin = await registerUser(ctx.app, { email: adminEmails[nextAdmin]! });
+const ctx = await createTestContext();
+let admin = await registerAdmin(ctx, { email: adminEmails[nextAdmin]! });
 
 const fake = await startFakeGateway({ merchantId: "m_admin_test", secret: "gw-secret-0123456789" });
 afterAll(() => fake.close());
 const gctx = await createTestContext({
   env: {
-    ADMIN_EMAILS,
     PAYMENT_GATEWAY_URL: fake.url,
     PAYMENT_MERCHANT_ID: fake.merchantId,
     PAYMENT_SIGNING_SECRET: fake.secret,
   },
 });
-let gadmin = await registerUser(gctx.app, { email: adminEmails[nextAdmin]! });
+let gadmin = await registerAdmin(gctx, { email: adminEmails[nextAdmin]! });
 beforeEach(async () => {
   nextAdmin += 1;
-  admin = await registerUser(ctx.app, { email: adminEmails[nextAdmin]! });
-  gadmin = await registerUser(gctx.app, { email: adminEmails[nextAdmin]! });
+  admin = await registerAdmin(ctx, { email: adminEmails[nextAdmin]! });
+  gadmin = await registerAdmin(gctx, { email: adminEmails[nextAdmin]! });
 });
 
 const asAdmin = (path: string, options: Parameters<typeof call>[2] = {}, c: TestContext = ctx) =>

@@ -5,7 +5,7 @@ import type { Deps } from "../../src/deps";
 import { reconcilePendingRefunds } from "../../src/modules/payments/refunds";
 import { startFakeStripe } from "../fakes/stripe";
 import { call, randomEmail, registerUser } from "../support/client";
-import { createTestContext } from "../support/harness";
+import { createTestContext, registerAdmin } from "../support/harness";
 import { balanceOf, buy, eventsOf, orderRow, packageByCredits } from "./payments-helpers";
 
 const stripe = await startFakeStripe();
@@ -13,7 +13,6 @@ afterAll(() => stripe.close());
 const adminEmail = randomEmail();
 const ctx = await createTestContext({
   env: {
-    ADMIN_EMAILS: adminEmail,
     STRIPE_SECRET_KEY: stripe.secretKey,
     STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
     STRIPE_API_BASE: stripe.url,
@@ -22,7 +21,7 @@ const ctx = await createTestContext({
 const { app, deps } = ctx;
 const starter = await packageByCredits(app, 100);
 const WEBHOOK = "/api/v1/payments/stripe/webhook";
-const admin = await registerUser(app, { email: adminEmail });
+const admin = await registerAdmin(ctx, { email: adminEmail });
 
 const post = (payload: string, header?: string) =>
   call(app, WEBHOOK, {

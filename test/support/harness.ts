@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, inject } from "vitest";
 import { type App, createApp, type RouteGroup } from "../../src/app";
@@ -12,6 +13,7 @@ import { openPgliteDatabase, openPostgresDatabase } from "../../src/runtime/node
 import { nodeResolver } from "../../src/runtime/node/dns";
 import { createNodePasswordHasher } from "../../src/runtime/node/password";
 import { createRedisRateLimiter } from "../../src/runtime/node/redis-rate-limiter";
+import { registerUser } from "./client";
 import { withDatabase } from "./global-setup";
 
 export type TestDb = "pglite" | "postgres";
@@ -114,4 +116,14 @@ export async function createTestContext(
     database,
     makeApp: async (overrides, env) => (await build(overrides, env)).app,
   };
+}
+
+/** Registers an account and makes it an admin in the database, as `npm run admin:grant` does. */
+export async function registerAdmin(
+  ctx: Pick<TestContext, "app" | "database">,
+  overrides: Parameters<typeof registerUser>[1] = {},
+) {
+  const session = await registerUser(ctx.app, overrides);
+  await ctx.database.db.execute(sql`update users set role = 'admin' where id = ${session.userId}`);
+  return session;
 }

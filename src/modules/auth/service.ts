@@ -13,7 +13,7 @@ import { nowIso } from "../../lib/clock";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { WechatAuthError } from "../../providers/messaging/wechat";
 import { referralBonusInterval, referralCte, referralRewardCtes } from "../growth/referrals";
-import { effectiveRole, type UserRow } from "../users/service";
+import type { UserRow } from "../users/service";
 import { signAccessToken } from "./tokens";
 
 /** Registration grant (spec section 5): free-trial credits that go through the ledger. */
@@ -58,7 +58,7 @@ async function issue(deps: Deps, user: UserRow, refresh: NewRefreshToken): Promi
   const accessToken = await signAccessToken(deps, {
     userId: user.id,
     sessionId: refresh.familyId,
-    role: effectiveRole(deps, user),
+    role: user.role,
     isGuest: user.is_guest,
   });
   return {
@@ -149,7 +149,6 @@ export async function registerUser(deps: Deps, input: RegisterInput, ip: string)
   const passwordHash = await deps.passwords.hash(input.password);
   const refresh = await newRefreshToken(deps);
   const now = nowIso(deps);
-  const role = deps.config.ADMIN_EMAILS.includes(input.email) ? "admin" : "user";
   try {
     const row = await withFreshReferralCode(async (code) => {
       const [created] = await queryRows<UserRow>(
@@ -159,7 +158,7 @@ export async function registerUser(deps: Deps, input: RegisterInput, ip: string)
             insert into users (id, email, password_hash, name, role, plan, plan_expires_at,
                                trial_ends_at, referral_code, referred_by, last_login_at)
             values (${deps.ids.uuid()}, ${input.email}, ${passwordHash}, ${input.name ?? null},
-                    ${role}, ${TRIAL_PLAN}, ${trialEnds(now)} + ${referralBonusInterval},
+                    'user', ${TRIAL_PLAN}, ${trialEnds(now)} + ${referralBonusInterval},
                     ${trialEnds(now)}, ${code}, ${referredBy}, ${now}::timestamptz)
             returning *),
           credits as (

@@ -27,12 +27,6 @@ export interface UserRow {
   credits: number | null;
 }
 
-/** Admin if the row says so or the email is listed in ADMIN_EMAILS. */
-export function effectiveRole(deps: Deps, row: Pick<UserRow, "role" | "email">): "user" | "admin" {
-  if (row.role === "admin") return "admin";
-  return row.email !== null && deps.config.ADMIN_EMAILS.includes(row.email) ? "admin" : "user";
-}
-
 export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUserResponse {
   const credits = Number(row.credits ?? 0);
   if (row.is_guest) {
@@ -55,7 +49,7 @@ export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUs
     phone: row.phone,
     country: row.country,
     language: row.language,
-    role: effectiveRole(deps, row),
+    role: row.role,
     status: row.status,
     is_guest: false,
     plan: row.plan,
