@@ -53,6 +53,13 @@ export const configSchema = z.object({
   JWT_AUDIENCE: z.string().min(1).default("trade-assistant-api"),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * How an ended session's access tokens are refused: `poll` keeps the set of ended sessions
+   * per instance, refreshed at most every SESSION_REVOCATION_POLL_MS (one query per instance per
+   * interval); `query` reads it on every request. docs/decisions.md has both costs.
+   */
+  SESSION_CHECK: z.enum(["poll", "query"]).default("poll"),
+  SESSION_REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(1000).default(500),
   COOKIE_SECURE: z
     .enum(["auto", "true", "false"])
     .default("auto")

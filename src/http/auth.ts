@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { users } from "../db/schema";
+import { isSessionEnded } from "../modules/auth/revocations";
 import { verifyAccessToken } from "../modules/auth/tokens";
 import { ACCESS_COOKIE } from "./cookies";
 import type { AppEnv } from "./env";
@@ -14,13 +15,19 @@ function bearerToken(c: Context): string | undefined {
   return scheme?.toLowerCase() === "bearer" && token ? token.trim() : undefined;
 }
 
-/** Verifies the access token (Bearer header first, then the cookie); no database round trip. */
+/**
+ * Verifies the access token (Bearer header first, then the cookie) and that its session has not
+ * ended; no database round trip of its own (the set of ended sessions is polled per instance,
+ * modules/auth/revocations.ts).
+ */
 export const requireAuth: MiddlewareHandler<AppEnv> = async function requireAuth(c, next) {
   const bearer = bearerToken(c);
   const token = bearer ?? getCookie(c, ACCESS_COOKIE);
   if (!token) throw unauthorized();
-  const auth = await verifyAccessToken(c.get("deps"), token);
+  const deps = c.get("deps");
+  const auth = await verifyAccessToken(deps, token);
   if (!auth) throw unauthorized("Invalid or expired token");
+  if (await isSessionEnded(deps, auth.sessionId)) throw unauthorized("This session has ended");
   c.set("auth", { ...auth, via: bearer ? "bearer" : "cookie" });
   await next();
 };
@@ -44,5 +51,8 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async function requireAdm
 /** Optional auth for public routes that behave differently for a signed-in caller. */
 export async function optionalAuth(c: Context<AppEnv>) {
   const token = bearerToken(c) ?? getCookie(c, ACCESS_COOKIE);
-  return token ? verifyAccessToken(c.get("deps"), token) : null;
+  if (!token) return null;
+  const deps = c.get("deps");
+  const auth = await verifyAccessToken(deps, token);
+  return auth && !(await isSessionEnded(deps, auth.sessionId)) ? auth : null;
 }

@@ -3,6 +3,7 @@ import { queryRows } from "../db/client";
 import type { Deps } from "../deps";
 import { nowIso } from "../lib/clock";
 import { sweepAgentPipelines } from "../modules/agent/dispatch";
+import { purgeSessionRevocations } from "../modules/auth/revocations";
 import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";
 import { expireDueCredits } from "../modules/credits/service";
 import { notifyCustomerReminders } from "../modules/customers/reminders";
@@ -77,16 +78,17 @@ export async function downgradeExpiredPlans(deps: Deps): Promise<{ downgraded: n
   return { downgraded: row?.downgraded ?? 0 };
 }
 
-/** Deletes idempotency keys and payment nonces past their expiry. */
-export async function purgeExpired(deps: Deps): Promise<{ nonces: number }> {
+/** Deletes idempotency keys, payment nonces and session revocations past their use. */
+export async function purgeExpired(deps: Deps): Promise<{ nonces: number; sessions: number }> {
   await purgeExpiredIdempotencyKeys(deps);
+  const sessions = await purgeSessionRevocations(deps);
   const [row] = await queryRows<{ n: number }>(
     deps.db,
     sql`with gone as (delete from payment_nonces where expires_at <= ${nowIso(deps)}::timestamptz
                       returning 1)
         select count(*)::int as n from gone`,
   );
-  return { nonces: row?.n ?? 0 };
+  return { nonces: row?.n ?? 0, sessions };
 }
 
 export const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {

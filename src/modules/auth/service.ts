@@ -14,6 +14,7 @@ import { randomToken, sha256Hex } from "../../lib/crypto";
 import { WechatAuthError } from "../../providers/messaging/wechat";
 import { referralBonusInterval, referralCte, referralRewardCtes } from "../growth/referrals";
 import type { UserRow } from "../users/service";
+import { noteSessionEnded } from "./revocations";
 import { signAccessToken } from "./tokens";
 
 /** Registration grant (spec section 5): free-trial credits that go through the ledger. */
@@ -336,6 +337,8 @@ export async function logout(deps: Deps, sessionId: string) {
     sql`update refresh_tokens set revoked_at = ${nowIso(deps)}::timestamptz
         where family_id = ${sessionId} and revoked_at is null`,
   );
+  // The trigger records it for every instance; this one refuses the token from now on.
+  noteSessionEnded(deps, sessionId);
 }
 
 /** Changes the password and signs out every other session, in one statement. */
