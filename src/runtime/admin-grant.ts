@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { ConfigError, parseConfig } from "../config";
 import { queryRows } from "../db/client";
+import { DataDirLockedError } from "./node/data-dir-lock";
 import { openConfiguredDatabase } from "./node/database";
 
 /** `npm run admin:grant -- EMAIL`: gives an existing account the admin role. */
@@ -30,7 +31,9 @@ async function main() {
 
 main().catch((error) => {
   console.error(
-    error instanceof ConfigError ? error.message : `admin:grant failed: ${String(error)}`,
+    error instanceof ConfigError || error instanceof DataDirLockedError
+      ? error.message
+      : `admin:grant failed: ${String(error)}`,
   );
   process.exit(1);
 });

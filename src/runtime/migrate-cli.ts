@@ -1,4 +1,5 @@
 import { ConfigError, parseConfig } from "../config";
+import { DataDirLockedError } from "./node/data-dir-lock";
 import { openConfiguredDatabase } from "./node/database";
 
 /** `npm run db:migrate`: applies migrations/ to DATABASE_URL (or the embedded database). */
@@ -13,7 +14,9 @@ async function main() {
 
 main().catch((error) => {
   console.error(
-    error instanceof ConfigError ? error.message : `migration failed: ${String(error)}`,
+    error instanceof ConfigError || error instanceof DataDirLockedError
+      ? error.message
+      : `migration failed: ${String(error)}`,
   );
   process.exit(1);
 });

@@ -6,6 +6,7 @@ import { buildDeps } from "../deps";
 import { provideCjkFont } from "../modules/quotations/pdf-font";
 import { createNodeRuntime } from "./node/adapters";
 import { nodeCjkFont } from "./node/cjk-font";
+import { DataDirLockedError } from "./node/data-dir-lock";
 import { createNodeListener } from "./node/listener";
 import { type Scheduler, startScheduler } from "./node/scheduler";
 
@@ -54,7 +55,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
     console.error(error.message);
   } else {
     console.error(JSON.stringify({ level: "error", msg: "start-up failed", error: String(error) }));

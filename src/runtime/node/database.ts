@@ -10,17 +10,27 @@ import type { Config } from "../../config";
 import type { Database, Db } from "../../db/client";
 import { migrateDatabase } from "../../db/migrate";
 import * as schema from "../../db/schema";
+import { lockDataDir } from "./data-dir-lock";
 
-/** Embedded Postgres (WASM): a directory on disk, or memory when dataDir is "memory://". */
+/**
+ * Embedded Postgres (WASM): a directory on disk, or memory when dataDir is "memory://". A
+ * directory is locked for this process until close (data-dir-lock.ts): a second process gets
+ * DataDirLockedError instead of becoming a second writer.
+ */
 export async function openPgliteDatabase(
   dataDir: string,
   options: { loadDataDir?: Blob | File } = {},
 ): Promise<Database> {
-  if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
+  const onDisk = !dataDir.startsWith("memory://");
+  if (onDisk) await mkdir(dataDir, { recursive: true });
+  const unlock = onDisk ? await lockDataDir(dataDir) : async () => {};
   // pg_trgm and btree_gin serve the customer search (migration 0007).
   const client = await PGlite.create(dataDir, {
     loadDataDir: options.loadDataDir,
     extensions: { btree_gin, pg_trgm },
+  }).catch(async (error) => {
+    await unlock();
+    throw error;
   });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
@@ -29,7 +39,10 @@ export async function openPgliteDatabase(
     ping: async () => {
       await client.query("select 1");
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await unlock();
+    },
   };
 }
 

@@ -1,0 +1,109 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { randomEmail } from "../support/client";
+import { freePort, runToExit, startNodeServer } from "../support/node-server";
+
+const dataDir = await mkdtemp(join(tmpdir(), "ta-lock-"));
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+/** Runs one of the npm scripts' entry files to its end. */
+function runScript(script: string, args: string[] = []) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+      env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", DATA_DIR: dataDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout?.on("data", (chunk) => (output += chunk));
+    child.stderr?.on("data", (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+async function json(url: string, init: { body?: unknown; token?: string } = {}) {
+  const res = await fetch(url, {
+    method: init.body === undefined ? "GET" : "POST",
+    headers: {
+      "Content-Type": "application/json",
+      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe("one process owns the embedded database", () => {
+  it("refuses admin:grant, db:migrate and a second server while the server runs, then grants once it stops", async () => {
+    const email = randomEmail();
+    const password = "secret12";
+    const server = await startNodeServer({ DATA_DIR: dataDir });
+    const pid = server.process.pid!;
+    try {
+      const registered = await json(`${server.url}/api/v1/auth/register`, {
+        body: { email, password },
+      });
+      expect(registered.status).toBe(201);
+
+      for (const [script, args] of [
+        ["src/runtime/admin-grant.ts", [email]],
+        ["src/runtime/migrate-cli.ts", []],
+      ] as const) {
+        const refused = await runScript(script, [...args]);
+        expect(refused.code, refused.output).toBe(1);
+        expect(refused.output).toContain(`in use by process ${pid}`);
+        expect(refused.output).not.toMatch(/is now an admin|migrations applied/);
+      }
+      const second = await runToExit({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+      expect(second.code).toBe(1);
+      expect(second.output).toContain(`in use by process ${pid}`);
+
+      // The running server was not disturbed and the grant did not happen behind its back.
+      const login = await json(`${server.url}/api/v1/auth/login`, { body: { email, password } });
+      expect(login.status).toBe(200);
+      const admin = await json(`${server.url}/api/v1/admin/users`, {
+        token: login.body.access_token,
+      });
+      expect(admin.status).toBe(403);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+
+    // Stopped cleanly: the lock is gone, and the grant goes through and lasts.
+    await expect(stat(join(dataDir, "pglite.lock"))).rejects.toThrow();
+    const granted = await runScript("src/runtime/admin-grant.ts", [email]);
+    expect(granted.code, granted.output).toBe(0);
+    expect(granted.output).toContain(`${email} is now an admin`);
+
+    const restarted = await startNodeServer({ DATA_DIR: dataDir });
+    try {
+      const login = await json(`${restarted.url}/api/v1/auth/login`, {
+        body: { email, password },
+      });
+      const admin = await json(`${restarted.url}/api/v1/admin/users`, {
+        token: login.body.access_token,
+      });
+      expect(admin.status).toBe(200);
+    } finally {
+      // A crash leaves the lock behind; its process is gone, so the next start takes it over.
+      restarted.process.kill("SIGKILL");
+      await new Promise((resolve) => restarted.process.once("exit", resolve));
+    }
+    expect((await stat(join(dataDir, "pglite.lock"))).isFile()).toBe(true);
+    const afterCrash = await startNodeServer({ DATA_DIR: dataDir });
+    try {
+      const login = await json(`${afterCrash.url}/api/v1/auth/login`, {
+        body: { email, password },
+      });
+      expect(login.status).toBe(200);
+    } finally {
+      await afterCrash.stop();
+    }
+  });
+});
