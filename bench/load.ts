@@ -10,7 +10,7 @@ export interface LoadTarget {
   /** Label used in the report. */
   name: string;
   url: string;
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "PATCH";
   headers?: Record<string, string>;
   body?: string;
   /** Called before each request is built: lets a run vary headers and body per request. */

@@ -51,6 +51,7 @@ import {
   waitReady,
 } from "./proc";
 import { fmt, ms, table } from "./report";
+import { measureSessionCheck, type SessionCheckResult } from "./session-check";
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -58,7 +59,7 @@ import { fmt, ms, table } from "./report";
 const DEFAULT_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/test";
 const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 /** Hard stop for the whole run; cleanup still happens. */
-const WATCHDOG_MS = 330_000;
+const WATCHDOG_MS = 420_000;
 const USERS = 200;
 const PASSWORD = "bench-password-123";
 const POOL_SIZE = 10;
@@ -388,7 +389,7 @@ async function main() {
     `seeded ${seed.customers} customers in ${fmt(seed.seedMs)} ms; the search matches ${seed.searchMatches}, search + status ${seed.listMatches}`,
   );
   const listCheck = await getJson(`${appUrl}${LIST_PATH}`, auth);
-  const listBody = JSON.parse(listCheck.text) as { items?: unknown[]; total?: number };
+  const listBody = JSON.parse(listCheck.text) as { items?: { id: string }[]; total?: number };
   if (
     listCheck.status !== 200 ||
     listBody.items?.length !== Math.min(LIST_SIZE, seed.listMatches) ||
@@ -419,6 +420,18 @@ async function main() {
   )) as [LoadSummary, LoadSummary, LoadSummary];
   await healthCeiling.stop();
   await meCeiling.stop();
+
+  // What refusing ended sessions costs on a write route: polled set vs a read per request.
+  log(`\nsession check: SESSION_CHECK=poll (the app) vs SESSION_CHECK=query (a second instance)`);
+  const customerId = listBody.items![0]!.id;
+  const sessionCheck: SessionCheckResult = await measureSessionCheck({
+    script: APP_SCRIPT,
+    appEnv,
+    appUrl,
+    auth,
+    customerId,
+    log,
+  });
 
   // The list's statement and /me's read by pgbench alone: what PostgreSQL allows each.
   log(`\nstatement ceilings: pgbench -M prepared -c ${POOL_SIZE} -j 2, ${RUNS} x ${DURATION_S} s`);
@@ -539,6 +552,19 @@ async function main() {
   before = proxy.counts();
   await sequential(ROUND_TRIP_LISTS, listOnce);
   const listTrips = perRequest(delta(before, proxy.counts()), ROUND_TRIP_LISTS);
+  const patchOnce = async () =>
+    expectOk(
+      await fetch(`${countedUrl}/api/v1/customers/${customerId}`, {
+        method: "PATCH",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ notes: "Asked for the spring catalogue" }),
+      }),
+      "patch",
+    );
+  await sequential(20, patchOnce);
+  before = proxy.counts();
+  await sequential(ROUND_TRIP_LISTS, patchOnce);
+  const patchTrips = perRequest(delta(before, proxy.counts()), ROUND_TRIP_LISTS);
   before = proxy.counts();
   await sequential(ROUND_TRIP_LOGINS, async (i) => {
     const user = users[i % users.length]!;
@@ -556,7 +582,7 @@ async function main() {
   await proxy.close();
   state.proxy = undefined;
   log(
-    `round trips per request: /me ${fmt(meTrips.roundTrips, 2)}, /health ${fmt(healthTrips.roundTrips, 2)}, /login ${fmt(loginTrips.roundTrips, 2)}, list ${fmt(listTrips.roundTrips, 2)}`,
+    `round trips per request: /me ${fmt(meTrips.roundTrips, 2)}, /health ${fmt(healthTrips.roundTrips, 2)}, /login ${fmt(loginTrips.roundTrips, 2)}, list ${fmt(listTrips.roundTrips, 2)}, PATCH customer ${fmt(patchTrips.roundTrips, 2)}`,
   );
 
   // --- billing: chargeCredits vs pgbench -N ------------------------------------------------
@@ -789,6 +815,7 @@ async function main() {
         ["GET /health", healthTrips, ROUND_TRIP_REQUESTS] as const,
         ["POST /api/v1/auth/login", loginTrips, ROUND_TRIP_LOGINS] as const,
         ["GET /api/v1/customers (list)", listTrips, ROUND_TRIP_LISTS] as const,
+        ["PATCH /api/v1/customers/:id", patchTrips, ROUND_TRIP_LISTS] as const,
       ].map(([route, t, n]) => [
         route,
         String(n),
@@ -799,6 +826,43 @@ async function main() {
     ),
   );
   out(`  DB round trips per /me request: ${fmt(meTrips.roundTrips, 2)}`);
+  out();
+  out(
+    "Session check (ended sessions refused on every authenticated route): the app polls session_revocations",
+  );
+  out(
+    "  at most every 500 ms per instance (SESSION_CHECK=poll, the default) against a second instance that reads it",
+  );
+  out("  on every request (SESSION_CHECK=query); same database, interleaved runs:");
+  out(
+    table(
+      ["route", "poll rps", "poll p99", "query rps", "query p99", "query / poll"],
+      [
+        [
+          "PATCH /api/v1/customers/:id",
+          sessionCheck.patchPoll,
+          sessionCheck.patchQuery,
+          sessionCheck.patchRatio,
+        ] as const,
+        [
+          "GET /api/v1/auth/me",
+          sessionCheck.mePoll,
+          sessionCheck.meQuery,
+          sessionCheck.meRatio,
+        ] as const,
+      ].map(([route, poll, query, ratio]) => [
+        route,
+        fmt(poll.rps),
+        ms(poll.p99Ms),
+        fmt(query.rps),
+        ms(query.p99Ms),
+        fmt(ratio, 2),
+      ]),
+    ),
+  );
+  out(
+    `  Cost of the polled check on the write route: ${fmt(patchTrips.roundTrips, 2)} round trips per PATCH (the poll is one query per instance per 500 ms, not per request); the per-request read costs ${fmt((1 - sessionCheck.patchRatio) * 100)}% of its throughput.`,
+  );
   out();
   const check = billing.check;
   out(
@@ -899,7 +963,14 @@ async function main() {
         maxPairUses,
       },
     },
-    dbRoundTrips: { me: meTrips, health: healthTrips, login: loginTrips, list: listTrips },
+    dbRoundTrips: {
+      me: meTrips,
+      health: healthTrips,
+      login: loginTrips,
+      list: listTrips,
+      patchCustomer: patchTrips,
+    },
+    sessionCheck,
     customerImport: {
       ...imports,
       rows: IMPORT_ROWS,
