@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,6 +8,14 @@ import { freePort, runToExit, startNodeServer } from "../support/node-server";
 
 const dataDir = await mkdtemp(join(tmpdir(), "ta-lock-"));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+/** Paths under the data directory (itself included) that group or others may use. */
+async function openToOthers(): Promise<string[]> {
+  const entries = await readdir(dataDir, { withFileTypes: true, recursive: true });
+  const paths = [dataDir, ...entries.map((e) => join(e.parentPath, e.name))];
+  const modes = await Promise.all(paths.map(async (p) => [p, (await stat(p)).mode] as const));
+  return modes.filter(([, mode]) => mode & 0o077).map(([p, mode]) => `${p} ${mode.toString(8)}`);
+}
 
 /** Runs one of the npm scripts' entry files to its end. */
 function runScript(script: string, args: string[] = []) {
@@ -39,7 +47,7 @@ async function json(url: string, init: { body?: unknown; token?: string } = {}) 
   return { status: res.status, body: (await res.json()) as any };
 }
 
-describe("one process owns the embedded database", () => {
+describe("the embedded data directory: one owner, owner-only files", () => {
   it("refuses admin:grant, db:migrate and a second server while the server runs, then grants once it stops", async () => {
     const email = randomEmail();
     const password = "secret12";
@@ -50,6 +58,8 @@ describe("one process owns the embedded database", () => {
         body: { email, password },
       });
       expect(registered.status).toBe(201);
+      // Hashes, customers and the ledger are on disk: owner only (PGlite unpacks them 0666).
+      expect(await openToOthers()).toEqual([]);
 
       for (const [script, args] of [
         ["src/runtime/admin-grant.ts", [email]],
@@ -96,12 +106,16 @@ describe("one process owns the embedded database", () => {
       await new Promise((resolve) => restarted.process.once("exit", resolve));
     }
     expect((await stat(join(dataDir, "pglite.lock"))).isFile()).toBe(true);
+    // A directory someone opened up is tightened again at start-up.
+    await chmod(dataDir, 0o777);
+    await chmod(join(dataDir, "pglite"), 0o755);
     const afterCrash = await startNodeServer({ DATA_DIR: dataDir });
     try {
       const login = await json(`${afterCrash.url}/api/v1/auth/login`, {
         body: { email, password },
       });
       expect(login.status).toBe(200);
+      expect(await openToOthers()).toEqual([]);
     } finally {
       await afterCrash.stop();
     }

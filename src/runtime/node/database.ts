@@ -1,4 +1,5 @@
-import { mkdir } from "node:fs/promises";
+import { chmod, mkdir, readdir, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -22,7 +23,7 @@ export async function openPgliteDatabase(
   options: { loadDataDir?: Blob | File } = {},
 ): Promise<Database> {
   const onDisk = !dataDir.startsWith("memory://");
-  if (onDisk) await mkdir(dataDir, { recursive: true });
+  if (onDisk) await ownerOnlyDirectory(dataDir);
   const unlock = onDisk ? await lockDataDir(dataDir) : async () => {};
   // pg_trgm and btree_gin serve the customer search (migration 0007).
   const client = await PGlite.create(dataDir, {
@@ -32,6 +33,9 @@ export async function openPgliteDatabase(
     await unlock();
     throw error;
   });
+  // PGlite unpacks its initial cluster world-writable (0666); the data is the users' hashes,
+  // customers and ledger: owner only, whatever the umask.
+  if (onDisk) await ownerOnlyTree(dataDir);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     kind: "pglite",
@@ -44,6 +48,28 @@ export async function openPgliteDatabase(
       await unlock();
     },
   };
+}
+
+/** Creates `dir` (and its parents) owner-only, or tightens an existing one that is wider. */
+export async function ownerOnlyDirectory(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  for (const path of [dirname(dir), dir]) {
+    const { mode } = await stat(path);
+    if (mode & 0o077) await chmod(path, 0o700);
+  }
+}
+
+/** Every directory under `root` 0700 and every file 0600. */
+async function ownerOnlyTree(root: string): Promise<void> {
+  const entries = await readdir(root, { withFileTypes: true, recursive: true });
+  await Promise.all(
+    entries.map(async (entry) => {
+      const path = join(entry.parentPath, entry.name);
+      const wanted = entry.isDirectory() ? 0o700 : 0o600;
+      const { mode } = await stat(path);
+      if ((mode & 0o777) !== wanted) await chmod(path, wanted);
+    }),
+  );
 }
 
 /** node-postgres pool for a private deployment (DATABASE_URL). */

@@ -46,7 +46,7 @@ export async function loadNodeSecrets(config: Config): Promise<Secrets> {
     stored.csrfSecret !== secrets.csrfSecret ||
     stored.encryptionKey !== secrets.encryptionKey
   ) {
-    await mkdir(config.DATA_DIR, { recursive: true });
+    await mkdir(config.DATA_DIR, { recursive: true, mode: 0o700 });
     await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
   return secrets;
