@@ -33,6 +33,11 @@ const optionalSecret = z
 export const configSchema = z.object({
   APP_ENV: z.enum(["development", "test", "production"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * Node: the address to listen on. Unset: 127.0.0.1 in development and tests (nothing else on
+   * the network reaches a laptop's server), 0.0.0.0 in production (behind its proxy).
+   */
+  HOST: z.string().trim().default(""),
   DATA_DIR: z.string().default("./.data"),
   PUBLIC_BASE_URL: z.string().default(""),
   DATABASE_URL: optionalUrl,
@@ -148,6 +153,10 @@ export function parseConfig(input: ConfigInput): Config {
     throw new ConfigError(
       result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`),
     );
+  }
+  // A mail provider without a sender would fail on every mail, long after start-up.
+  if ((result.data.SMTP_URL || result.data.MAIL_API_KEY) && !result.data.MAIL_FROM) {
+    throw new ConfigError(["MAIL_FROM: required when SMTP_URL or MAIL_API_KEY is set"]);
   }
   return result.data;
 }

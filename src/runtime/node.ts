@@ -24,9 +24,11 @@ async function main() {
   const scheduler: Scheduler | null = config.SCHEDULER_ENABLED ? startScheduler(deps) : null;
 
   const server = createServer(createNodeListener(getRequestListener(app.fetch)));
-  server.listen(config.PORT, "0.0.0.0", () => {
+  const host = config.HOST || (config.APP_ENV === "production" ? "0.0.0.0" : "127.0.0.1");
+  server.listen(config.PORT, host, () => {
     const address = server.address();
     deps.logger.info("listening", {
+      host,
       port: typeof address === "object" && address ? address.port : config.PORT,
       database: deps.database.kind,
       rate_limiter: config.REDIS_URL ? "redis" : "memory",
