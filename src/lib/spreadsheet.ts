@@ -136,12 +136,34 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const csvNeedsQuotes = /[",\r\n]|^\s|\s$/;
-/** Cells a spreadsheet app would run as a formula get a leading apostrophe (OWASP). */
-const formulaStart = /^[=+\-@\t\r]/;
+/**
+ * Quoted: anything a reader could take for a field or row boundary in any locale. Excel and
+ * LibreOffice split on `;` where the decimal mark is a comma and some tools on tab or `|`, so an
+ * unquoted `;=1+1` would be a formula cell there; quoted, it is one text cell everywhere.
+ */
+const csvNeedsQuotes = /[",;|\t\r\n]|^\s|\s$/;
+/** What starts a formula: `=`, `+`, `-`, `@` and their full-width forms (CJK input methods). */
+const TRIGGER = "=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20";
+/** A cell that starts a formula, also after blanks some readers skip; tab and CR (OWASP). */
+const leadingFormula = new RegExp(`^(?:[\\t\\r]|\\s*[${TRIGGER}])`);
+/**
+ * A formula behind a separator inside the cell: a reader that splits on another separator than
+ * ours (`;` where the decimal mark is a comma, tab, `|`) starts a new cell there, quotes or not.
+ */
+const innerFormula = new RegExp(`([,;|\\t])([\\s"]*)(?=[${TRIGGER}])`, "g");
+const innerGuard = new RegExp(`([,;|\\t])([\\s"]*)'(?=[${TRIGGER}])`, "g");
+
+/**
+ * Neutralises every place a spreadsheet could read as the start of a formula, in any locale:
+ * an apostrophe before it (OWASP CSV injection), which spreadsheets show as text.
+ */
+export function guardCell(value: string): string {
+  const inner = value.replace(innerFormula, "$1$2'");
+  return leadingFormula.test(inner) ? `'${inner}` : inner;
+}
 
 export function csvCell(value: string): string {
-  const safe = formulaStart.test(value) ? `'${value}` : value;
+  const safe = guardCell(value);
   return csvNeedsQuotes.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
@@ -151,9 +173,11 @@ export function writeCsv(header: string[], rows: string[][]): Uint8Array {
   return new TextEncoder().encode(`\uFEFF${lines.join("\r\n")}\r\n`);
 }
 
-/** Undoes the export's formula guard: `'=x` / `'+86...` come back as `=x` / `+86...`. */
+/** Undoes the export's formula guard: `'=x` / `'+86...` / `a;'=b` come back as they were. */
 export function unguardCell(value: string): string {
-  return value.startsWith("'") && formulaStart.test(value.slice(1)) ? value.slice(1) : value;
+  const outer =
+    value.startsWith("'") && leadingFormula.test(value.slice(1)) ? value.slice(1) : value;
+  return outer.includes("'") ? outer.replace(innerGuard, "$1$2") : outer;
 }
 
 function isEmptyRow(cells: string[]): boolean {
