@@ -1,11 +1,13 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
+import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app";
+import { queryRows } from "../../src/db/client";
 import { startFakeGateway } from "../fakes/payment-gateway";
-import { registerUser } from "../support/client";
-import { createTestContext } from "../support/harness";
+import { call, registerUser } from "../support/client";
+import { createTestContext, registerAdmin } from "../support/harness";
 import {
   balanceOf,
   buy,
@@ -154,6 +156,56 @@ describe("payments through the unified gateway", () => {
     expect(balance.balance).toBe(530);
     expect(balance.plan).toBe("pro");
     expect(balance.expiring).toEqual([{ amount: 500, expires_at: balance.plan_expires_at }]);
+  });
+
+  it("applies a refund event only to its own order and for its own amount", async () => {
+    const admin = await registerAdmin(ctx);
+    const user = await registerUser(app);
+    const bought = async () => {
+      const { body } = await buy(app, user, "/api/v1/credits/purchase", {
+        package_id: starter.id,
+        pay_type: "alipay",
+      });
+      expect(await fake.pay(body.order_no)).toBe(200);
+      return body;
+    };
+    const order = await bought();
+    const other = await bought();
+    fake.setRefundOutcome("pending");
+    const refunded = await call(app, `/api/v1/admin/payments/${order.order_no}/refund`, {
+      token: admin.accessToken,
+      json: { reason: "buyer cancelled" },
+    });
+    fake.setRefundOutcome("succeeded");
+    expect(refunded.status).toBe(202);
+    const refundRow = async () =>
+      (
+        await queryRows<{ refund_no: string; status: string }>(
+          deps.db,
+          sql`select refund_no, status from payment_refunds where order_no = ${order.order_no}`,
+        )
+      )[0]!;
+    const { refund_no: refundNo } = await refundRow();
+    const refundEvent = (eventId: string, amount: number) => ({
+      event_id: eventId,
+      type: "refund.succeeded" as const,
+      out_refund_no: refundNo,
+      refund_no: "gw_refund_forged",
+      amount,
+    });
+    // Verified deliveries (acknowledged), but the wrong amount, or another order's number.
+    expect(
+      await fake.deliverCallback(order.order_no, { patch: refundEvent("evt_refund_amount", 1) }),
+    ).toEqual([200]);
+    expect(
+      await fake.deliverCallback(other.order_no, { patch: refundEvent("evt_refund_order", 1900) }),
+    ).toEqual([200]);
+    expect((await refundRow()).status).toBe("pending");
+    expect((await balanceOf(app, user)).balance).toBe(230);
+    // The gateway's own event for it settles it, once.
+    expect(await fake.completeRefund(refundNo)).toBe(200);
+    expect((await refundRow()).status).toBe("succeeded");
+    expect((await balanceOf(app, user)).balance).toBe(130);
   });
 
   it("a gateway close cancels the pending order", async () => {

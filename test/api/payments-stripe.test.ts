@@ -92,6 +92,52 @@ describe("card payments through Stripe", () => {
     expect(await eventsOf(deps, order.order_no)).toEqual([]);
   });
 
+  it("a valid Stripe event never pays or closes an order of another provider", async () => {
+    const user = await registerUser(app);
+    const { status, body: order } = await buy(app, user, "/api/v1/credits/purchase", {
+      package_id: starter.id,
+      pay_type: "alipay",
+    });
+    expect(status).toBe(201);
+    const forged = (type: string, extra: Record<string, unknown>) => {
+      const payload = JSON.stringify({
+        id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
+        object: "event",
+        created: Math.floor(Date.now() / 1000),
+        type,
+        data: {
+          object: {
+            id: `cs_${crypto.randomUUID().replaceAll("-", "")}`,
+            object: "checkout.session",
+            client_reference_id: order.order_no,
+            metadata: { order_no: order.order_no },
+            amount_total: order.amount,
+            currency: order.currency.toLowerCase(),
+            ...extra,
+          },
+        },
+      });
+      return { payload, header: stripe.sign(payload) };
+    };
+    const paid = forged("checkout.session.completed", {
+      payment_status: "paid",
+      payment_intent: "pi_forged",
+    });
+    expect((await post(paid.payload, paid.header)).status).toBe(200);
+    const expired = forged("checkout.session.expired", { payment_status: "unpaid" });
+    expect((await post(expired.payload, expired.header)).status).toBe(200);
+    expect((await balanceOf(app, user)).balance).toBe(30);
+    expect(await orderRow(deps, order.order_no)).toMatchObject({
+      status: "pending",
+      provider: "sandbox",
+    });
+    expect(await eventsOf(deps, order.order_no)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ provider: "stripe", result: "wrong_provider" }),
+      ]),
+    );
+  });
+
   it("an expired session cancels the pending order", async () => {
     const { order, sessionId } = await cardOrder();
     const webhook = stripe.expireSession(sessionId);

@@ -115,11 +115,36 @@ export async function applyGatewayEvent(deps: Deps, event: GatewayCallback): Pro
   });
   // A close only ever moves a pending order; a paid one stays paid (late closes are normal).
   if (event.type === "payment.closed" && result === "ignored") {
-    await cancelPendingOrder(deps, event.out_trade_no);
+    await cancelPendingOrder(deps, event.out_trade_no, provider);
   }
-  // A refund the gateway settled later (the admin got 202): apply it now, once.
+  // A refund the gateway settled later (the admin got 202): apply it now, once, if it is ours
+  // as the event describes it (docs/payment-gateway.md: match order, refund and amount).
   if (event.type === "refund.succeeded" && result === "ignored") {
-    await applyRefund(deps, event.out_refund_no, null);
+    if (await refundMatches(deps, provider, event)) {
+      await applyRefund(deps, event.out_refund_no, null);
+    } else {
+      deps.logger.warn("refund event not applied", {
+        order_no: event.out_trade_no,
+        refund_no: event.out_refund_no,
+        result: "refund_mismatch",
+      });
+    }
   }
   return result;
+}
+
+/** The refund the event names belongs to the event's order, of this provider, for its amount. */
+async function refundMatches(
+  deps: Deps,
+  provider: "gateway" | "sandbox",
+  event: Extract<GatewayCallback, { type: "refund.succeeded" }>,
+): Promise<boolean> {
+  const rows = await queryRows<{ ok: boolean }>(
+    deps.db,
+    sql`select true as ok from payment_refunds r
+        join payment_transactions t on t.order_no = r.order_no
+        where r.refund_no = ${event.out_refund_no} and r.order_no = ${event.out_trade_no}
+          and r.amount = ${event.amount} and t.provider = ${provider}`,
+  );
+  return rows.length > 0;
 }

@@ -310,13 +310,19 @@ export async function findOrder(deps: Deps, orderNo: string): Promise<OrderRow |
  * Cancels an order that is still pending (payer cancelled, gateway closed it, Stripe session
  * expired). A paid, refunded or already expired order is left as it is: states never move back.
  */
-export async function cancelPendingOrder(deps: Deps, orderNo: string): Promise<boolean> {
+/** Cancels a pending order; a provider's event only ever moves that provider's orders. */
+export async function cancelPendingOrder(
+  deps: Deps,
+  orderNo: string,
+  provider?: OrderRow["provider"],
+): Promise<boolean> {
   const rows = await queryRows<{ order_no: string }>(
     deps.db,
     sql`with cancelled as (
         update payment_transactions set status = 'cancelled',
           updated_at = ${deps.clock.now().toISOString()}::timestamptz
         where order_no = ${orderNo} and status = 'pending'
+          and (${provider ?? null}::text is null or provider = ${provider ?? null})
         returning order_no),
       purchases as (
         update credit_purchases set status = 'cancelled'
@@ -331,6 +337,7 @@ export type FulfilResult =
   | "duplicate"
   | "amount_mismatch"
   | "unknown_order"
+  | "wrong_provider"
   | "ignored";
 
 /**
@@ -350,10 +357,15 @@ export async function recordPaymentEvent(
   },
 ): Promise<FulfilResult> {
   const now = deps.clock.now().toISOString();
+  // A verified event of one provider never pays an order of another (a Stripe event naming an
+  // alipay order's number is recorded and refused).
   const fulfil = event.payment
-    ? sql`(select f.result from payment_fulfil(${event.orderNo}, ${event.payment.tradeNo},
-          ${event.payment.amount}, ${event.payment.currency},
-          ${event.payment.paidAt.toISOString()}::timestamptz, ${now}::timestamptz) f)`
+    ? sql`case when exists (select 1 from payment_transactions
+                            where order_no = ${event.orderNo} and provider <> ${event.provider})
+          then 'wrong_provider'
+          else (select f.result from payment_fulfil(${event.orderNo}, ${event.payment.tradeNo},
+            ${event.payment.amount}, ${event.payment.currency},
+            ${event.payment.paidAt.toISOString()}::timestamptz, ${now}::timestamptz) f) end`
     : sql`'ignored'`;
   // The event row is inserted first; only a fresh insert goes on to fulfil the order.
   const [row] = await queryRows<{ result: FulfilResult | null; fresh: boolean }>(
@@ -375,7 +387,7 @@ export async function recordPaymentEvent(
           where provider = ${event.provider} and event_id = ${event.eventId}`,
     );
   }
-  if (result === "amount_mismatch" || result === "unknown_order") {
+  if (result === "amount_mismatch" || result === "unknown_order" || result === "wrong_provider") {
     deps.logger.warn("payment event not applied", { ...event, payload: undefined, result });
   }
   return result;

@@ -45,7 +45,7 @@ export async function handleStripeWebhook(
     payment,
   });
   if (event.type === "checkout.session.expired" && event.orderNo && result === "ignored") {
-    await cancelPendingOrder(deps, event.orderNo);
+    await cancelPendingOrder(deps, event.orderNo, "stripe");
   }
   return result;
 }
