@@ -7,6 +7,7 @@ import { accessLog } from "./http/access-log";
 import { CSRF_HEADER } from "./http/csrf";
 import type { AppEnv } from "./http/env";
 import { ApiError, handleError } from "./http/errors";
+import { refuseControlCharacters } from "./http/input-guard";
 import { requestIdFromRuntime, responseHeaders } from "./http/response-headers";
 import type { AppRouter } from "./http/router";
 import { createHealthRoutes } from "./modules/health/routes";
@@ -65,6 +66,7 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
     if (UPLOAD_PATHS.has(c.req.path)) return next();
     return limitBody(c, next);
   });
+  app.use(refuseControlCharacters);
 
   app.route("/", createHealthRoutes());
   for (const router of routers) app.route("/", router);
