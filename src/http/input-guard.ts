@@ -7,6 +7,7 @@ import { type ValidationIssue, validationError } from "./errors";
  * and messages have lines). PostgreSQL cannot store NUL in text at all, so before this rule a
  * NUL anywhere reached the database as a 500.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its job
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 const MAX_DEPTH = 64;
 
