@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { decryptSecret } from "../../src/lib/crypto";
-import { addAiProvider, adminAuditRows, clearAiProviders, storedProviderKey } from "../support/ai";
+import { addAiProvider, clearAiProviders, storedProviderKey } from "../support/ai";
+import { auditRows as auditRowsOf } from "../support/audit";
 import { call, registerUser } from "../support/client";
 import { createTestContext } from "../support/harness";
 
@@ -33,7 +34,7 @@ async function count(table: "ai_providers" | "translation_quotas" | "faqs") {
   return row!.n;
 }
 
-const auditRows = (event: string, id: string) => adminAuditRows(deps, event, id);
+const auditRows = (action: string, id: string) => auditRowsOf(deps, action, id);
 const storedKey = (id: string) => storedProviderKey(deps, "ai_providers", id);
 
 const llmBody = (overrides: Record<string, unknown> = {}) => ({
@@ -131,18 +132,19 @@ describe("admin AI providers", () => {
       expect(text).not.toContain("ciphertext");
     }
 
-    const [log] = await auditRows("admin.ai_provider.create", id);
-    expect(log!.user_id).toBe(admin.userId);
-    expect(log!.metadata.fields).toEqual([
-      "api_key",
-      "base_url",
-      "enabled",
-      "kind",
-      "models",
-      "name",
-      "timeout_ms",
-    ]);
+    const [log] = await auditRows("ai_provider.create", id);
+    expect(log).toMatchObject({ actor_id: admin.userId, target_type: "ai_provider" });
+    expect(log!.changes).toEqual({
+      api_key: { before: null, after: "set" },
+      base_url: { before: null, after: input.base_url },
+      enabled: { before: null, after: true },
+      kind: { before: null, after: "llm" },
+      models: { before: null, after: ["gpt-x", "gpt-y"] },
+      name: { before: null, after: input.name },
+      timeout_ms: { before: null, after: 30_000 },
+    });
     expect(JSON.stringify(log)).not.toContain(input.api_key);
+    expect(JSON.stringify(log)).not.toContain(stored.ciphertext!);
   });
 
   it("PATCH replaces, keeps (absent) or clears (null) the key", async () => {
@@ -172,9 +174,14 @@ describe("admin AI providers", () => {
     expect(cleared.body).toMatchObject({ api_key_set: false, api_key_hint: null });
     expect(await storedKey(id)).toEqual({ ciphertext: null, hint: null });
 
-    const logs = await auditRows("admin.ai_provider.update", id);
-    expect(logs.map((l) => l.metadata.fields)).toEqual([["api_key"], ["timeout_ms"], ["api_key"]]);
+    const logs = await auditRows("ai_provider.update", id);
+    expect(logs.map((l) => l.changes)).toEqual([
+      { api_key: { before: "set", after: "replaced" } },
+      { timeout_ms: { before: 30_000, after: 5000 } },
+      { api_key: { before: "set", after: "unset" } },
+    ]);
     expect(JSON.stringify(logs)).not.toContain("sk-rotated");
+    expect(JSON.stringify(logs)).not.toContain(afterRotation.ciphertext!);
   });
 
   it("answers 409 to a duplicate name, on create and on rename", async () => {
@@ -253,7 +260,7 @@ describe("admin AI providers", () => {
     );
     expect((await admin.call(missing)).status).toBe(404);
     expect((await admin.call("/api/v1/admin/ai-providers/not-a-uuid")).status).toBe(422);
-    expect(await auditRows("admin.ai_provider.update", created.body.id)).toEqual([]);
+    expect(await auditRows("ai_provider.update", created.body.id)).toEqual([]);
   });
 
   it("lists by name, paged, filtered by kind and enabled", async () => {
@@ -300,7 +307,11 @@ describe("admin AI providers", () => {
     expect((await admin.call(`/api/v1/admin/translation-quotas/${quota.body.id}`)).status).toBe(
       404,
     );
-    expect(await auditRows("admin.ai_provider.delete", id)).toHaveLength(1);
+    const [deletedLog] = await auditRows("ai_provider.delete", id);
+    expect(deletedLog!.changes).toMatchObject({
+      name: { before: created.body.name, after: null },
+      api_key: { before: "set", after: null },
+    });
     expect(
       (await admin.call(`/api/v1/admin/ai-providers/${id}`, { method: "DELETE" })).status,
     ).toBe(404);
@@ -389,8 +400,12 @@ describe("admin AI routing", () => {
       { provider: "alpha", model: "a1" },
       { provider: "beta", model: "b1" },
     ]);
-    const [log] = await auditRows("admin.ai_routing.update", "ai.routing");
-    expect(log!.user_id).toBe(admin.userId);
+    const [log] = await auditRows("ai_routing.update", "ai.routing");
+    expect(log).toMatchObject({ actor_id: admin.userId, target_type: "system_config" });
+    expect(log!.changes).toEqual({
+      chat: { before: [], after: ["beta", "off", "alpha:a2"] },
+      marketing: { before: [], after: ["alpha"] },
+    });
     const [config] = await queryRows<{ updated_by: string }>(
       deps.db,
       sql`select updated_by from system_config where key = 'ai.routing'`,
@@ -443,7 +458,7 @@ describe("admin translation quotas", () => {
     expect(start.getUTCHours() + start.getUTCMinutes()).toBe(0);
     const resets = new Date(created.body.resets_at);
     expect(resets.getTime()).toBe(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
-    expect(await auditRows("admin.translation_quota.create", created.body.id)).toHaveLength(1);
+    expect(await auditRows("translation_quota.create", created.body.id)).toHaveLength(1);
 
     const before = await count("translation_quotas");
     const duplicate = await admin.call("/api/v1/admin/translation-quotas", {
@@ -544,7 +559,8 @@ describe("admin translation quotas", () => {
     );
     expect(afterReset!.chars_used).toBe(0);
     expect(new Date(afterReset!.period_start).toISOString()).toBe(dayStart.toISOString());
-    expect(await auditRows("admin.translation_quota.reset", id)).toHaveLength(1);
+    const [resetLog] = await auditRows("translation_quota.reset", id);
+    expect(resetLog!.changes.chars_used).toEqual({ before: 1200, after: 0 });
 
     // Switching to a monthly period starts at the current UTC month.
     const monthly = await at(`/api/v1/admin/translation-quotas/${id}`, {
@@ -584,7 +600,7 @@ describe("admin translation quotas", () => {
     expect(off.body.enabled).toBe(false);
     expect((await admin.call(path, { method: "DELETE" })).status).toBe(204);
     expect((await admin.call(path)).status).toBe(404);
-    expect(await auditRows("admin.translation_quota.delete", created.body.id)).toHaveLength(1);
+    expect(await auditRows("translation_quota.delete", created.body.id)).toHaveLength(1);
   });
 });
 
@@ -611,9 +627,12 @@ describe("admin FAQ", () => {
     });
     expect(patched.body).toMatchObject({ keywords: ["lead time"], sort_order: 3 });
     expect((await admin.call(`/api/v1/admin/faq/${created.body.id}`)).body).toEqual(patched.body);
-    expect(
-      (await auditRows("admin.faq.update", created.body.id)).map((l) => l.metadata.fields),
-    ).toEqual([["keywords", "sort_order"]]);
+    expect((await auditRows("faq.update", created.body.id)).map((l) => l.changes)).toEqual([
+      {
+        keywords: { before: ["moq", "minimum order"], after: ["lead time"] },
+        sort_order: { before: 0, after: 3 },
+      },
+    ]);
   });
 
   it("answers 422 to bad fields and 404 to unknown ids, writing nothing", async () => {
@@ -681,6 +700,6 @@ describe("admin FAQ", () => {
     const id = ids["Samples free?"]!;
     expect((await admin.call(`/api/v1/admin/faq/${id}`, { method: "DELETE" })).status).toBe(204);
     expect((await admin.call(`/api/v1/admin/faq/${id}`)).status).toBe(404);
-    expect(await auditRows("admin.faq.delete", id)).toHaveLength(1);
+    expect(await auditRows("faq.delete", id)).toHaveLength(1);
   });
 });

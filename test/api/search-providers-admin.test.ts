@@ -4,7 +4,8 @@ import { queryRows } from "../../src/db/client";
 import { decryptSecret } from "../../src/lib/crypto";
 import { searchProviderCandidates } from "../../src/modules/discovery/service";
 import { type FakeSearch, startFakeSearch } from "../fakes/search";
-import { adminAuditRows, storedProviderKey } from "../support/ai";
+import { storedProviderKey } from "../support/ai";
+import { auditRows as auditRowsOf } from "../support/audit";
 import { call, registerUser } from "../support/client";
 import { createTestContext } from "../support/harness";
 
@@ -41,7 +42,7 @@ async function count() {
   return row!.n;
 }
 
-const auditRows = (event: string, id: string) => adminAuditRows(deps, event, id);
+const auditRows = (action: string, id: string) => auditRowsOf(deps, action, id);
 const storedKey = (id: string) => storedProviderKey(deps, "search_providers", id);
 
 const braveBody = (overrides: Record<string, unknown> = {}) => ({
@@ -118,9 +119,9 @@ describe("admin search providers", () => {
       expect(text).not.toContain(stored.ciphertext!);
       expect(text).not.toContain("ciphertext");
     }
-    const [log] = await auditRows("admin.search_provider.create", id);
-    expect(log!.user_id).toBe(admin.userId);
-    expect(log!.metadata.fields).toEqual([
+    const [log] = await auditRows("search_provider.create", id);
+    expect(log).toMatchObject({ actor_id: admin.userId, target_type: "search_provider" });
+    expect(Object.keys(log!.changes).sort()).toEqual([
       "api_key",
       "base_url",
       "enabled",
@@ -128,7 +129,9 @@ describe("admin search providers", () => {
       "name",
       "timeout_ms",
     ]);
+    expect(log!.changes.api_key).toEqual({ before: null, after: "set" });
     expect(JSON.stringify(log)).not.toContain(input.api_key);
+    expect(JSON.stringify(log)).not.toContain(stored.ciphertext!);
   });
 
   it("a created provider is what discovery uses, with its decrypted key", async () => {
@@ -178,8 +181,12 @@ describe("admin search providers", () => {
     expect(cleared.body).toMatchObject({ api_key_set: false, api_key_hint: null });
     expect(await storedKey(id)).toEqual({ ciphertext: null, hint: null });
 
-    const logs = await auditRows("admin.search_provider.update", id);
-    expect(logs.map((l) => l.metadata.fields)).toEqual([["api_key"], ["timeout_ms"], ["api_key"]]);
+    const logs = await auditRows("search_provider.update", id);
+    expect(logs.map((l) => l.changes)).toEqual([
+      { api_key: { before: "set", after: "replaced" } },
+      { timeout_ms: { before: 15_000, after: 5000 } },
+      { api_key: { before: "set", after: "unset" } },
+    ]);
     expect(JSON.stringify(logs)).not.toContain("rotated-key");
 
     const brave = await admin.call(BASE, { json: braveBody() });
@@ -189,7 +196,7 @@ describe("admin search providers", () => {
     });
     expect(braveClear.status).toBe(422);
     expect((await storedKey(brave.body.id)).hint).toBe("WXYZ");
-    expect(await auditRows("admin.search_provider.update", brave.body.id)).toHaveLength(0);
+    expect(await auditRows("search_provider.update", brave.body.id)).toHaveLength(0);
   });
 
   it("answers 409 to a duplicate name, on create and on rename", async () => {
@@ -283,7 +290,7 @@ describe("admin search providers", () => {
     const del = await admin.call(`${BASE}/${a.body.id}`, { method: "DELETE" });
     expect(del.status).toBe(204);
     expect((await admin.call(`${BASE}/${a.body.id}`)).status).toBe(404);
-    expect(await auditRows("admin.search_provider.delete", a.body.id)).toHaveLength(1);
+    expect(await auditRows("search_provider.delete", a.body.id)).toHaveLength(1);
     expect(await count()).toBe(2);
     expect(c.status).toBe(201);
   });

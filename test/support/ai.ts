@@ -72,15 +72,6 @@ export async function addSearchProvider(
   );
 }
 
-/** The audit rows an admin write left in usage_logs for one resource id. */
-export function adminAuditRows(deps: Deps, event: string, id: string) {
-  return queryRows<{ user_id: string; metadata: { id: string; fields: string[] } }>(
-    deps.db,
-    sql`select user_id, metadata from usage_logs
-        where event = ${event} and metadata ->> 'id' = ${id} order by created_at`,
-  );
-}
-
 /** A provider row's stored key: its ciphertext and hint. */
 export async function storedProviderKey(
   deps: Deps,

@@ -8,11 +8,14 @@ import {
   adminWriteGuard as writeGuard,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { listAuditLog } from "./audit";
 import {
   AdminUserListQuery,
   AdminUserPage,
   AdminUserPatch,
   AdminUserSchema,
+  AuditLogPage,
+  AuditLogQuery,
   ConfigEntrySchema,
   ConfigKeyParam,
   ConfigPutBody,
@@ -30,6 +33,7 @@ import {
   putSystemConfig,
 } from "./service";
 import { adminStats } from "./stats";
+import { actorOf } from "./writes";
 
 const tags = ["Admin"];
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -138,6 +142,20 @@ export const usageLogsRoute = createRoute({
   responses: { ...ok(UsageLogPage, "A page of usage logs"), ...adminErrors },
 });
 
+export const auditLogRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/audit-log",
+  tags,
+  security,
+  summary: "Admin writes, newest first: actor, action, target, changed fields, request id",
+  description:
+    "Every write under /api/v1/admin (and `npm run admin:grant`) leaves one row, written in " +
+    "the same statement as the change. Filters combine; dates are UTC days.",
+  middleware: [...guard],
+  request: { query: AuditLogQuery },
+  responses: { ...ok(AuditLogPage, "A page of audit rows"), ...adminErrors },
+});
+
 export const listConfigRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/system-config",
@@ -197,10 +215,16 @@ export function createAdminRoutes() {
     c.json(await getUser(c.get("deps"), c.req.valid("param").id), 200),
   );
   router.openapi(patchUserRoute, async (c) =>
-    c.json(await patchUser(c.get("deps"), c.req.valid("param").id, c.req.valid("json")), 200),
+    c.json(
+      await patchUser(c.get("deps"), actorOf(c), c.req.valid("param").id, c.req.valid("json")),
+      200,
+    ),
   );
   router.openapi(usageLogsRoute, async (c) =>
     c.json(await listUsageLogs(c.get("deps"), c.req.valid("query")), 200),
+  );
+  router.openapi(auditLogRoute, async (c) =>
+    c.json(await listAuditLog(c.get("deps"), c.req.valid("query")), 200),
   );
   router.openapi(listConfigRoute, async (c) =>
     c.json({ items: await listSystemConfig(c.get("deps")) }, 200),
@@ -210,12 +234,7 @@ export function createAdminRoutes() {
   );
   router.openapi(putConfigRoute, async (c) => {
     const { key } = c.req.valid("param");
-    const entry = await putSystemConfig(
-      c.get("deps"),
-      c.get("auth").userId,
-      key,
-      c.req.valid("json").value,
-    );
+    const entry = await putSystemConfig(c.get("deps"), actorOf(c), key, c.req.valid("json").value);
     return c.json(entry, 200);
   });
   return router;

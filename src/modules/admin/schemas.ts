@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { calendarDate } from "../../http/date-range";
 import { booleanQuery } from "../../http/query";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { UserSchema } from "../auth/schemas";
@@ -63,3 +64,40 @@ export const ConfigKeyParam = z.object({
     .openapi({ param: { name: "key", in: "path" }, example: "credits.costs" }),
 });
 export const ConfigPutBody = z.object({ value: z.unknown() }).openapi("SystemConfigPut");
+
+export const AuditLogQuery = pageQuery().extend({
+  actor_id: z.uuid({ error: "Not a valid id" }).optional(),
+  action: z
+    .string()
+    .max(80)
+    .optional()
+    .openapi({ description: "`<resource>.<verb>`", example: "credit_plan.update" }),
+  target_type: z.string().max(40).optional().openapi({ example: "credit_plan" }),
+  target_id: z.string().max(200).optional(),
+  start_date: calendarDate.optional().openapi({ example: "2026-10-24" }),
+  end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
+});
+
+export const AuditLogEntrySchema = z
+  .object({
+    id: z.string(),
+    actor_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "Null for an operator's command-line change" }),
+    actor_email: z.string().nullable(),
+    action: z.string().openapi({ example: "credit_plan.update" }),
+    target_type: z.string().openapi({ example: "credit_plan" }),
+    target_id: z.string().nullable(),
+    changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })).openapi({
+      description:
+        "The fields the write changed, each with its value before and after; a write-only " +
+        'secret shows as "set", "unset" or "replaced", never its value',
+      example: { features: { before: ["crm"], after: ["crm", "agent"] } },
+    }),
+    request_id: z.string().nullable(),
+    ip: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi("AdminAuditLogEntry");
+export const AuditLogPage = pageSchema(AuditLogEntrySchema).openapi("AdminAuditLogPage");

@@ -8,6 +8,7 @@ import { escapeLike } from "../../lib/sql-text";
 import { DEFAULT_SYSTEM_CONFIG, type SystemConfigKey } from "../system-config/defaults";
 import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";
 import { toUserResponse, type UserRow } from "../users/service";
+import { type Actor, auditCte, changedFields, lockBefore } from "./writes";
 
 type AdminUserRow = UserRow & {
   last_login_at: Date | null;
@@ -70,9 +71,13 @@ export async function getUser(deps: Deps, id: string) {
   return toAdminUser(deps, row);
 }
 
-/** Disabling an account also revokes its refresh tokens in the same statement. */
+/**
+ * Changes only the fields sent. Disabling an account also revokes its refresh tokens, and the
+ * audit row is written, in the same statement.
+ */
 export async function patchUser(
   deps: Deps,
+  actor: Actor,
   id: string,
   patch: { role?: string; status?: string; plan?: string; plan_expires_at?: string | null },
 ) {
@@ -83,9 +88,19 @@ export async function patchUser(
   if (patch.plan_expires_at !== undefined) {
     sets.push(sql`plan_expires_at = ${patch.plan_expires_at}::timestamptz`);
   }
+  const old = lockBefore("users", id);
   const [row] = await queryRows<AdminUserRow>(
     deps.db,
-    sql`with u as (update users set ${sql.join(sets, sql`, `)} where id = ${id} returning *),
+    sql`with u as (
+        update users set ${sql.join(sets, sql`, `)} from ${old.from} where ${old.where}
+        returning users.*, audit_old.audit_before),
+      ${auditCte(actor, {
+        action: "user.update",
+        target: "user",
+        rows: sql`u`,
+        kind: "update",
+        fields: changedFields(patch),
+      })},
       revoked as (
         update refresh_tokens set revoked_at = now()
         where user_id in (select id from u where status = 'disabled') and revoked_at is null)
@@ -162,8 +177,11 @@ export async function getSystemConfig(deps: Deps, key: string) {
   return { ...row, updated_at: new Date(row.updated_at).toISOString() };
 }
 
-/** Only known keys, each validated against its own schema before it is stored. */
-export async function putSystemConfig(deps: Deps, adminId: string, key: string, value: unknown) {
+/**
+ * Only known keys, each validated against its own schema before it is stored, with the audit
+ * row (the value before and after) in the same statement.
+ */
+export async function putSystemConfig(deps: Deps, actor: Actor, key: string, value: unknown) {
   if (!isKnownKey(key)) throw notFound("Unknown config key");
   const parsed = SYSTEM_CONFIG_SCHEMAS[key].safeParse(value);
   if (!parsed.success) {
@@ -177,11 +195,24 @@ export async function putSystemConfig(deps: Deps, adminId: string, key: string, 
   }
   const [row] = await queryRows<{ key: string; value: unknown; updated_at: Date }>(
     deps.db,
-    sql`insert into system_config (key, value, updated_at, updated_by)
-        values (${key}, ${JSON.stringify(parsed.data)}::jsonb, now(), ${adminId})
-        on conflict (key) do update set value = excluded.value, updated_at = excluded.updated_at,
-          updated_by = excluded.updated_by
-        returning key, value, updated_at`,
+    sql`with w as (
+        insert into system_config (key, value, updated_at, updated_by)
+        values (${key}, ${JSON.stringify(parsed.data)}::jsonb, now(), ${actor.id})
+        on conflict (key) do update set value = excluded.value,
+          updated_at = excluded.updated_at, updated_by = excluded.updated_by
+        returning key, value, updated_at),
+      ${auditCte(actor, {
+        action: "system_config.update",
+        target: "system_config",
+        // The statement's snapshot: the value this write replaced.
+        rows: sql`(select w.key as id, w.value,
+          (select value from system_config where key = ${key}) as previous from w)`,
+        kind: "custom",
+        before: sql`jsonb_build_object('value', r.previous)`,
+        after: sql`jsonb_build_object('value', r.value)`,
+        fields: ["value"],
+      })}
+      select key, value, updated_at from w`,
   );
   return { ...row!, updated_at: new Date(row!.updated_at).toISOString() };
 }

@@ -6,26 +6,123 @@ import { conflict } from "../../http/errors";
 import { requestIp } from "../../http/limits";
 import { encryptSecret } from "../../lib/crypto";
 
-/** The admin making a change, for the audit row. */
+/** Who made an admin write, for its audit row. */
 export interface Actor {
-  id: string;
+  /** Null for an operator's command-line change (`npm run admin:grant`). */
+  id: string | null;
   ip: string | null;
+  requestId: string | null;
+}
+
+/** The calling admin (after requireAdmin) as the actor of a write. */
+export const actorOf = (c: Context<AppEnv>): Actor & { id: string } => ({
+  id: c.get("auth").userId,
+  ip: requestIp(c),
+  requestId: c.get("requestId") ?? null,
+});
+
+/** How an audit row shows a write-only secret: whether one is stored, never its value. */
+export type SecretState = "set" | "unset" | "replaced";
+
+/** A PATCH's `api_key` as the audit row shows it: absent = untouched. */
+export const secretAfter = (value: string | null | undefined): SecretState | undefined =>
+  value === undefined ? undefined : value === null ? "unset" : "replaced";
+
+export interface AuditedWrite {
+  /** `<resource>.<verb>`, e.g. `credit_plan.update`. */
+  action: string;
+  /** The kind of resource written, e.g. `credit_plan`; `target_type` of the row. */
+  target: string;
+  /** The written rows, one audit row each: a CTE of the same statement (read as `r`). */
+  rows: SQL;
+  /**
+   * Which sides `r` carries: a created row (`returning *`), an updated one (`returning t.*,
+   * audit_old.audit_before` over `lockBefore`) or a deleted one (`returning *`). `custom`
+   * takes `before` and `after` as given.
+   */
+  kind: "create" | "update" | "delete" | "custom";
+  /** The fields the request set; the row keeps those whose value changed, before and after. */
+  fields: readonly string[];
+  /** Each side as jsonb over `r` (for `custom`; the kind gives the defaults). */
+  before?: SQL;
+  after?: SQL;
+  /** The target's id over `r`; `r.id` by default. */
+  targetId?: SQL;
+  /**
+   * Write-only fields, e.g. `{api_key: {column: "api_key_ciphertext", after: "replaced"}}`: each
+   * side is "set" or "unset" from the stored column (or `after` as the write states it), never
+   * the value or its ciphertext.
+   */
+  secrets?: Record<string, { column: string; after?: SecretState }>;
+}
+
+const NO_ROW = sql`null::jsonb`;
+const SIDES: Record<AuditedWrite["kind"], { before: SQL; after: SQL }> = {
+  create: { before: NO_ROW, after: sql`to_jsonb(r)` },
+  update: { before: sql`r.audit_before`, after: sql`to_jsonb(r)` },
+  delete: { before: sql`to_jsonb(r)`, after: NO_ROW },
+  custom: { before: NO_ROW, after: NO_ROW },
+};
+
+const secretState = (side: SQL, column: string) =>
+  sql`case when ${side} is null then 'null'::jsonb
+    when ${side} ->> ${column} is null then '"unset"'::jsonb else '"set"'::jsonb end`;
+
+/** One side's value of field `k.name`, secrets shown as their state. */
+function sideValue(side: SQL, write: AuditedWrite, which: "before" | "after"): SQL {
+  const plain = sql`coalesce(${side} -> k.name, 'null'::jsonb)`;
+  const secrets = Object.entries(write.secrets ?? {});
+  if (secrets.length === 0) return plain;
+  const cases = secrets.map(([field, { column, after }]) => {
+    const stated = which === "after" && after !== undefined;
+    return sql`when ${field} then ${stated ? sql`to_jsonb(${after}::text)` : secretState(side, column)}`;
+  });
+  return sql`case k.name ${sql.join(cases, sql` `)} else ${plain} end`;
 }
 
 /**
- * The audit row of an admin write, as a CTE over the write's `w` (which returns `id`): one
- * usage_logs row `admin.<resource>.<action>` with `{id, fields}` (names only, never values),
- * written in the same statement, so a change is never without its audit row or vice versa.
+ * The audit row of an admin write, as a CTE `audit` of the write's own statement, so a change
+ * is never without its row or a row without its change. `changes` is `{field: {before, after}}`
+ * for the request's fields whose value the write changed.
  */
-export const auditCte = (actor: Actor, event: string, fields: string[]) =>
-  sql`audit as (
-    insert into usage_logs (user_id, event, ip, metadata)
-    select ${actor.id}::uuid, ${event}, ${actor.ip},
-      jsonb_build_object('id', w.id, 'fields', ${JSON.stringify(fields)}::jsonb)
-    from w)`;
+export function auditCte(actor: Actor, write: AuditedWrite): SQL {
+  const defaults = SIDES[write.kind];
+  const before = write.before ?? defaults.before;
+  const after = write.after ?? defaults.after;
+  const changes = sql`(
+    select coalesce(jsonb_object_agg(f.name, jsonb_build_object('before', f.b, 'after', f.a)),
+      '{}'::jsonb)
+    from (select k.name, ${sideValue(before, write, "before")} as b,
+            ${sideValue(after, write, "after")} as a
+          from jsonb_array_elements_text(${JSON.stringify(write.fields)}::jsonb) as k(name)) f
+    where f.b is distinct from f.a)`;
+  return sql`audit as (
+    insert into admin_audit_log (actor_id, action, target_type, target_id, changes, request_id, ip)
+    select ${actor.id}::uuid, ${write.action}, ${write.target},
+      (${write.targetId ?? sql`r.id`})::text, ${changes}, ${actor.requestId}, ${actor.ip}
+    from ${write.rows} r)`;
+}
+
+/**
+ * For an UPDATE that is audited: `from` locks the target row and reads it as it is before this
+ * update (as jsonb `audit_old.audit_before`), `where` joins it to the row updated. Locking
+ * first reads the version the update replaces even when another write committed after this
+ * statement's snapshot was taken.
+ */
+export function lockBefore(table: string, id: string, alias = table) {
+  return {
+    from: sql`(select to_jsonb(o) as audit_before, o.id as audit_key
+      from ${sql.identifier(table)} o where o.id = ${id} for update) audit_old`,
+    where: sql`${sql.identifier(alias)}.id = audit_old.audit_key`,
+  };
+}
 
 /** The fields a request body names, for the audit row. */
-export const changedFields = (body: object) => Object.keys(body).sort();
+export const changedFields = (body: object) =>
+  Object.entries(body)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key)
+    .sort();
 
 /** A unique violation (23505) becomes 409 `detail`; anything else is rethrown. */
 export function rethrowUnique(detail: string) {
@@ -41,12 +138,6 @@ export const patchSets = (columns: readonly string[], patch: Record<string, unkn
 
 /** What the admin sees of a stored secret: its last 4 characters. */
 const secretHint = (key: string) => key.slice(-4);
-
-/** The calling admin (after requireAdmin) as the actor of a write. */
-export const actorOf = (c: Context<AppEnv>): Actor => ({
-  id: c.get("auth").userId,
-  ip: requestIp(c),
-});
 
 /** A write-only key as stored: its ciphertext and hint (both null without a key). */
 export async function sealedKey(encryption: CryptoKey, apiKey: string | null | undefined) {

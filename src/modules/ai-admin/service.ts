@@ -11,9 +11,12 @@ import {
   apiKeySets,
   auditCte,
   changedFields,
+  lockBefore,
   patchSets,
   rethrowUnique,
+  type SecretState,
   sealedKey,
+  secretAfter,
 } from "../admin/writes";
 import { AI_TASKS, type AiTask, llmCandidates } from "../ai/routing";
 import type {
@@ -52,6 +55,12 @@ interface ProviderRow {
 const PROVIDER_COLUMNS = sql.raw(`id, name, kind, base_url,
   api_key_ciphertext is not null as api_key_set, api_key_hint, models, enabled, timeout_ms,
   created_at, updated_at`);
+
+/** The audit row shows whether a key is stored, never the key or its ciphertext. */
+const apiKeySecret = (after?: SecretState) => ({
+  api_key: { column: "api_key_ciphertext", after },
+});
+const PROVIDER_FIELDS = ["name", "kind", "base_url", "api_key", "models", "enabled", "timeout_ms"];
 
 const providerOut = (r: ProviderRow) => ({
   ...r,
@@ -98,7 +107,14 @@ export async function createProvider(deps: Deps, actor: Actor, input: ProviderIn
           ${input.enabled}, ${input.timeout_ms}, ${nowIso(deps)}::timestamptz,
           ${nowIso(deps)}::timestamptz)
         returning *),
-      ${auditCte(actor, "admin.ai_provider.create", changedFields(input))}
+      ${auditCte(actor, {
+        action: "ai_provider.create",
+        target: "ai_provider",
+        rows: sql`w`,
+        kind: "create",
+        fields: changedFields(input),
+        secrets: apiKeySecret(),
+      })}
       select ${PROVIDER_COLUMNS} from w`,
   ).catch(rethrowUnique(`An AI provider named ${input.name} exists`));
   return providerOut(row!);
@@ -116,13 +132,21 @@ export async function updateProvider(
   updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
   // An llm provider keeps at least one model: the guard is in the same statement.
   const emptyModels = patch.models?.length === 0;
+  const old = lockBefore("ai_providers", id);
   const [row] = await queryRows<ProviderRow>(
     deps.db,
     sql`with w as (
-        update ai_providers set ${sql.join(updates, sql`, `)}
-        where id = ${id} and (kind <> 'llm' or not ${emptyModels})
+        update ai_providers set ${sql.join(updates, sql`, `)} from ${old.from}
+        where ${old.where} and (kind <> 'llm' or not ${emptyModels})
         returning *),
-      ${auditCte(actor, "admin.ai_provider.update", changedFields(patch))}
+      ${auditCte(actor, {
+        action: "ai_provider.update",
+        target: "ai_provider",
+        rows: sql`w`,
+        kind: "update",
+        fields: changedFields(patch),
+        secrets: apiKeySecret(secretAfter(patch.api_key)),
+      })}
       select ${PROVIDER_COLUMNS} from w`,
   ).catch(rethrowUnique(`An AI provider named ${patch.name} exists`));
   if (row) return providerOut(row);
@@ -137,8 +161,15 @@ export async function updateProvider(
 export async function deleteProvider(deps: Deps, actor: Actor, id: string) {
   const rows = await queryRows<{ id: string }>(
     deps.db,
-    sql`with w as (delete from ai_providers where id = ${id} returning id),
-      ${auditCte(actor, "admin.ai_provider.delete", [])}
+    sql`with w as (delete from ai_providers where id = ${id} returning *),
+      ${auditCte(actor, {
+        action: "ai_provider.delete",
+        target: "ai_provider",
+        rows: sql`w`,
+        kind: "delete",
+        fields: PROVIDER_FIELDS,
+        secrets: apiKeySecret(),
+      })}
       select id from w`,
   );
   if (rows.length === 0) throw notFound("AI provider not found");
@@ -223,9 +254,19 @@ export async function putRouting(deps: Deps, actor: Actor, routing: Routing) {
           ${actor.id})
         on conflict (key) do update set value = excluded.value,
           updated_at = excluded.updated_at, updated_by = excluded.updated_by
-        returning key as id),
-      ${auditCte(actor, "admin.ai_routing.update", [...AI_TASKS])}
-      select id from w`,
+        returning key, value),
+      ${auditCte(actor, {
+        action: "ai_routing.update",
+        target: "system_config",
+        // The statement's snapshot: the value this write replaced.
+        rows: sql`(select w.key as id, w.value as audit_after,
+          (select value from system_config where key = 'ai.routing') as audit_before from w)`,
+        kind: "custom",
+        before: sql`r.audit_before`,
+        after: sql`r.audit_after`,
+        fields: AI_TASKS,
+      })}
+      select key from w`,
   );
   return getRouting(deps);
 }
@@ -332,7 +373,13 @@ export async function createQuota(deps: Deps, actor: Actor, input: QuotaInput) {
           ${periodStartAt(sql`${input.period}::text`, now)}, ${now}::timestamptz,
           ${now}::timestamptz)
         returning *),
-      ${auditCte(actor, "admin.translation_quota.create", changedFields(input))}
+      ${auditCte(actor, {
+        action: "translation_quota.create",
+        target: "translation_quota",
+        rows: sql`w`,
+        kind: "create",
+        fields: changedFields(input),
+      })}
       select ${QUOTA_COLUMNS} from ${quotaSource(deps, sql`w`)}`,
   ).catch((error) => {
     if (pgErrorCode(error) === "23503") {
@@ -355,7 +402,9 @@ export async function updateQuota(deps: Deps, actor: Actor, id: string, patch: Q
         else ${periodStartAt(sql`${patch.period}::text`, now)} end`);
   }
   updates.push(sql`updated_at = ${now}::timestamptz`);
-  return writeQuota(deps, actor, id, "update", changedFields(patch), updates);
+  const fields = changedFields(patch);
+  if (patch.period) fields.push("period_start");
+  return writeQuota(deps, actor, id, "update", fields, updates);
 }
 
 /** Starts the current UTC day or month afresh. */
@@ -382,12 +431,20 @@ async function writeQuota(
   fields: string[],
   updates: SQL[],
 ) {
+  const old = lockBefore("translation_quotas", id);
   const [row] = await queryRows<QuotaRow>(
     deps.db,
     sql`with w as (
-        update translation_quotas set ${sql.join(updates, sql`, `)} where id = ${id}
+        update translation_quotas set ${sql.join(updates, sql`, `)} from ${old.from}
+        where ${old.where}
         returning *),
-      ${auditCte(actor, `admin.translation_quota.${action}`, fields)}
+      ${auditCte(actor, {
+        action: `translation_quota.${action}`,
+        target: "translation_quota",
+        rows: sql`w`,
+        kind: "update",
+        fields,
+      })}
       select ${QUOTA_COLUMNS} from ${quotaSource(deps, sql`w`)}`,
   ).catch(rethrowUnique(duplicateQuota));
   if (!row) throw notFound("Translation quota not found");
@@ -397,8 +454,14 @@ async function writeQuota(
 export async function deleteQuota(deps: Deps, actor: Actor, id: string) {
   const rows = await queryRows<{ id: string }>(
     deps.db,
-    sql`with w as (delete from translation_quotas where id = ${id} returning id),
-      ${auditCte(actor, "admin.translation_quota.delete", [])}
+    sql`with w as (delete from translation_quotas where id = ${id} returning *),
+      ${auditCte(actor, {
+        action: "translation_quota.delete",
+        target: "translation_quota",
+        rows: sql`w`,
+        kind: "delete",
+        fields: ["provider_id", "period", "char_limit", "chars_used", "enabled"],
+      })}
       select id from w`,
   );
   if (rows.length === 0) throw notFound("Translation quota not found");
@@ -462,7 +525,13 @@ export async function createFaq(deps: Deps, actor: Actor, input: FaqInput) {
         values (${input.question}, ${input.answer}, ${JSON.stringify(input.keywords)}::jsonb,
           ${input.enabled}, ${input.sort_order}, ${now}::timestamptz, ${now}::timestamptz)
         returning *),
-      ${auditCte(actor, "admin.faq.create", changedFields(input))}
+      ${auditCte(actor, {
+        action: "faq.create",
+        target: "faq",
+        rows: sql`w`,
+        kind: "create",
+        fields: changedFields(input),
+      })}
       select ${FAQ_COLUMNS} from w`,
   );
   return faqOut(row!);
@@ -472,10 +541,19 @@ export async function updateFaq(deps: Deps, actor: Actor, id: string, patch: Faq
   const updates = patchSets(["question", "answer", "enabled", "sort_order"], patch);
   if (patch.keywords) updates.push(sql`keywords = ${JSON.stringify(patch.keywords)}::jsonb`);
   updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
+  const old = lockBefore("faqs", id);
   const [row] = await queryRows<FaqRow>(
     deps.db,
-    sql`with w as (update faqs set ${sql.join(updates, sql`, `)} where id = ${id} returning *),
-      ${auditCte(actor, "admin.faq.update", changedFields(patch))}
+    sql`with w as (
+        update faqs set ${sql.join(updates, sql`, `)} from ${old.from} where ${old.where}
+        returning *),
+      ${auditCte(actor, {
+        action: "faq.update",
+        target: "faq",
+        rows: sql`w`,
+        kind: "update",
+        fields: changedFields(patch),
+      })}
       select ${FAQ_COLUMNS} from w`,
   );
   if (!row) throw notFound("FAQ not found");
@@ -485,8 +563,14 @@ export async function updateFaq(deps: Deps, actor: Actor, id: string, patch: Faq
 export async function deleteFaq(deps: Deps, actor: Actor, id: string) {
   const rows = await queryRows<{ id: string }>(
     deps.db,
-    sql`with w as (delete from faqs where id = ${id} returning id),
-      ${auditCte(actor, "admin.faq.delete", [])}
+    sql`with w as (delete from faqs where id = ${id} returning *),
+      ${auditCte(actor, {
+        action: "faq.delete",
+        target: "faq",
+        rows: sql`w`,
+        kind: "delete",
+        fields: ["question", "answer", "keywords", "enabled", "sort_order"],
+      })}
       select id from w`,
   );
   if (rows.length === 0) throw notFound("FAQ not found");

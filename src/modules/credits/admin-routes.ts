@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { pgErrorCode } from "../../db/client";
-import { ErrorSchema, errorResponse, notFound } from "../../http/errors";
+import { ErrorSchema, errorResponse } from "../../http/errors";
 import {
   adminErrorResponses as adminErrors,
   jsonBody as body,
@@ -10,7 +9,9 @@ import {
   adminWriteGuard as writeGuard,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { actorOf } from "../admin/writes";
 import {
+  adminAdjustCredits,
   adminListPackages,
   adminListPlans,
   createPackage,
@@ -18,6 +19,7 @@ import {
   listConsumptions,
   listCreditUsers,
   retirePackage,
+  retirePlan,
   updatePackage,
   updatePlan,
 } from "./admin-service";
@@ -37,7 +39,6 @@ import {
   PlanPatch,
   UserIdParam,
 } from "./schemas";
-import { adjustCredits } from "./service";
 
 const tags = ["Admin: credits"];
 const notFoundResponse = { 404: errorResponse(ErrorSchema, "Not found") };
@@ -184,18 +185,10 @@ export function createCreditAdminRoutes() {
   router.openapi(adjustRoute, async (c) => {
     const { user_id } = c.req.valid("param");
     const { delta, reason } = c.req.valid("json");
-    const deps = c.get("deps");
-    const result = await adjustCredits(deps, {
+    const result = await adminAdjustCredits(c.get("deps"), actorOf(c), {
       userId: user_id,
       delta,
-      actorId: c.get("auth").userId,
       reason,
-    }).catch((error) => {
-      // credit_grant's foreign key: no such user.
-      if (pgErrorCode(error) === "23503") {
-        throw notFound("User not found");
-      }
-      throw error;
     });
     return c.json({ user_id, balance: result.balance, ledger_id: result.ledgerId }, 200);
   });
@@ -203,25 +196,31 @@ export function createCreditAdminRoutes() {
     c.json({ items: await adminListPackages(c.get("deps")) }, 200),
   );
   router.openapi(createPackageRoute, async (c) =>
-    c.json(await createPackage(c.get("deps"), c.req.valid("json")), 201),
+    c.json(await createPackage(c.get("deps"), actorOf(c), c.req.valid("json")), 201),
   );
   router.openapi(updatePackageRoute, async (c) =>
-    c.json(await updatePackage(c.get("deps"), c.req.valid("param").id, c.req.valid("json")), 200),
+    c.json(
+      await updatePackage(c.get("deps"), actorOf(c), c.req.valid("param").id, c.req.valid("json")),
+      200,
+    ),
   );
   router.openapi(deletePackageRoute, async (c) =>
-    c.json(await retirePackage(c.get("deps"), c.req.valid("param").id), 200),
+    c.json(await retirePackage(c.get("deps"), actorOf(c), c.req.valid("param").id), 200),
   );
   router.openapi(listPlansRoute, async (c) =>
     c.json({ items: await adminListPlans(c.get("deps")) }, 200),
   );
   router.openapi(createPlanRoute, async (c) =>
-    c.json(await createPlan(c.get("deps"), c.req.valid("json")), 201),
+    c.json(await createPlan(c.get("deps"), actorOf(c), c.req.valid("json")), 201),
   );
   router.openapi(updatePlanRoute, async (c) =>
-    c.json(await updatePlan(c.get("deps"), c.req.valid("param").id, c.req.valid("json")), 200),
+    c.json(
+      await updatePlan(c.get("deps"), actorOf(c), c.req.valid("param").id, c.req.valid("json")),
+      200,
+    ),
   );
   router.openapi(deletePlanRoute, async (c) =>
-    c.json(await updatePlan(c.get("deps"), c.req.valid("param").id, { active: false }), 200),
+    c.json(await retirePlan(c.get("deps"), actorOf(c), c.req.valid("param").id), 200),
   );
   return router;
 }

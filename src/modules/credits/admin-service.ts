@@ -1,11 +1,20 @@
 import { type SQL, sql } from "drizzle-orm";
-import { pgErrorCode, queryRows } from "../../db/client";
+import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
-import { conflict, notFound } from "../../http/errors";
-import { iso } from "../../lib/clock";
+import { notFound } from "../../http/errors";
+import { iso, nowIso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
 import { escapeLike } from "../../lib/sql-text";
+import {
+  type Actor,
+  auditCte,
+  changedFields,
+  lockBefore,
+  patchSets,
+  rethrowUnique,
+} from "../admin/writes";
 import { yearlyPrice } from "./catalog";
+import { insufficientCredits } from "./service";
 
 export async function listCreditUsers(
   deps: Deps,
@@ -98,6 +107,8 @@ export interface PackageInput {
 }
 
 type PackageRow = PackageInput & { id: string; created_at: Date; updated_at: Date };
+const PACKAGE_SELECT = sql`id, name, credits, price, currency, active, sort_order, created_at,
+  updated_at`;
 const packageOut = (r: PackageRow) => ({
   ...r,
   created_at: iso(r.created_at)!,
@@ -107,42 +118,68 @@ const packageOut = (r: PackageRow) => ({
 export async function adminListPackages(deps: Deps) {
   const rows = await queryRows<PackageRow>(
     deps.db,
-    sql`select id, name, credits, price, currency, active, sort_order, created_at, updated_at
-        from credit_packages order by sort_order, price`,
+    sql`select ${PACKAGE_SELECT} from credit_packages order by sort_order, price`,
   );
   return rows.map(packageOut);
 }
 
-export async function createPackage(deps: Deps, input: PackageInput) {
+export async function createPackage(deps: Deps, actor: Actor, input: PackageInput) {
   const [row] = await queryRows<PackageRow>(
     deps.db,
-    sql`insert into credit_packages (name, credits, price, currency, active, sort_order)
-        values (${input.name}, ${input.credits}, ${input.price}, ${input.currency}, ${input.active},
-                ${input.sort_order})
-        returning id, name, credits, price, currency, active, sort_order, created_at, updated_at`,
+    sql`with w as (
+        insert into credit_packages (name, credits, price, currency, active, sort_order)
+        values (${input.name}, ${input.credits}, ${input.price}, ${input.currency},
+          ${input.active}, ${input.sort_order})
+        returning *),
+      ${auditCte(actor, {
+        action: "credit_package.create",
+        target: "credit_package",
+        rows: sql`w`,
+        kind: "create",
+        fields: changedFields(input),
+      })}
+      select ${PACKAGE_SELECT} from w`,
   );
   return packageOut(row!);
 }
 
 const PACKAGE_COLUMNS = ["name", "credits", "price", "currency", "active", "sort_order"] as const;
 
-export async function updatePackage(deps: Deps, id: string, patch: Partial<PackageInput>) {
-  const sets = PACKAGE_COLUMNS.filter((k) => patch[k] !== undefined).map(
-    (k) => sql`${sql.identifier(k)} = ${patch[k]}`,
-  );
+/** Changes only the fields sent, with the audit row of what changed in the same statement. */
+export async function updatePackage(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  patch: Partial<PackageInput>,
+  action = "credit_package.update",
+) {
+  const old = lockBefore("credit_packages", id);
+  const sets = [
+    ...patchSets(PACKAGE_COLUMNS, patch),
+    sql`updated_at = ${nowIso(deps)}::timestamptz`,
+  ];
   const [row] = await queryRows<PackageRow>(
     deps.db,
-    sql`update credit_packages set ${sql.join([...sets, sql`updated_at = now()`], sql`, `)}
-        where id = ${id}
-        returning id, name, credits, price, currency, active, sort_order, created_at, updated_at`,
+    sql`with w as (
+        update credit_packages set ${sql.join(sets, sql`, `)} from ${old.from}
+        where ${old.where}
+        returning *),
+      ${auditCte(actor, {
+        action,
+        target: "credit_package",
+        rows: sql`w`,
+        kind: "update",
+        fields: changedFields(patch),
+      })}
+      select ${PACKAGE_SELECT} from w`,
   );
   if (!row) throw notFound("Package not found");
   return packageOut(row);
 }
 
 /** Orders keep their own copy of what was bought, so a package is retired, never deleted. */
-export async function retirePackage(deps: Deps, id: string) {
-  return updatePackage(deps, id, { active: false });
+export async function retirePackage(deps: Deps, actor: Actor, id: string) {
+  return updatePackage(deps, actor, id, { active: false }, "credit_package.retire");
 }
 
 export interface PlanInput {
@@ -176,19 +213,25 @@ export async function adminListPlans(deps: Deps) {
   return rows.map(planOut);
 }
 
-export async function createPlan(deps: Deps, input: PlanInput) {
+export async function createPlan(deps: Deps, actor: Actor, input: PlanInput) {
   const [row] = await queryRows<PlanRow>(
     deps.db,
-    sql`insert into subscription_plans (code, name, currency, monthly_price, monthly_credits,
+    sql`with w as (
+        insert into subscription_plans (code, name, currency, monthly_price, monthly_credits,
           features, tier, active, sort_order)
         values (${input.code}, ${input.name}, ${input.currency}, ${input.monthly_price},
-                ${input.monthly_credits}, ${JSON.stringify(input.features)}::jsonb, ${input.tier},
-                ${input.active}, ${input.sort_order})
-        returning ${PLAN_SELECT}`,
-  ).catch((error) => {
-    if (pgErrorCode(error) === "23505") throw conflict(`A plan with code ${input.code} exists`);
-    throw error;
-  });
+          ${input.monthly_credits}, ${JSON.stringify(input.features)}::jsonb, ${input.tier},
+          ${input.active}, ${input.sort_order})
+        returning *),
+      ${auditCte(actor, {
+        action: "credit_plan.create",
+        target: "credit_plan",
+        rows: sql`w`,
+        kind: "create",
+        fields: changedFields(input),
+      })}
+      select ${PLAN_SELECT} from w`,
+  ).catch(rethrowUnique(`A plan with code ${input.code} exists`));
   return planOut(row!);
 }
 
@@ -202,16 +245,85 @@ const PLAN_COLUMNS = [
   "sort_order",
 ] as const;
 
-export async function updatePlan(deps: Deps, id: string, patch: Partial<PlanInput>) {
-  const sets = PLAN_COLUMNS.filter((k) => patch[k] !== undefined).map(
-    (k) => sql`${sql.identifier(k)} = ${patch[k]}`,
-  );
+/** Changes only the fields sent (its code is permanent), audited in the same statement. */
+export async function updatePlan(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  patch: Partial<Omit<PlanInput, "code">>,
+  action = "credit_plan.update",
+) {
+  const sets = patchSets(PLAN_COLUMNS, patch);
   if (patch.features) sets.push(sql`features = ${JSON.stringify(patch.features)}::jsonb`);
+  sets.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
+  const old = lockBefore("subscription_plans", id);
   const [row] = await queryRows<PlanRow>(
     deps.db,
-    sql`update subscription_plans set ${sql.join([...sets, sql`updated_at = now()`], sql`, `)}
-        where id = ${id} returning ${PLAN_SELECT}`,
+    sql`with w as (
+        update subscription_plans set ${sql.join(sets, sql`, `)} from ${old.from}
+        where ${old.where}
+        returning *),
+      ${auditCte(actor, {
+        action,
+        target: "credit_plan",
+        rows: sql`w`,
+        kind: "update",
+        fields: changedFields(patch),
+      })}
+      select ${PLAN_SELECT} from w`,
   );
   if (!row) throw notFound("Plan not found");
   return planOut(row);
+}
+
+/** Subscribers keep a retired plan until their period ends. */
+export async function retirePlan(deps: Deps, actor: Actor, id: string) {
+  return updatePlan(deps, actor, id, { active: false }, "credit_plan.retire");
+}
+
+/**
+ * Admin correction with its audit row, in one statement: a positive delta adds a non-expiring
+ * lot (credit_grant), a negative one deducts (credit_charge; 402 when not covered, nothing
+ * written). The audit row shows the balance before and after and the reason; an unknown user
+ * is 404 with nothing written.
+ */
+export async function adminAdjustCredits(
+  deps: Deps,
+  actor: Actor,
+  input: { userId: string; delta: number; reason: string },
+) {
+  const now = nowIso(deps);
+  const change =
+    input.delta > 0
+      ? sql`select g.applied as ok, g.balance, g.ledger_id
+          from target cross join lateral credit_grant(target.id, ${input.delta}, 'admin_adjustment',
+            'admin', ${actor.id}, null, ${input.reason}, ${actor.id}::uuid, ${now}::timestamptz) g`
+      : sql`select c.ok, c.balance, c.ledger_id
+          from target cross join lateral credit_charge(target.id, ${-input.delta},
+            'admin_adjustment', null, ${input.reason}, ${actor.id}::uuid, null,
+            ${now}::timestamptz) c`;
+  const [row] = await queryRows<{
+    found: boolean;
+    ok: boolean | null;
+    balance: number | null;
+    ledger_id: string | null;
+  }>(
+    deps.db,
+    sql`with target as (select id from users where id = ${input.userId}),
+      adjusted as (${change}),
+      ${auditCte(actor, {
+        action: "credit.adjust",
+        target: "user",
+        rows: sql`(select ${input.userId}::text as id, balance from adjusted where ok)`,
+        kind: "custom",
+        before: sql`jsonb_build_object('balance', r.balance - ${input.delta}::int)`,
+        after: sql`jsonb_build_object('balance', r.balance, 'reason', ${input.reason}::text)`,
+        fields: ["balance", "reason"],
+      })}
+      select exists (select 1 from target) as found, a.ok, a.balance, a.ledger_id
+      from (select 1) one left join adjusted a on true`,
+  );
+  if (!row?.found) throw notFound("User not found");
+  if (!row.ok) throw insufficientCredits(-input.delta, row.balance ?? 0);
+  return { balance: row.balance!, ledgerId: row.ledger_id };
 }

@@ -10,17 +10,20 @@ import {
   apiKeySets,
   auditCte,
   changedFields,
+  lockBefore,
   patchSets,
   rethrowUnique,
+  type SecretState,
   sealedKey,
+  secretAfter,
 } from "../admin/writes";
 import type { ProviderInput, ProviderPatchInput } from "./schemas";
 
 /**
  * Admin CRUD of search providers, on the conventions of the AI providers admin
  * (src/modules/ai-admin/service.ts): keys write-only (encrypted, last 4 characters kept as a
- * hint), unique names (409), and every write with its `admin.search_provider.*` audit row in
- * usage_logs in the same statement (src/modules/admin/writes.ts).
+ * hint), unique names (409), and every write with its `search_provider.*` row in
+ * admin_audit_log in the same statement (src/modules/admin/writes.ts).
  */
 
 interface ProviderRow {
@@ -48,6 +51,11 @@ const providerOut = (r: ProviderRow) => ({
 });
 
 const missing = () => notFound("Search provider not found");
+
+/** The audit row shows whether a key is stored, never the key or its ciphertext. */
+const apiKeySecret = (after?: SecretState) => ({
+  api_key: { column: "api_key_ciphertext", after },
+});
 
 export async function listSearchProviders(
   deps: Deps,
@@ -88,7 +96,14 @@ export async function createSearchProvider(deps: Deps, actor: Actor, input: Prov
           ${key.hint}, ${input.enabled},
           ${input.timeout_ms}, ${now}::timestamptz, ${now}::timestamptz)
         returning *),
-      ${auditCte(actor, "admin.search_provider.create", changedFields(input))}
+      ${auditCte(actor, {
+        action: "search_provider.create",
+        target: "search_provider",
+        rows: sql`w`,
+        kind: "create",
+        fields: changedFields(input),
+        secrets: apiKeySecret(),
+      })}
       select ${COLUMNS} from w`,
   ).catch(rethrowUnique(`A search provider named ${input.name} exists`));
   return providerOut(row!);
@@ -107,13 +122,21 @@ export async function updateSearchProvider(
   ];
   const clearsKey = patch.api_key === null;
   updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
+  const old = lockBefore("search_providers", id);
   const [row] = await queryRows<ProviderRow>(
     deps.db,
     sql`with w as (
-        update search_providers set ${sql.join(updates, sql`, `)}
-        where id = ${id} and (kind <> 'brave' or not ${clearsKey})
+        update search_providers set ${sql.join(updates, sql`, `)} from ${old.from}
+        where ${old.where} and (kind <> 'brave' or not ${clearsKey})
         returning *),
-      ${auditCte(actor, "admin.search_provider.update", changedFields(patch))}
+      ${auditCte(actor, {
+        action: "search_provider.update",
+        target: "search_provider",
+        rows: sql`w`,
+        kind: "update",
+        fields: changedFields(patch),
+        secrets: apiKeySecret(secretAfter(patch.api_key)),
+      })}
       select ${COLUMNS} from w`,
   ).catch(rethrowUnique(`A search provider named ${patch.name} exists`));
   if (row) return providerOut(row);
@@ -128,8 +151,15 @@ export async function updateSearchProvider(
 export async function deleteSearchProvider(deps: Deps, actor: Actor, id: string) {
   const rows = await queryRows<{ id: string }>(
     deps.db,
-    sql`with w as (delete from search_providers where id = ${id} returning id),
-      ${auditCte(actor, "admin.search_provider.delete", [])}
+    sql`with w as (delete from search_providers where id = ${id} returning *),
+      ${auditCte(actor, {
+        action: "search_provider.delete",
+        target: "search_provider",
+        rows: sql`w`,
+        kind: "delete",
+        fields: ["name", "kind", "base_url", "api_key", "enabled", "timeout_ms"],
+        secrets: apiKeySecret(),
+      })}
       select id from w`,
   );
   if (rows.length === 0) throw missing();

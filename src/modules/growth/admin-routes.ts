@@ -9,6 +9,7 @@ import {
   adminWriteGuard as writeGuard,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { actorOf } from "../admin/writes";
 import { listCertifications, reviewCertification } from "./certification";
 import { adminListInvoices, issueInvoice } from "./invoices";
 import {
@@ -91,9 +92,8 @@ export function createGrowthAdminRoutes() {
   );
   router.openapi(approveCertificationRoute, async (c) =>
     c.json(
-      await reviewCertification(c.get("deps"), {
+      await reviewCertification(c.get("deps"), actorOf(c), {
         id: c.req.valid("param").id,
-        adminId: c.get("auth").userId,
         decision: "approved",
       }),
       200,
@@ -101,9 +101,8 @@ export function createGrowthAdminRoutes() {
   );
   router.openapi(rejectCertificationRoute, async (c) =>
     c.json(
-      await reviewCertification(c.get("deps"), {
+      await reviewCertification(c.get("deps"), actorOf(c), {
         id: c.req.valid("param").id,
-        adminId: c.get("auth").userId,
         decision: "rejected",
         reason: c.req.valid("json").reason,
       }),
@@ -115,9 +114,8 @@ export function createGrowthAdminRoutes() {
   );
   router.openapi(issueInvoiceRoute, async (c) =>
     c.json(
-      await issueInvoice(c.get("deps"), {
+      await issueInvoice(c.get("deps"), actorOf(c), {
         id: c.req.valid("param").id,
-        adminId: c.get("auth").userId,
         invoiceNumber: c.req.valid("json").invoice_number,
       }),
       200,

@@ -5,6 +5,7 @@ import type { Deps } from "../../deps";
 import { conflict, forbidden, notFound } from "../../http/errors";
 import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
+import { type Actor, auditCte, lockBefore } from "../admin/writes";
 import { notificationInsert } from "../notifications/service";
 
 export type CertificationStatus = (typeof CERTIFICATION_STATUSES)[number];
@@ -116,12 +117,13 @@ export async function listCertifications(
 }
 
 /**
- * Approves or rejects a pending certification and notifies its owner, in one statement. Only a
- * pending one can be reviewed (409 otherwise); an unknown id is 404.
+ * Approves or rejects a pending certification, notifies its owner and writes the audit row, in
+ * one statement. Only a pending one can be reviewed (409 otherwise); an unknown id is 404.
  */
 export async function reviewCertification(
   deps: Deps,
-  input: { id: string; adminId: string; decision: "approved" | "rejected"; reason?: string },
+  actor: Actor,
+  input: { id: string; decision: "approved" | "rejected"; reason?: string },
 ) {
   const now = deps.clock.now().toISOString();
   const approved = input.decision === "approved";
@@ -130,15 +132,24 @@ export async function reviewCertification(
     ? "Your business certification was approved."
     : `Your business certification was rejected: ${input.reason ?? ""}`;
   const kind = approved ? "certification_approved" : "certification_rejected";
+  const old = lockBefore("certifications", input.id, "c");
   const [row] = await queryRows<CertificationRow & { found: boolean }>(
     deps.db,
     sql`with reviewed as (
         update certifications c set status = ${input.decision},
           reject_reason = ${approved ? null : (input.reason ?? null)},
-          reviewed_by = ${input.adminId}, reviewed_at = ${now}::timestamptz,
+          reviewed_by = ${actor.id}, reviewed_at = ${now}::timestamptz,
           updated_at = ${now}::timestamptz
-        where c.id = ${input.id} and c.status = 'pending'
-        returning ${COLUMNS}),
+        from ${old.from}
+        where ${old.where} and c.status = 'pending'
+        returning ${COLUMNS}, audit_old.audit_before),
+      ${auditCte(actor, {
+        action: approved ? "certification.approve" : "certification.reject",
+        target: "certification",
+        rows: sql`reviewed`,
+        kind: "update",
+        fields: ["status", "reject_reason"],
+      })},
       notice as (${notificationInsert(
         kind,
         sql`select user_id, ${title}::text as title, ${body}::text as body,

@@ -5,6 +5,7 @@ import type { Deps } from "../../deps";
 import { conflict, notFound } from "../../http/errors";
 import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
+import { type Actor, auditCte, lockBefore } from "../admin/writes";
 import { notificationInsert } from "../notifications/service";
 
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -134,19 +135,32 @@ export async function adminListInvoices(
   };
 }
 
-/** Marks a requested invoice issued with its number and notifies the user, in one statement. */
+/**
+ * Marks a requested invoice issued with its number, notifies the user and writes the audit row,
+ * in one statement.
+ */
 export async function issueInvoice(
   deps: Deps,
-  input: { id: string; adminId: string; invoiceNumber: string },
+  actor: Actor,
+  input: { id: string; invoiceNumber: string },
 ) {
   const now = deps.clock.now().toISOString();
+  const old = lockBefore("invoices", input.id, "i");
   const [row] = await queryRows<InvoiceRow & { found: boolean }>(
     deps.db,
     sql`with issued as (
         update invoices i set status = 'issued', invoice_number = ${input.invoiceNumber},
-          issued_by = ${input.adminId}, issued_at = ${now}::timestamptz
-        where i.id = ${input.id} and i.status = 'requested'
-        returning ${COLUMNS}),
+          issued_by = ${actor.id}, issued_at = ${now}::timestamptz
+        from ${old.from}
+        where ${old.where} and i.status = 'requested'
+        returning ${COLUMNS}, audit_old.audit_before),
+      ${auditCte(actor, {
+        action: "invoice.issue",
+        target: "invoice",
+        rows: sql`issued`,
+        kind: "update",
+        fields: ["status", "invoice_number"],
+      })},
       notice as (${notificationInsert(
         "invoice_issued",
         sql`select user_id, 'Invoice issued'::text as title,

@@ -11,6 +11,7 @@ import {
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { actorOf } from "../admin/writes";
 import { listPayments, paymentStats } from "./admin-service";
 import { refundOrder } from "./refunds";
 
@@ -181,11 +182,10 @@ export function createPaymentAdminRoutes() {
   router.openapi(refundRoute, async (c) => {
     const { order_no } = c.req.valid("param");
     const { amount, reason } = c.req.valid("json");
-    const result = await refundOrder(c.get("deps"), {
+    const result = await refundOrder(c.get("deps"), actorOf(c), {
       orderNo: order_no,
       amount,
       reason,
-      adminId: c.get("auth").userId,
     });
     return result.status === "pending" ? c.json(result, 202) : c.json(result, 200);
   });

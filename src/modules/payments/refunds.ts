@@ -7,6 +7,7 @@ import {
   PaymentGatewayUnavailableError,
 } from "../../providers/payment/gateway";
 import { StripeUnavailableError } from "../../providers/payment/stripe";
+import { type Actor, auditCte } from "../admin/writes";
 import type { OrderRow } from "./orders";
 
 const REFUND_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -104,14 +105,17 @@ async function markFailed(deps: Deps, refundNo: string) {
 }
 
 /**
- * Admin refund of a paid order: reserve (payment_refund_create, under the order's lock), ask
- * the provider, then apply the credit consequences in one statement. A provider failure marks
- * the refund failed, changes nothing else and is a 503; a provider that settles later leaves
- * the refund pending (202) until its confirmation is applied.
+ * Admin refund of a paid order: reserve (payment_refund_create, under the order's lock, with
+ * the admin's audit row in the same statement), ask the provider, then apply the credit
+ * consequences in one statement. A provider failure marks the refund failed, changes nothing
+ * else and is a 503; a provider that settles later leaves the refund pending (202) until its
+ * confirmation is applied. The audit row records the refund asked for; its outcome is the
+ * refund's status.
  */
 export async function refundOrder(
   deps: Deps,
-  input: { orderNo: string; amount?: number; reason: string; adminId: string },
+  actor: Actor & { id: string },
+  input: { orderNo: string; amount?: number; reason: string },
 ): Promise<RefundResult> {
   const refundNo = newRefundNo();
   const [reserved] = await queryRows<{
@@ -124,11 +128,21 @@ export async function refundOrder(
     order_refunded: number | null;
   }>(
     deps.db,
-    sql`select r.result, r.remaining, r.amount, r.status, t.provider, t.provider_trade_no,
+    sql`with r as (
+        select * from payment_refund_create(${input.orderNo}, ${refundNo},
+          ${input.amount ?? null}::integer, ${input.reason}, ${actor.id}::uuid,
+          ${deps.clock.now().toISOString()}::timestamptz)),
+      ${auditCte(actor, {
+        action: "payment.refund",
+        target: "payment",
+        rows: sql`(select ${input.orderNo}::text as id, ${refundNo}::text as refund_no,
+          amount, ${input.reason}::text as reason from r where result = 'created')`,
+        kind: "create",
+        fields: ["refund_no", "amount", "reason"],
+      })}
+      select r.result, r.remaining, r.amount, r.status, t.provider, t.provider_trade_no,
           t.refunded_amount as order_refunded
-        from payment_refund_create(${input.orderNo}, ${refundNo}, ${input.amount ?? null}::integer,
-          ${input.reason}, ${input.adminId}::uuid, ${deps.clock.now().toISOString()}::timestamptz) r
-        left join payment_transactions t on t.order_no = ${input.orderNo}`,
+        from r left join payment_transactions t on t.order_no = ${input.orderNo}`,
   );
   if (!reserved || reserved.result === "unknown_order") throw notFound("Order not found");
   if (reserved.result === "not_refundable") {
@@ -201,7 +215,7 @@ export async function refundOrder(
   if (outcome === "pending") {
     return pending;
   }
-  const applied = await applyRefund(deps, refundNo, input.adminId);
+  const applied = await applyRefund(deps, refundNo, actor.id);
   if (applied.result !== "applied" && applied.result !== "duplicate") {
     // The money went back but the order can no longer take it: needs an operator.
     deps.logger.error("refund confirmed but not applied", {
