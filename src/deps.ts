@@ -6,6 +6,9 @@ import { type IdGenerator, uuidIds } from "./lib/ids";
 import { createLogger, type Logger } from "./lib/logger";
 import { boundedHasher, type PasswordHasher } from "./lib/password";
 import type { HostResolver } from "./lib/ssrf";
+import { createHttpMailer } from "./providers/mail/http";
+import { createLogMailer } from "./providers/mail/log";
+import type { Mailer } from "./providers/mail/types";
 import {
   createWechatClient,
   createWechatTemplateSender,
@@ -42,6 +45,8 @@ export interface RuntimeAdapters {
   logger?: Logger;
   /** Workers: the client IP header the platform sets; Node: none. */
   platformIpHeader?: string;
+  /** Node: the SMTP mailer when SMTP_URL is set; otherwise buildDeps picks (mailerFor). */
+  mailer?: Mailer;
 }
 
 /** Everything with I/O, handed to routes and services; nothing else reads globals. */
@@ -62,6 +67,7 @@ export interface Deps {
   wechatPush: WechatTemplateSender | null;
   payments: PaymentProviders;
   platformIpHeader: string | undefined;
+  mailer: Mailer;
 }
 
 export interface PaymentProviders {
@@ -125,6 +131,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     signingKey: paymentKey,
     merchantId: config.PAYMENT_MERCHANT_ID || "sandbox",
   };
+  const logger = runtime.logger ?? createLogger(config.LOG_LEVEL);
   return {
     payments,
     config,
@@ -132,7 +139,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     db: runtime.database.db,
     clock: runtime.clock ?? systemClock,
     ids: runtime.ids ?? uuidIds,
-    logger: runtime.logger ?? createLogger(config.LOG_LEVEL),
+    logger,
     limiter: runtime.limiter,
     passwords: boundedHasher(runtime.passwords, {
       concurrency: config.PASSWORD_HASH_CONCURRENCY,
@@ -144,5 +151,20 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     wechat,
     wechatPush,
     platformIpHeader: runtime.platformIpHeader,
+    mailer: runtime.mailer ?? mailerFor(config, fetchImpl, logger),
   };
+}
+
+/** SMTP is the Node runtime's to give; any runtime can use the HTTP API; else the log. */
+function mailerFor(config: Config, fetchImpl: typeof fetch, logger: Logger): Mailer {
+  if (config.MAIL_API_KEY) {
+    return createHttpMailer({
+      apiUrl: config.MAIL_API_URL,
+      apiKey: config.MAIL_API_KEY,
+      from: config.MAIL_FROM,
+      fetch: fetchImpl,
+    });
+  }
+  if (config.SMTP_URL) logger.warn("SMTP_URL is read by the Node server only; mail is logged");
+  return createLogMailer(logger);
 }

@@ -8,12 +8,16 @@ import { nodeResolver } from "./dns";
 import { createNodePasswordHasher } from "./password";
 import { createRedisRateLimiter } from "./redis-rate-limiter";
 import { loadNodeSecrets } from "./secrets";
+import { createSmtpMailer } from "./smtp-mailer";
 
 export function createNodeRateLimiter(config: Config): RateLimiter {
   return config.REDIS_URL ? createRedisRateLimiter(config.REDIS_URL) : createMemoryRateLimiter();
 }
 
-/** Node picks: PGlite or node-postgres, memory or Redis limiter, native argon2, OS DNS. */
+/**
+ * Node picks: PGlite or node-postgres, memory or Redis limiter, native argon2, OS DNS, and SMTP
+ * mail when SMTP_URL is set (else buildDeps picks the HTTP mail API or the log).
+ */
 export async function createNodeRuntime(
   config: Config,
   overrides: Partial<RuntimeAdapters> & { database?: Database } = {},
@@ -26,6 +30,9 @@ export async function createNodeRuntime(
     limiter: createNodeRateLimiter(config),
     passwords: createNodePasswordHasher(),
     resolveHost: nodeResolver,
+    ...(config.SMTP_URL
+      ? { mailer: createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) }
+      : {}),
     ...overrides,
     database,
     secrets,

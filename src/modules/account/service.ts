@@ -1,0 +1,434 @@
+import { type SQL, sql } from "drizzle-orm";
+import { pgConstraint, pgErrorCode, queryRows } from "../../db/client";
+import type { EMAIL_TOKEN_PURPOSES } from "../../db/schema/users";
+import type { Deps } from "../../deps";
+import { badRequest, conflict, forbidden, unauthorized, validationError } from "../../http/errors";
+import { nowIso } from "../../lib/clock";
+import { randomToken, sha256Hex } from "../../lib/crypto";
+import { MailError, type MailMessage } from "../../providers/mail/types";
+import { noteSessionEnded } from "../auth/revocations";
+import { referralRewardOnVerification, referredRewardSet } from "../growth/referrals";
+import { frontendUrl } from "./links";
+import {
+  changeEmailMail,
+  emailChangeNoticeMail,
+  resetPasswordMail,
+  verifyEmailMail,
+} from "./mails";
+
+export type TokenPurpose = (typeof EMAIL_TOKEN_PURPOSES)[number];
+
+/** How long a mailed link works (docs/mail.md). A reset is short-lived: it is a password. */
+export const TOKEN_TTL_MINUTES: Record<TokenPurpose, number> = {
+  verify_email: 48 * 60,
+  change_email: 24 * 60,
+  reset_password: 60,
+};
+
+/** Keeps a background task alive past the response (Workers: `executionCtx.waitUntil`). */
+export type KeepAlive = ((task: Promise<unknown>) => void) | undefined;
+
+/* Mails not yet handed to the provider. Module-level on purpose, as agent runs are: a send
+ * outlives the request that started it, and tests (or a shutdown) await them via pendingMail. */
+const inFlight = new Set<Promise<void>>();
+
+/** Resolves once every mail started so far was accepted or failed (never rejects). */
+export async function pendingMail(): Promise<void> {
+  while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+}
+
+/**
+ * Sends after the response: a slow or failing provider never delays the request or changes
+ * its answer (forgot-password must look the same whether or not the account exists). A
+ * failure is logged without the message, whose link is a credential.
+ */
+function sendInBackground(
+  deps: Deps,
+  message: MailMessage,
+  about: { userId: string; mail: string },
+  keepAlive: KeepAlive,
+): void {
+  const task: Promise<void> = deps.mailer
+    .send(message)
+    .catch((error: unknown) => {
+      deps.logger.warn("mail not sent", {
+        mail: about.mail,
+        user_id: about.userId,
+        provider: deps.mailer.kind,
+        reason: error instanceof MailError ? error.reason : "error",
+        ...(error instanceof MailError && error.status !== undefined
+          ? { status: error.status }
+          : {}),
+        ...(error instanceof MailError && error.code ? { code: error.code } : {}),
+      });
+    })
+    .finally(() => inFlight.delete(task));
+  inFlight.add(task);
+  keepAlive?.(task);
+}
+
+const link = (deps: Deps, page: string, token: string) =>
+  frontendUrl(deps, `/${page}?token=${encodeURIComponent(token)}`);
+
+/**
+ * Issues a token for the account `target` selects (columns `id`, `email`: the address the mail
+ * goes to) in one statement that also expires the account's older unused tokens of the same
+ * purpose, so only the newest link works. Returns null when `target` selected nobody.
+ */
+async function issueToken(deps: Deps, purpose: TokenPurpose, target: SQL) {
+  const token = randomToken(32);
+  const hash = await sha256Hex(token);
+  const now = deps.clock.now();
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const expiresAt = new Date(now.getTime() + TOKEN_TTL_MINUTES[purpose] * 60_000).toISOString();
+  const [row] = await queryRows<{ user_id: string; email: string }>(
+    deps.db,
+    sql`with target as (${target}),
+      superseded as (
+        update email_tokens t set expires_at = ${at} from target
+        where t.user_id = target.id and t.purpose = ${purpose} and t.used_at is null
+          and t.expires_at > ${at}),
+      issued as (
+        insert into email_tokens (user_id, purpose, token_hash, email, expires_at, created_at)
+        select id, ${purpose}, ${hash}, email, ${expiresAt}::timestamptz, ${at} from target
+        returning user_id, email)
+      select user_id, email from issued`,
+  );
+  return row ? { userId: row.user_id, email: row.email, token } : null;
+}
+
+/** Why a token did nothing: unknown, used, expired (or replaced), or no longer applicable. */
+async function tokenRefusal(deps: Deps, hash: string, purposes: TokenPurpose[]) {
+  const [row] = await queryRows<{ used: boolean; expired: boolean }>(
+    deps.db,
+    sql`select used_at is not null as used, expires_at <= ${nowIso(deps)}::timestamptz as expired
+        from email_tokens
+        where token_hash = ${hash} and purpose in (${sql.join(
+          purposes.map((p) => sql`${p}`),
+          sql`, `,
+        )})`,
+  );
+  if (!row) return badRequest("This link is invalid");
+  if (row.used) return badRequest("This link has already been used");
+  if (row.expired) return badRequest("This link has expired or a newer one was sent; ask again");
+  return badRequest("This link no longer matches the account; ask for a new one");
+}
+
+/** `ADMIN_EMAILS` (trimmed, lower-cased by the config) as a SQL set of addresses. */
+const adminEmails = (deps: Deps) =>
+  sql`(select jsonb_array_elements_text(${JSON.stringify(deps.config.ADMIN_EMAILS)}::jsonb))`;
+
+/**
+ * The first-admin bootstrap (docs/deploy.md): a verified address listed in ADMIN_EMAILS makes
+ * its account admin in the statement that verifies it, with the audit row beside it. `from`
+ * is a CTE of users rows just verified with a `promoted` flag. An unverified account never
+ * gets here, so registering someone else's address gains nothing.
+ */
+function bootstrapAudit(from: string, at: SQL, requestId: string | undefined): SQL {
+  return sql`bootstrap as (
+      insert into admin_audit_log (actor_id, action, target_type, target_id, changes, request_id,
+                                   created_at)
+      select null, 'user.role_bootstrap', 'user', id::text,
+             '{"role": {"before": "user", "after": "admin"}}'::jsonb, ${requestId ?? null}, ${at}
+      from ${sql.raw(from)} where promoted)`;
+}
+
+export interface Verified {
+  email: string;
+  /** The token was an e-mail change: `email` is the account's new address. */
+  changed: boolean;
+  /** False when the address had been verified already (the link still counts as used). */
+  firstVerification: boolean;
+  /** The address is in ADMIN_EMAILS and the account became admin now. */
+  promoted: boolean;
+}
+
+/**
+ * POST /auth/verify-email: the token of a verification mail (verify_email) or of an e-mail
+ * change (change_email). Each is used in one statement that checks it is unused and unexpired
+ * and marks it used, so two concurrent uses apply once. A first verification also earns the
+ * referral reward in that statement (growth/referrals.ts: the referred party's days ride on
+ * the users UPDATE, the referrer's in the CTEs appended after `verified`).
+ */
+export async function verifyEmail(
+  deps: Deps,
+  token: string,
+  requestId: string | undefined,
+): Promise<Verified> {
+  const hash = await sha256Hex(token);
+  const [found] = await queryRows<{ purpose: TokenPurpose }>(
+    deps.db,
+    sql`select purpose from email_tokens where token_hash = ${hash}`,
+  );
+  if (found?.purpose === "change_email") return applyEmailChange(deps, hash, requestId);
+  if (found?.purpose !== "verify_email") throw badRequest("This link is invalid");
+  const now = nowIso(deps);
+  const at = sql`${now}::timestamptz`;
+  const [row] = await queryRows<{ email: string; first: boolean; promoted: boolean }>(
+    deps.db,
+    sql`with tok as (
+        update email_tokens t set used_at = ${at} from users u
+        where t.token_hash = ${hash} and t.purpose = 'verify_email' and t.used_at is null
+          and t.expires_at > ${at} and u.id = t.user_id and u.email = t.email
+          and u.status = 'active'
+        returning t.user_id, t.email, (u.role = 'user' and u.email in ${adminEmails(deps)}) as promote),
+      verified as (
+        update users u set email_verified_at = ${at}, updated_at = ${at},
+          role = case when tok.promote then 'admin' else u.role end,
+          ${referredRewardSet("u", now)}
+        from tok where u.id = tok.user_id and u.email_verified_at is null
+        returning u.id, u.referred_by, u.plan, u.plan_expires_at, tok.promote as promoted),
+      ${bootstrapAudit("verified", at, requestId)},
+      ${referralRewardOnVerification("verified", now)}
+      select tok.email, exists (select 1 from verified) as first,
+        coalesce((select promoted from verified), false) as promoted
+      from tok`,
+  );
+  if (!row) throw await tokenRefusal(deps, hash, ["verify_email"]);
+  return { email: row.email, changed: false, firstVerification: row.first, promoted: row.promoted };
+}
+
+/**
+ * The new address of an e-mail change takes effect (verified, since the link reached it); the
+ * account's other unused links, sent to the old address, stop working. An account that took
+ * the address meanwhile makes it a 409 and nothing changes, the token included.
+ */
+async function applyEmailChange(
+  deps: Deps,
+  hash: string,
+  requestId: string | undefined,
+): Promise<Verified> {
+  const now = nowIso(deps);
+  const at = sql`${now}::timestamptz`;
+  let row: { email: string; first: boolean; promoted: boolean } | undefined;
+  try {
+    [row] = await queryRows<{ email: string; first: boolean; promoted: boolean }>(
+      deps.db,
+      sql`with tok as (
+          update email_tokens t set used_at = ${at} from users u
+          where t.token_hash = ${hash} and t.purpose = 'change_email' and t.used_at is null
+            and t.expires_at > ${at} and u.id = t.user_id and u.status = 'active'
+          returning t.user_id, t.email, u.email_verified_at is null as first,
+            (u.role = 'user' and t.email in ${adminEmails(deps)}) as promote),
+        changed as (
+          update users u set email = tok.email, email_verified_at = ${at}, updated_at = ${at},
+            role = case when tok.promote then 'admin' else u.role end,
+            ${referredRewardSet("u", now)}
+          from tok where u.id = tok.user_id
+          returning u.id, u.referred_by, u.plan, u.plan_expires_at, tok.promote as promoted,
+            tok.first),
+        verified as (
+          select id, referred_by, plan, plan_expires_at from changed where first),
+        others as (
+          update email_tokens t set expires_at = ${at} from tok
+          where t.user_id = tok.user_id and t.token_hash <> ${hash} and t.used_at is null
+            and t.expires_at > ${at}),
+        ${bootstrapAudit("changed", at, requestId)},
+        ${referralRewardOnVerification("verified", now)}
+        select tok.email, tok.first, coalesce((select promoted from changed), false) as promoted
+        from tok`,
+    );
+  } catch (error) {
+    if (pgErrorCode(error) === "23505" && pgConstraint(error) === "users_email_key") {
+      throw conflict("An account with this email already exists");
+    }
+    throw error;
+  }
+  if (!row) throw await tokenRefusal(deps, hash, ["change_email"]);
+  return { email: row.email, changed: true, firstVerification: row.first, promoted: row.promoted };
+}
+
+interface Account {
+  id: string;
+  email: string | null;
+  email_verified_at: Date | string | null;
+  password_hash: string | null;
+  is_guest: boolean;
+  status: string;
+}
+
+async function account(deps: Deps, userId: string): Promise<Account> {
+  const [user] = await queryRows<Account>(
+    deps.db,
+    sql`select id, email, email_verified_at, password_hash, is_guest, status
+        from users where id = ${userId}`,
+  );
+  if (user?.status !== "active") throw unauthorized("Account is not active");
+  return user;
+}
+
+/** Mails a verification link to the account's address; false when there is none to verify. */
+async function mailVerificationLink(deps: Deps, userId: string, keepAlive: KeepAlive) {
+  const issued = await issueToken(
+    deps,
+    "verify_email",
+    sql`select id, email from users
+        where id = ${userId} and email is not null and email_verified_at is null
+          and status = 'active'`,
+  );
+  if (!issued) return false;
+  const content = verifyEmailMail(
+    link(deps, "verify-email", issued.token),
+    TOKEN_TTL_MINUTES.verify_email,
+  );
+  sendInBackground(
+    deps,
+    { to: issued.email, ...content },
+    { userId, mail: "verify_email" },
+    keepAlive,
+  );
+  return true;
+}
+
+/** POST /auth/verify-email/request: the verification mail again (the older link stops working). */
+export async function requestVerification(deps: Deps, userId: string, keepAlive: KeepAlive) {
+  const user = await account(deps, userId);
+  if (user.is_guest) throw forbidden("Guests have no e-mail address; register first");
+  if (!user.email) throw forbidden("This account has no e-mail address");
+  if (user.email_verified_at) throw conflict("This address is already verified");
+  if (!(await mailVerificationLink(deps, userId, keepAlive))) {
+    throw conflict("This address is already verified");
+  }
+}
+
+/**
+ * After registration: the verification mail. Never throws: the account exists by now, and a
+ * failure here must not turn a registration into an error; the user can ask again.
+ */
+export async function mailVerificationAfterRegister(
+  deps: Deps,
+  user: { id: string; email: string | null },
+  keepAlive: KeepAlive,
+): Promise<void> {
+  if (!user.email) return; // WeChat and guest accounts have no address to verify
+  try {
+    await mailVerificationLink(deps, user.id, keepAlive);
+  } catch (error) {
+    deps.logger.warn("verification mail not issued", { user_id: user.id, error: String(error) });
+  }
+}
+
+/**
+ * POST /auth/password/forgot: one statement whether or not the account exists (it finds the
+ * account and issues the token together), and the mail leaves after the response, so the
+ * answer and its timing say nothing about the address.
+ */
+export async function forgotPassword(deps: Deps, email: string, keepAlive: KeepAlive) {
+  const issued = await issueToken(
+    deps,
+    "reset_password",
+    sql`select id, email from users where email = ${email} and status = 'active'`,
+  );
+  if (!issued) return;
+  const content = resetPasswordMail(
+    link(deps, "reset-password", issued.token),
+    TOKEN_TTL_MINUTES.reset_password,
+  );
+  sendInBackground(
+    deps,
+    { to: issued.email, ...content },
+    { userId: issued.userId, mail: "reset_password" },
+    keepAlive,
+  );
+}
+
+/**
+ * POST /auth/password/reset: the token is used, the password replaced, the login-failure count
+ * cleared and every session of the account revoked, in one statement (a trigger records the
+ * revoked sessions, so their access tokens are refused too).
+ */
+export async function resetPassword(deps: Deps, input: { token: string; new_password: string }) {
+  const hash = await sha256Hex(input.token);
+  const now = nowIso(deps);
+  const at = sql`${now}::timestamptz`;
+  // A cheap look first, so a bad token never costs a password hash; the statement decides.
+  const [usable] = await queryRows<{ ok: boolean }>(
+    deps.db,
+    sql`select true as ok from email_tokens
+        where token_hash = ${hash} and purpose = 'reset_password' and used_at is null
+          and expires_at > ${at}`,
+  );
+  if (!usable) throw await tokenRefusal(deps, hash, ["reset_password"]);
+  const passwordHash = await deps.passwords.hash(input.new_password);
+  const [row] = await queryRows<{ sessions: string[] | null }>(
+    deps.db,
+    sql`with tok as (
+        update email_tokens t set used_at = ${at} from users u
+        where t.token_hash = ${hash} and t.purpose = 'reset_password' and t.used_at is null
+          and t.expires_at > ${at} and u.id = t.user_id and u.email = t.email
+          and u.status = 'active'
+        returning t.user_id),
+      changed as (
+        update users u set password_hash = ${passwordHash}, failed_login_count = 0,
+          updated_at = ${at}
+        from tok where u.id = tok.user_id returning u.id),
+      revoked as (
+        update refresh_tokens r set revoked_at = ${at} from changed
+        where r.user_id = changed.id and r.revoked_at is null returning r.family_id),
+      others as (
+        update email_tokens t set expires_at = ${at} from tok
+        where t.user_id = tok.user_id and t.purpose = 'reset_password'
+          and t.token_hash <> ${hash} and t.used_at is null and t.expires_at > ${at})
+      select (select array_agg(distinct family_id) from revoked) as sessions from changed`,
+  );
+  if (!row) throw await tokenRefusal(deps, hash, ["reset_password"]);
+  // Refused here at once; other instances learn of it from session_revocations.
+  for (const sessionId of row.sessions ?? []) noteSessionEnded(deps, sessionId);
+  return { revokedSessions: row.sessions?.length ?? 0 };
+}
+
+/**
+ * POST /auth/email: after the password, a link to the new address; the old address gets a
+ * notice. Nothing changes until the link is used (applyEmailChange).
+ */
+export async function requestEmailChange(
+  deps: Deps,
+  userId: string,
+  input: { new_email: string; password: string },
+  keepAlive: KeepAlive,
+) {
+  const user = await account(deps, userId);
+  if (user.is_guest) throw forbidden("Guests have no e-mail address; register first");
+  if (!user.password_hash) throw forbidden("This account signs in without a password");
+  if (!(await deps.passwords.verify(user.password_hash, input.password))) {
+    throw validationError(
+      [{ loc: ["body", "password"], msg: "Password is incorrect", type: "value_error" }],
+      "Password is incorrect",
+    );
+  }
+  if (input.new_email === user.email) {
+    throw validationError(
+      [{ loc: ["body", "new_email"], msg: "This is already your address", type: "value_error" }],
+      "This is already your address",
+    );
+  }
+  const [taken] = await queryRows<{ id: string }>(
+    deps.db,
+    sql`select id from users where email = ${input.new_email}`,
+  );
+  if (taken) throw conflict("An account with this email already exists");
+  const issued = await issueToken(
+    deps,
+    "change_email",
+    sql`select id, ${input.new_email}::text as email from users where id = ${userId}`,
+  );
+  if (!issued) throw unauthorized("Account is not active");
+  const content = changeEmailMail(
+    link(deps, "verify-email", issued.token),
+    TOKEN_TTL_MINUTES.change_email,
+  );
+  sendInBackground(
+    deps,
+    { to: input.new_email, ...content },
+    { userId, mail: "change_email" },
+    keepAlive,
+  );
+  if (user.email) {
+    sendInBackground(
+      deps,
+      { to: user.email, ...emailChangeNoticeMail(input.new_email) },
+      { userId, mail: "change_email_notice" },
+      keepAlive,
+    );
+  }
+}

@@ -1,0 +1,24 @@
+import type { Logger } from "../../lib/logger";
+import type { Mailer } from "./types";
+
+const LINK_RE = /https?:\/\/[^\s<>"]+/g;
+
+/**
+ * The embedded default when no mail provider is configured: each mail goes to the app log at
+ * info level, its links listed apart, so `npm start` on a fresh clone can still verify an
+ * address or reset a password by copying the link from the log. Only this mailer logs links:
+ * it is meant for a developer's own machine (docs/mail.md).
+ */
+export function createLogMailer(logger: Logger): Mailer {
+  return {
+    kind: "log",
+    async send(message) {
+      logger.info("mail (no mail provider configured: logged, not sent)", {
+        to: message.to,
+        subject: message.subject,
+        links: message.text.match(LINK_RE) ?? [],
+        text: message.text,
+      });
+    },
+  };
+}
