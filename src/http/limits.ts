@@ -25,8 +25,8 @@ export const limitByIp = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
 export const limitByUser = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
   rateLimit<AppEnv>(rule, (c) => c.get("auth").userId, limiterOf, logUnavailable);
 
-/** Login is keyed by address and email, read before validation (the body is cached for it). */
-export const limitLogin: MiddlewareHandler<AppEnv> = rateLimit<AppEnv>(
+/** The spec's 5 per minute per address and e-mail, read before validation (the body is cached). */
+const limitLoginPerEmail: MiddlewareHandler<AppEnv> = rateLimit<AppEnv>(
   RATE_LIMIT_RULES.login,
   async (c) => {
     let email = "";
@@ -41,3 +41,14 @@ export const limitLogin: MiddlewareHandler<AppEnv> = rateLimit<AppEnv>(
   limiterOf,
   logUnavailable,
 );
+
+/**
+ * Every budget a password login spends before any hash runs: the address across all e-mails
+ * (per minute and per hour), then the address with this e-mail. The account's own failure
+ * budget is claimed by the login statement (auth/service.ts), also before hashing.
+ */
+export const limitLogin = [
+  limitByIp(RATE_LIMIT_RULES.loginIp),
+  limitByIp(RATE_LIMIT_RULES.loginIpHourly),
+  limitLoginPerEmail,
+] as const;

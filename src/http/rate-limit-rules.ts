@@ -12,6 +12,16 @@ import type { RateLimitRule } from "../providers/ratelimit/types";
 export const RATE_LIMIT_RULES = {
   /** 5 per minute (spec). Key: client IP (and the e-mail, if the caller adds a second check). */
   login: { name: "login", points: 5, durationSeconds: 60, failClosed: true },
+  /**
+   * Not in the spec: every password login from one client IP, whatever the e-mail, so one
+   * address cannot spray passwords over many accounts or flood the hash queue. 20 a minute and
+   * 200 an hour: an office behind one NAT signs in with passwords rarely (sessions refresh for
+   * 30 days without one), so 20 people in the same minute or 200 in an hour is far above its
+   * need; a sprayer gets 200 guesses an hour per address instead of unlimited
+   * (docs/decisions.md, 2026-11-24).
+   */
+  loginIp: { name: "login_ip", points: 20, durationSeconds: 60, failClosed: true },
+  loginIpHourly: { name: "login_ip_hour", points: 200, durationSeconds: 3600, failClosed: true },
   /** 3 per hour (spec). Key: client IP. */
   register: { name: "register", points: 3, durationSeconds: 3600, failClosed: true },
   /** 5 per client IP per 15 minutes (spec). */
@@ -37,6 +47,28 @@ export const RATE_LIMIT_RULES = {
    * stop every session from refreshing whenever the store blips.
    */
   refresh: { name: "refresh", points: 30, durationSeconds: 60, failClosed: false },
+  /**
+   * Not in the spec: mail-sending routes fail closed, or a store outage would let anyone use
+   * us to flood an inbox. Verification mail again: 5 per hour per user.
+   */
+  verifyEmailRequest: {
+    name: "verify_email_request",
+    points: 5,
+    durationSeconds: 3600,
+    failClosed: true,
+  },
+  /** Forgot password: 10 per hour per client IP, and 3 per hour per address asked for. */
+  passwordForgot: { name: "password_forgot", points: 10, durationSeconds: 3600, failClosed: true },
+  passwordForgotEmail: {
+    name: "password_forgot_email",
+    points: 3,
+    durationSeconds: 3600,
+    failClosed: true,
+  },
+  /** E-mail change: 5 per hour per user (the password is checked, a guessing surface too). */
+  emailChange: { name: "email_change", points: 5, durationSeconds: 3600, failClosed: true },
+  /** Using a mailed token (verify, reset): 20 per 15 minutes per IP; a reset hashes a password. */
+  emailToken: { name: "email_token", points: 20, durationSeconds: 900, failClosed: true },
 } as const satisfies Record<string, RateLimitRule>;
 
 export type RateLimitRuleName = keyof typeof RATE_LIMIT_RULES;

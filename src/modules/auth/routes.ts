@@ -3,12 +3,19 @@ import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { optionalAuth, requireAuth } from "../../http/auth";
 import {
+  CSRF_COOKIE,
   clearSessionCookies,
   REFRESH_COOKIE,
   setCsrfCookie,
   setSessionCookies,
 } from "../../http/cookies";
-import { ANONYMOUS_SESSION, createCsrfToken, requireCsrf } from "../../http/csrf";
+import {
+  ANONYMOUS_SESSION,
+  CSRF_HEADER,
+  createCsrfToken,
+  requireCsrf,
+  verifyCsrfToken,
+} from "../../http/csrf";
 import type { AppEnv } from "../../http/env";
 import {
   authErrorResponses,
@@ -22,6 +29,7 @@ import {
 import { limitByIp, limitByUser, limitLogin, requestIp } from "../../http/limits";
 import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
+import { mailVerificationOnRegister } from "../account/routes";
 import { findUserWithCredits, toUserResponse } from "../users/service";
 import {
   CsrfSchema,
@@ -37,6 +45,7 @@ import {
 } from "./schemas";
 import {
   changePassword,
+  type GuestCaller,
   type IssuedSession,
   loginAsGuest,
   loginWithPassword,
@@ -55,6 +64,26 @@ const sessionResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: SessionSchema } },
 });
+
+/**
+ * The guest a register or login request turns into the account: the caller's own guest access
+ * token (Bearer, or the access_token cookie together with a valid X-CSRF-Token, as on C routes).
+ * Anything else (no token, an invalid or ended one, a real account's token, a cookie without
+ * the CSRF proof) is ignored and the request is a plain register or login.
+ */
+async function guestCaller(c: Context<AppEnv>): Promise<GuestCaller | undefined> {
+  const auth = await optionalAuth(c);
+  if (!auth?.isGuest) return undefined;
+  const [scheme, token] = (c.req.header("Authorization") ?? "").split(" ");
+  const viaBearer = scheme?.toLowerCase() === "bearer" && Boolean(token);
+  if (!viaBearer) {
+    const header = c.req.header(CSRF_HEADER);
+    const cookie = getCookie(c, CSRF_COOKIE);
+    if (!header || header !== cookie) return undefined;
+    if (!(await verifyCsrfToken(c.get("deps"), auth.sessionId, header))) return undefined;
+  }
+  return { userId: auth.userId, sessionId: auth.sessionId };
+}
 
 /** Sets the three cookies and answers the session body every login flavour shares. */
 async function respondWithSession<S extends 200 | 201>(
@@ -97,7 +126,9 @@ export const registerRoute = createRoute({
   method: "post",
   path: "/api/v1/auth/register",
   tags,
-  summary: "Register with email and password: 30 credits and a 7-day trial",
+  summary:
+    "Register with email and password: 30 credits and a 7-day trial. Sent with a guest's token " +
+    "(Bearer, or cookie + X-CSRF-Token), the guest becomes the account and keeps its id and data",
   middleware: [limitByIp(RATE_LIMIT_RULES.register)] as const,
   request: { body: jsonBody(RegisterBody) },
   responses: {
@@ -112,8 +143,11 @@ export const loginRoute = createRoute({
   method: "post",
   path: "/api/v1/auth/login",
   tags,
-  summary: "Sign in with a JSON body {email, password}",
-  middleware: [limitLogin] as const,
+  summary:
+    "Sign in with a JSON body {email, password}. Budgets: 5/min per IP+email, 20/min and " +
+    "200/h per IP, and a growing delay per account after 5 failures. Sent with a guest's token, " +
+    "the guest's data moves to the account",
+  middleware: [...limitLogin] as const,
   request: { body: jsonBody(LoginBody) },
   responses: {
     200: sessionResponse("Signed in"),
@@ -221,12 +255,23 @@ export function createAuthRoutes() {
   });
 
   router.openapi(registerRoute, async (c) => {
-    const session = await registerUser(c.get("deps"), c.req.valid("json"), requestIp(c));
+    const session = await registerUser(
+      c.get("deps"),
+      c.req.valid("json"),
+      requestIp(c),
+      await guestCaller(c),
+    );
+    await mailVerificationOnRegister(c, session.user);
     return respondWithSession(c, session, 201);
   });
 
   router.openapi(loginRoute, async (c) => {
-    const session = await loginWithPassword(c.get("deps"), c.req.valid("json"), requestIp(c));
+    const session = await loginWithPassword(
+      c.get("deps"),
+      c.req.valid("json"),
+      requestIp(c),
+      await guestCaller(c),
+    );
     return respondWithSession(c, session, 200);
   });
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { PlanLimitsSchema } from "../entitlements/schemas";
 
 const email = z
   .email({ error: "Enter a valid email address" })
@@ -44,6 +45,17 @@ export const PasswordChangeBody = z
   })
   .openapi("PasswordChangeRequest");
 
+/** On GET /auth/me: what the plan in effect (`plan`) allows, so a frontend can grey out the rest. */
+const entitlementFields = {
+  features: z
+    .array(z.string())
+    .optional()
+    .openapi({ description: "Feature codes of the plan in effect (GET /auth/me)" }),
+  limits: PlanLimitsSchema.optional().openapi({
+    description: "Each plan limit with its max (null = unlimited) and current usage (GET /auth/me)",
+  }),
+};
+
 export const UserSchema = z
   .object({
     id: z.uuid(),
@@ -64,6 +76,8 @@ export const UserSchema = z
     credits: z.number().int(),
     has_wechat: z.boolean(),
     created_at: z.string(),
+    email_verified: z.boolean(),
+    ...entitlementFields,
   })
   .openapi("User");
 
@@ -76,6 +90,7 @@ export const GuestUserSchema = z
     plan: z.string(),
     credits: z.number().int(),
     created_at: z.string(),
+    ...entitlementFields,
   })
   .openapi("GuestUser");
 

@@ -11,8 +11,8 @@ import {
 } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
 import { randomToken, sha256Hex } from "../../lib/crypto";
+import { HasherBusyError } from "../../lib/password";
 import { WechatAuthError } from "../../providers/messaging/wechat";
-import { referralBonusInterval, referralCte, referralRewardCtes } from "../growth/referrals";
 import type { UserRow } from "../users/service";
 import { noteSessionEnded } from "./revocations";
 import { signAccessToken } from "./tokens";
@@ -83,19 +83,22 @@ function sessionAndUsage(source: string, refresh: NewRefreshToken, event: string
 }
 
 /**
- * The registration grant inside a registration statement: a lot that never expires and its
- * ledger row, for the user_credits row the statement's `credits` CTE created.
+ * The registration grant inside a registration statement: a lot of REGISTRATION_CREDITS that
+ * never expires and its ledger row, for the user_credits row the statement's `credits` CTE
+ * created or topped up (`balance` is the balance after the grant).
  */
 function registrationGrant(creditsCte: string): SQL {
   const from = sql.raw(creditsCte);
   return sql`lot as (
       insert into credit_lots (user_id, kind, granted, remaining, source_type, source_id)
-      select user_id, 'registration_grant', balance, balance, 'user', user_id::text from ${from}
+      select user_id, 'registration_grant', ${REGISTRATION_CREDITS}::int,
+             ${REGISTRATION_CREDITS}::int, 'user', user_id::text from ${from}
       returning id, user_id),
     ledger as (
       insert into credit_ledger (user_id, delta, balance_after, kind, source_type, source_id, lots, note)
-      select c.user_id, c.balance, c.balance, 'registration_grant', 'user', c.user_id::text,
-             jsonb_build_array(jsonb_build_object('lot_id', lot.id, 'amount', c.balance)),
+      select c.user_id, ${REGISTRATION_CREDITS}::int, c.balance, 'registration_grant', 'user',
+             c.user_id::text,
+             jsonb_build_array(jsonb_build_object('lot_id', lot.id, 'amount', ${REGISTRATION_CREDITS}::int)),
              'Free-trial credits on registration'
       from ${from} c join lot on lot.user_id = c.user_id)`;
 }
@@ -140,38 +143,73 @@ export interface RegisterInput {
   referral_code?: string;
 }
 
+/** The guest a register or login request came with (its own verified access token). */
+export interface GuestCaller {
+  userId: string;
+  sessionId: string;
+}
+
 /**
  * One statement creates the user on the trial, grants the registration credits with their
- * ledger row, opens the session and writes the usage log, and with a referral code rewards
- * both parties (see growth/referrals.ts): it all happens or none of it.
+ * ledger row, opens the session and writes the usage log: it all happens or none of it. A
+ * referral code only records `referred_by`; both parties are rewarded when the new account
+ * verifies its address (growth/referrals.ts).
+ *
+ * With `guest` (the caller's guest token), the same statement turns that guest row into the
+ * account instead of inserting one: same user id, so every row the guest created stays theirs,
+ * and the guest's other sessions end. A guest that is no longer a guest (already upgraded) or
+ * not active falls back to a plain registration.
  */
-export async function registerUser(deps: Deps, input: RegisterInput, ip: string) {
+export async function registerUser(
+  deps: Deps,
+  input: RegisterInput,
+  ip: string,
+  guest?: GuestCaller,
+) {
   const referredBy = await referrerId(deps, input.referral_code);
   const passwordHash = await deps.passwords.hash(input.password);
   const refresh = await newRefreshToken(deps);
   const now = nowIso(deps);
+  const at = sql`${now}::timestamptz`;
   try {
     const row = await withFreshReferralCode(async (code) => {
-      const [created] = await queryRows<UserRow>(
+      const [created] = await queryRows<UserRow & { upgraded: boolean }>(
         deps.db,
-        sql`with ${referralCte(referredBy)},
-          new_user as (
+        sql`with upgraded as (
+            update users g set email = ${input.email}, password_hash = ${passwordHash},
+              name = ${input.name ?? null}, is_guest = false, plan = ${TRIAL_PLAN},
+              plan_expires_at = ${trialEnds(now)}, trial_ends_at = ${trialEnds(now)},
+              referred_by = ${referredBy}::uuid, last_login_at = ${at}, updated_at = ${at}
+            where g.id = ${guest?.userId ?? null}::uuid and g.is_guest and g.status = 'active'
+            returning *),
+          inserted as (
             insert into users (id, email, password_hash, name, role, plan, plan_expires_at,
                                trial_ends_at, referral_code, referred_by, last_login_at)
-            values (${deps.ids.uuid()}, ${input.email}, ${passwordHash}, ${input.name ?? null},
-                    'user', ${TRIAL_PLAN}, ${trialEnds(now)} + ${referralBonusInterval},
-                    ${trialEnds(now)}, ${code}, ${referredBy}, ${now}::timestamptz)
+            select ${deps.ids.uuid()}::uuid, ${input.email}::text, ${passwordHash}::text,
+                   ${input.name ?? null}::text, 'user', ${TRIAL_PLAN}::text, ${trialEnds(now)},
+                   ${trialEnds(now)}, ${code}::text,
+                   ${referredBy}::uuid, ${at}
+            where not exists (select 1 from upgraded)
             returning *),
+          new_user as (select * from upgraded union all select * from inserted),
           credits as (
             insert into user_credits (user_id, balance)
-            select id, ${REGISTRATION_CREDITS} from new_user returning user_id, balance),
+            select id, ${REGISTRATION_CREDITS}::int from new_user
+            on conflict (user_id) do update
+              set balance = user_credits.balance + excluded.balance, updated_at = ${at}
+            returning user_id, balance),
+          guest_sessions as (
+            update refresh_tokens set revoked_at = ${at}
+            where user_id in (select id from upgraded) and revoked_at is null),
           ${registrationGrant("credits")},
-          ${sessionAndUsage("new_user", refresh, "register", ip)},
-          ${referralRewardCtes("new_user", now)}
-        select new_user.*, credits.balance as credits from new_user, credits`,
+          ${sessionAndUsage("new_user", refresh, "register", ip)}
+        select new_user.*, credits.balance as credits,
+          exists (select 1 from upgraded) as upgraded
+        from new_user, credits`,
       );
       return created!;
     });
+    if (row.upgraded && guest) noteSessionEnded(deps, guest.sessionId);
     return issue(deps, row, refresh);
   } catch (error) {
     if (pgErrorCode(error) === "23505" && pgConstraint(error) === "users_email_key") {
@@ -192,32 +230,184 @@ function dummyHash(deps: Deps): Promise<string> {
   return hash;
 }
 
+/**
+ * Per-account login throttling (docs/decisions.md, 2026-11-24): the first FREE_FAILURES wrong
+ * passwords cost nothing; after that each attempt must wait a delay that starts at 1 s and
+ * doubles with every further failure, up to MAX_DELAY_SECONDS. A success resets it; failures
+ * older than FAILURES_FORGOTTEN_AFTER are forgotten. Never a lockout: the next attempt is always
+ * at most MAX_DELAY_SECONDS away, and refused attempts do not lengthen the delay.
+ */
+export const LOGIN_THROTTLE = {
+  FREE_FAILURES: 5,
+  MAX_DELAY_SECONDS: 900,
+  FAILURES_FORGOTTEN_AFTER: "24 hours",
+} as const;
+
+/** The wait after `count` failures: 0 within the free allowance, then 1, 2, 4 ... s, capped. */
+const failureDelay = (count: SQL) =>
+  sql`make_interval(secs => case when ${count} < ${LOGIN_THROTTLE.FREE_FAILURES} then 0
+    else least(${LOGIN_THROTTLE.MAX_DELAY_SECONDS},
+               power(2, least(${count} - ${LOGIN_THROTTLE.FREE_FAILURES}, 20))) end)`;
+
+/** Whether a users row (alias `u`) may try a password at `at`. */
+const attemptAllowed = (at: SQL) =>
+  sql`(u.failed_login_count < ${LOGIN_THROTTLE.FREE_FAILURES} or u.last_failed_login_at is null
+    or u.last_failed_login_at <= ${at} - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval
+    or u.last_failed_login_at + ${failureDelay(sql`u.failed_login_count`)} <= ${at})`;
+
+function accountThrottled(retryAfter: number) {
+  const seconds = Math.max(1, retryAfter);
+  return new ApiError(
+    429,
+    `Too many failed sign-ins for this account; try again in ${seconds} second${seconds === 1 ? "" : "s"}`,
+    { headers: { "Retry-After": String(seconds) } },
+  );
+}
+
+/**
+ * Password login. One statement reads the account and claims the attempt: it counts it as a
+ * failure in advance (failed_login_count + 1) only when the account's delay has passed, so
+ * parallel wrong passwords cannot all pass the check; an attempt it refuses is a 429 before any
+ * hash runs. A right password resets the count in the statement that opens the session. Unknown
+ * e-mails cost a dummy hash (the per-IP budgets cover them).
+ *
+ * With `guest` (the caller's guest token), the guest's rows move to the account and the guest
+ * is disabled, in the statement that opens the session (see openSession).
+ */
 export async function loginWithPassword(
   deps: Deps,
   input: { email: string; password: string },
   ip: string,
+  guest?: GuestCaller,
 ) {
-  const [user] = await queryRows<Pick<UserRow, "id" | "password_hash" | "status">>(
+  const at = sql`${nowIso(deps)}::timestamptz`;
+  const [user] = await queryRows<{
+    id: string;
+    password_hash: string | null;
+    status: string;
+    allowed: boolean;
+    retry_after: number | null;
+  }>(
     deps.db,
-    sql`select id, password_hash, status from users where email = ${input.email}`,
+    sql`with target as (
+        select id, password_hash, status, failed_login_count, last_failed_login_at
+        from users where email = ${input.email}),
+      claimed as (
+        update users u set
+          failed_login_count = case
+            when u.last_failed_login_at is null
+              or u.last_failed_login_at <= ${at} - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval
+            then 1 else u.failed_login_count + 1 end,
+          last_failed_login_at = ${at}
+        where u.email = ${input.email} and ${attemptAllowed(at)}
+        returning u.id)
+      select t.id, t.password_hash, t.status, exists (select 1 from claimed) as allowed,
+        ceil(extract(epoch from t.last_failed_login_at
+          + ${failureDelay(sql`t.failed_login_count`)} - ${at}))::int as retry_after
+      from target t`,
   );
-  const valid = user?.password_hash
-    ? await deps.passwords.verify(user.password_hash, input.password)
-    : await deps.passwords.verify(await dummyHash(deps), input.password).then(() => false);
+  if (user && !user.allowed) throw accountThrottled(user.retry_after ?? 1);
+  let valid: boolean;
+  try {
+    valid = user?.password_hash
+      ? await deps.passwords.verify(user.password_hash, input.password)
+      : await deps.passwords.verify(await dummyHash(deps), input.password).then(() => false);
+  } catch (error) {
+    // Shed before verifying: the claimed attempt was never tried, so it is not a failure.
+    if (user && error instanceof HasherBusyError) {
+      await deps.db.execute(
+        sql`update users set failed_login_count = failed_login_count - 1
+            where id = ${user.id} and failed_login_count > 0`,
+      );
+    }
+    throw error;
+  }
   if (!user || !valid) throw unauthorized("Incorrect email or password");
   if (user.status !== "active") throw forbidden("This account is disabled");
-  return openSession(deps, user.id, "login", ip);
+  const session = await openSession(deps, user.id, "login", ip, guest);
+  if (guest && guest.userId !== user.id) noteSessionEnded(deps, guest.sessionId);
+  return session;
 }
 
-/** Opens a session for an existing user: token row, usage log and last_login_at in one go. */
-async function openSession(deps: Deps, userId: string, event: string, ip: string) {
+/**
+ * Tables whose rows a guest creates, moved to the account when a guest signs in to one; each
+ * entry is the SET clause beyond user_id (a unique key that would collide is resolved).
+ */
+function guestRowMoves(guestCte: string, userId: string): SQL {
+  const guestIds = sql`(select id from ${sql.raw(guestCte)})`;
+  const plain = [
+    "customers",
+    "followup_logs",
+    "discovery_records",
+    "agent_pipelines",
+    "ai_conversations",
+    "ai_messages",
+    "translations",
+    "marketing_contents",
+    "marketing_events",
+    "usage_logs",
+  ];
+  const moves = plain.map(
+    (table) => sql`${sql.raw(`moved_${table}`)} as (
+      update ${sql.raw(table)} set user_id = ${userId}::uuid where user_id in ${guestIds})`,
+  );
+  moves.push(
+    // A SKU the account already uses is dropped from the moved product (unique per user).
+    sql`moved_products as (
+      update products p set user_id = ${userId}::uuid,
+        sku = case when exists (select 1 from products a
+                                where a.user_id = ${userId}::uuid and a.sku = p.sku)
+              then null else p.sku end
+      where p.user_id in ${guestIds})`,
+    // Quotation numbers are per user: a moved number the account already has gets a suffix.
+    sql`moved_quotations as (
+      update quotations q set user_id = ${userId}::uuid,
+        quote_no = case when exists (select 1 from quotations a
+                                     where a.user_id = ${userId}::uuid and a.quote_no = q.quote_no)
+                   then q.quote_no || '-G' || upper(right(replace(q.id::text, '-', ''), 6))
+                   else q.quote_no end
+      where q.user_id in ${guestIds})`,
+    sql`moved_notifications as (
+      update notifications n set user_id = ${userId}::uuid,
+        dedupe_key = case when exists (select 1 from notifications a
+                                       where a.user_id = ${userId}::uuid
+                                         and a.dedupe_key = n.dedupe_key)
+                     then null else n.dedupe_key end
+      where n.user_id in ${guestIds})`,
+  );
+  return sql.join(moves, sql`, `);
+}
+
+/**
+ * Opens a session for an existing user: token row, usage log, last_login_at and the reset of
+ * the failed-login count in one go. With a guest caller, the same statement moves the guest's
+ * rows to this account and disables the guest (which ends its sessions, migration 0013).
+ */
+async function openSession(
+  deps: Deps,
+  userId: string,
+  event: string,
+  ip: string,
+  guest?: GuestCaller,
+) {
   const refresh = await newRefreshToken(deps);
+  const at = sql`${nowIso(deps)}::timestamptz`;
+  const merge =
+    guest && guest.userId !== userId
+      ? sql`, guest as (
+            update users g set status = 'disabled', updated_at = ${at}
+            where g.id = ${guest.userId}::uuid and g.is_guest and g.status = 'active'
+              and exists (select 1 from u)
+            returning g.id),
+          ${guestRowMoves("guest", userId)}`
+      : sql``;
   const [row] = await queryRows<UserRow>(
     deps.db,
     sql`with u as (
-        update users set last_login_at = ${nowIso(deps)}::timestamptz
+        update users set last_login_at = ${at}, failed_login_count = 0,
+          last_failed_login_at = null
         where id = ${userId} and status = 'active' returning *),
-      ${sessionAndUsage("u", refresh, event, ip)}
+      ${sessionAndUsage("u", refresh, event, ip)}${merge}
       select u.*, c.balance as credits from u left join user_credits c on c.user_id = u.id`,
   );
   if (!row) throw forbidden("This account is disabled");

@@ -99,7 +99,7 @@ export const listInvoicesRoute = createRoute({
 export function createGrowthRoutes() {
   const router = createRouter();
   router.openapi(referralsRoute, async (c) =>
-    c.json(await getReferrals(c.get("deps"), c.get("auth").userId, new URL(c.req.url).origin), 200),
+    c.json(await getReferrals(c.get("deps"), c.get("auth").userId), 200),
   );
   router.openapi(submitCertificationRoute, async (c) =>
     c.json(

@@ -29,6 +29,8 @@ export const DEFAULT_SYSTEM_CONFIG = {
   "search.providers_order": [],
   "customers.silence_days": 14,
   "referral.reward_days": 7,
+  /** Referral rewards a referrer can earn per calendar month (UTC); the friend is always rewarded. */
+  "referral.monthly_cap": 5,
   "trial.days": 7,
   "plans.yearly_discount": 0.15,
 } as const satisfies Record<string, unknown>;

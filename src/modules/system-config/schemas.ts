@@ -66,6 +66,7 @@ export const SYSTEM_CONFIG_SCHEMAS: Record<SystemConfigKey, z.ZodType> = {
   "search.providers_order": z.array(z.string().min(1).max(60)).max(20),
   "customers.silence_days": z.number().int().min(1).max(365),
   "referral.reward_days": z.number().int().min(0).max(365),
+  "referral.monthly_cap": z.number().int().min(0).max(1000),
   "trial.days": z.number().int().min(0).max(90),
   "plans.yearly_discount": z.number().min(0).max(0.9),
 };
