@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HasherBusyError } from "../lib/password";
+import { describePlanLimit, type PlanLimitHit, planLimitHit } from "../modules/entitlements/limits";
 import type { AppEnv } from "./env";
 
 export interface ValidationIssue {
@@ -107,13 +108,26 @@ function validatorFailure(err: HTTPException): ValidationIssue[] | undefined {
   return undefined;
 }
 
+/** A plan limit reached in SQL (SQLSTATE PL001): 403 naming it, its max and the plans above. */
+async function planLimitResponse(c: Context<AppEnv>, hit: PlanLimitHit): Promise<Response> {
+  const denial = await describePlanLimit(c.get("deps").db, hit).catch(() => ({
+    detail: `A limit of your plan is reached (${hit.limit}: ${hit.max})`,
+    limit: hit.limit,
+    max: hit.max,
+    plans: [] as string[],
+  }));
+  return c.json(denial, 403);
+}
+
 /** The single onError: known errors keep their status; anything else is a generic 500. */
-export function handleError(err: Error, c: Context<AppEnv>): Response {
+export function handleError(err: Error, c: Context<AppEnv>): Response | Promise<Response> {
   const requestId = c.get("requestId");
   if (err instanceof ApiError) {
     if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
     return c.json({ detail: err.detail, ...err.extra }, err.status);
   }
+  const limitHit = planLimitHit(err);
+  if (limitHit) return planLimitResponse(c, limitHit);
   if (err instanceof HasherBusyError) {
     c.header("Retry-After", "2");
     return c.json({ detail: "Server is busy, try again shortly" }, 503);

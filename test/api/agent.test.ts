@@ -12,8 +12,9 @@ import {
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { type FakeSearch, startFakeSearch } from "../fakes/search";
 import { addAiProvider, addSearchProvider, clearAiProviders, setAiRouting } from "../support/ai";
-import { call, registerUser, type Session } from "../support/client";
+import { call, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
+import { registerBusinessUser, setPlan } from "../support/plans";
 
 let now = new Date();
 const clock = { now: () => now };
@@ -126,8 +127,8 @@ async function addCustomer(user: Session, json: Record<string, unknown>) {
 
 describe("POST /agent/start and the in-process run", () => {
   it("charges agent_run, answers 202 queued, and runs search, analysis, outreach and save", async () => {
-    const user = await registerUser(app);
-    const other = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
+    const other = await registerBusinessUser(app, deps);
     // Duplicates: by company name (case-insensitively) and by e-mail; another user's customer
     // with a lead's name does not count.
     const byName = await addCustomer(user, { company: "beta licht ag" });
@@ -226,7 +227,7 @@ describe("POST /agent/start and the in-process run", () => {
   });
 
   it("keeps max_leads best leads and writes English outside the mapped markets", async () => {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const { status, body } = await start(user, {
       product: "LED panel lights",
       market: "Kenya",
@@ -256,7 +257,7 @@ describe("POST /agent/start and the in-process run", () => {
 
   it("a lead whose outreach draft fails keeps outreach null with a note; the run succeeds", async () => {
     scriptLlm({ failOutreachFor: "Beta Licht AG" });
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const { body } = await start(user, { product: "LED panel lights", market: "Germany" });
     await pendingAgentRuns();
     const { body: pipeline } = await call(app, `/agent/${body.id}`, { token: user.accessToken });
@@ -277,9 +278,52 @@ describe("POST /agent/start and the in-process run", () => {
     expect(await balance(user)).toBe(20);
   });
 
+  it("the plan's customers limit leaves new leads unsaved; the run still succeeds", async () => {
+    // A plan with the agent and room for 2 customers (business itself has no customers limit).
+    await queryRows(
+      deps.db,
+      sql`insert into subscription_plans (code, name, monthly_price, monthly_credits, features,
+            limits, tier)
+          values ('agent-lite', 'Agent Lite', 1000, 0, '["agent"]'::jsonb,
+            '{"customers": 2, "agent_runs_per_month": 10}'::jsonb, 1)
+          on conflict (code) do nothing`,
+    );
+    const user = await registerBusinessUser(app, deps);
+    await setPlan(deps, user.userId, "agent-lite");
+    await addCustomer(user, { company: "Already here" });
+
+    const { status, body } = await start(user, { product: "LED panel lights", market: "Germany" });
+    expect(status).toBe(202);
+    await pendingAgentRuns();
+    const { body: pipeline } = await call(app, `/agent/${body.id}`, { token: user.accessToken });
+    expect(pipeline.status).toBe("succeeded");
+    const note = "2 new lead(s) not saved: the customers limit of your plan (2) is reached";
+    expect(pipeline.pipeline_data.summary).toEqual({
+      leads: 3,
+      drafted: 3,
+      saved: 1,
+      duplicates: 0,
+      not_saved: 2,
+      note,
+    });
+    const [alpha, beta, gamma] = pipeline.pipeline_data.leads;
+    expect(alpha.customer_id).toEqual(expect.any(String));
+    expect(alpha.not_saved).toBeUndefined();
+    for (const lead of [beta, gamma]) {
+      expect(lead.customer_id).toBeNull();
+      expect(lead.not_saved).toBe("the customers limit of your plan (2) is reached");
+    }
+    const [{ n }] = (await queryRows<{ n: number }>(
+      deps.db,
+      sql`select count(*)::int as n from customers where user_id = ${user.userId}`,
+    )) as [{ n: number }];
+    expect(n).toBe(2);
+    expect(await refunds(user.userId)).toBe(0);
+  });
+
   it("search down: the run fails with a user-safe error and the credits come back once", async () => {
     search.fail("http-500");
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const { status, body } = await start(user, { product: "LED panel lights", market: "Germany" });
     expect(status).toBe(202);
     expect(await balance(user)).toBe(20);
@@ -313,7 +357,7 @@ describe("POST /agent/start and the in-process run", () => {
   });
 
   it("402 when the balance is short: nothing written", async () => {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     await adjustCredits(deps, {
       userId: user.userId,
       delta: -25,
@@ -333,7 +377,7 @@ describe("POST /agent/start and the in-process run", () => {
   });
 
   it("bad input is 422 and charges nothing", async () => {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     for (const json of [
       { product: "", market: "Germany" },
       { product: "x".repeat(201), market: "Germany" },
@@ -351,7 +395,7 @@ describe("POST /agent/start and the in-process run", () => {
   });
 
   it("an Idempotency-Key retry replays the first answer and charges once", async () => {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const json = { product: "LED panel lights", market: "Germany" };
     const first = await start(user, json, { "Idempotency-Key": "agent-key-1" });
     const second = await start(user, json, { "Idempotency-Key": "agent-key-1" });
@@ -374,8 +418,8 @@ describe("POST /agent/start and the in-process run", () => {
 
 describe("GET /agent/pipelines and /agent/{id}", () => {
   it("lists the caller's pipelines newest first under both prefixes, without pipeline_data", async () => {
-    const user = await registerUser(app);
-    const other = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
+    const other = await registerBusinessUser(app, deps);
     const a = (await start(user, { product: "First", market: "Germany" })).body.id;
     await pendingAgentRuns();
     now = new Date(now.getTime() + 1000);
@@ -405,8 +449,8 @@ describe("GET /agent/pipelines and /agent/{id}", () => {
   });
 
   it("reads one pipeline under both prefixes; another user's is 404; a non-UUID id is 422", async () => {
-    const user = await registerUser(app);
-    const other = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
+    const other = await registerBusinessUser(app, deps);
     const id = (await start(user, { product: "LED", market: "Germany" })).body.id;
     await pendingAgentRuns();
     for (const prefix of ["/agent", "/api/v1/agent"]) {
@@ -456,7 +500,7 @@ describe("leases, attempts and the sweep", () => {
     )[0]!;
 
   it("a running pipeline under a live lease is not claimed; after the lease expires it re-runs", async () => {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const id = await insertPipeline(user, {
       status: "running",
       attempts: 1,
@@ -472,7 +516,7 @@ describe("leases, attempts and the sweep", () => {
   });
 
   it("the claim after 3 attempts fails the run and refunds it once", async () => {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const id = await insertPipeline(user, {
       status: "running",
       attempts: 3,
@@ -496,7 +540,7 @@ describe("leases, attempts and the sweep", () => {
   });
 
   it("the sweep runs expired leases and queued runs older than 5 minutes, and nothing else", async () => {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     await adjustCredits(deps, {
       userId: user.userId,
       delta: 10,

@@ -59,6 +59,7 @@ describe("balance and history", () => {
     expect(balance.body).toEqual({
       balance: 30,
       plan: "pro",
+      features: expect.arrayContaining(["marketing", "discovery", "ai_assistant"]),
       plan_expires_at: user.body.user.trial_ends_at,
       trial_ends_at: user.body.user.trial_ends_at,
       expiring: [],

@@ -7,8 +7,9 @@ import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { type FakeQstash, signQstash, startFakeQstash } from "../fakes/qstash";
 import { type FakeSearch, startFakeSearch } from "../fakes/search";
 import { addAiProvider, addSearchProvider, clearAiProviders, setAiRouting } from "../support/ai";
-import { call, registerUser, type Session } from "../support/client";
+import { call, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
+import { registerBusinessUser } from "../support/plans";
 
 const PUBLIC_BASE_URL = "https://api.example.test";
 const JOB_URL = `${PUBLIC_BASE_URL}/api/v1/jobs/agent-run`;
@@ -110,7 +111,7 @@ const pipeline = async (id: string) =>
 
 describe("dispatch through QStash", () => {
   it("publishes the run to the jobs URL with the token; a signed delivery runs it", async () => {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const { status, body } = await start(user);
     expect(status).toBe(202);
     await pendingAgentRuns();
@@ -137,7 +138,7 @@ describe("dispatch through QStash", () => {
   });
 
   it("accepts a delivery signed with the next signing key (key rotation)", async () => {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const { body } = await start(user);
     const message = qstash.messages.at(-1)!;
     const signature = signQstash(NEXT_KEY, { url: JOB_URL, body: message.body });
@@ -147,7 +148,7 @@ describe("dispatch through QStash", () => {
 
   it("falls back to an in-process run when publishing fails", async () => {
     qstash.fail("http-500");
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const before = qstash.messages.length;
     const { status, body } = await start(user);
     expect(status).toBe(202);
@@ -157,7 +158,7 @@ describe("dispatch through QStash", () => {
   });
 
   it("the sweep publishes a stale queued run again", async () => {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const [row] = await queryRows<{ id: string }>(
       deps.db,
       sql`insert into agent_pipelines (user_id, product, market, created_at)
@@ -173,7 +174,7 @@ describe("dispatch through QStash", () => {
 
 describe("POST /api/v1/jobs/:name", () => {
   async function queuedMessage() {
-    const user = await registerUser(app);
+    const user = await registerBusinessUser(app, deps);
     const { body } = await start(user);
     return { id: body.id as string, body: qstash.messages.at(-1)!.body };
   }

@@ -7,6 +7,7 @@ import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
 import { refundCharge } from "../credits/service";
 import { runDiscovery } from "../discovery/service";
 import type { DiscoveredCompany, DiscoveryResult } from "../discovery/types";
+import { planLimitHit } from "../entitlements/limits";
 import { OutreachAnswer } from "./schemas";
 
 /**
@@ -46,12 +47,22 @@ export interface Lead extends DiscoveredCompany {
   note?: string;
   customer_id?: string | null;
   duplicate_of?: string | null;
+  /** Why a new lead was not saved as a customer (the plan's customers limit). */
+  not_saved?: string | null;
 }
 
 export interface PipelineData {
   stages: StageRecord[];
   leads: Lead[];
-  summary: { leads: number; drafted: number; saved: number; duplicates: number } | null;
+  summary: {
+    leads: number;
+    drafted: number;
+    saved: number;
+    duplicates: number;
+    /** New leads left unsaved because the plan's customers limit was reached, and why. */
+    not_saved?: number;
+    note?: string;
+  } | null;
 }
 
 interface ClaimedRun {
@@ -398,12 +409,15 @@ function customerNotes(run: ClaimedRun, lead: Lead): string {
   return lines.join("\n").slice(0, 10_000);
 }
 
+/** Saves tried when a concurrent insert takes the last customer slots first (SQLSTATE PL001). */
+const SAVE_ATTEMPTS = 3;
+
 /**
- * One statement: the leads become customers of the user (source `agent`, status `new`) unless
- * the user already has a customer with the lead's e-mail or company name (case-insensitively;
- * then the lead gets `duplicate_of`), a discovery record keeps the companies, and the pipeline
- * is finished with customer ids, the save stage and the summary. Fenced by the claim: a worker
- * that lost its lease writes nothing.
+ * Saves the leads; the plan's customers limit never fails the run: new leads beyond the free
+ * slots are left unsaved (`not_saved`, and the summary says why). The slots are counted in the
+ * statement and the insert trigger is the authority: when a concurrent insert took them first,
+ * the statement is refused as a whole and tried again with the slots counted anew, the last
+ * time saving no new lead.
  */
 async function saveLeads(
   deps: Deps,
@@ -411,6 +425,32 @@ async function saveLeads(
   data: PipelineData,
   saveStarted: string,
   discovery: DiscoveryResult,
+) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await saveLeadsOnce(deps, run, data, saveStarted, discovery, attempt === SAVE_ATTEMPTS);
+      return;
+    } catch (error) {
+      if (attempt === SAVE_ATTEMPTS || !planLimitHit(error)) throw error;
+    }
+  }
+}
+
+/**
+ * One statement: the leads become customers of the user (source `agent`, status `new`) unless
+ * the user already has a customer with the lead's e-mail or company name (case-insensitively;
+ * then the lead gets `duplicate_of`) or the plan's customers limit has no slot left for them
+ * (then `not_saved`), a discovery record keeps the companies, and the pipeline is finished with
+ * customer ids, the save stage and the summary. Fenced by the claim: a worker that lost its
+ * lease writes nothing.
+ */
+async function saveLeadsOnce(
+  deps: Deps,
+  run: ClaimedRun,
+  data: PipelineData,
+  saveStarted: string,
+  discovery: DiscoveryResult,
+  noNewCustomers: boolean,
 ) {
   const now = nowIso(deps);
   const rows = data.leads.map((lead, index) => ({
@@ -441,12 +481,25 @@ async function saveLeads(
              where c.user_id = ${run.user_id} and lower(c.company) = lower(i.company)
              limit 1)) as existing
         from input i),
+      quota as (
+        select q.max, case when ${noNewCustomers}::boolean then 0 when q.max is null then null
+            else greatest(q.max - (select count(*) from customers c
+                                   where c.user_id = ${run.user_id}), 0) end as slots
+        from (select plan_limit(${run.user_id}::uuid, 'customers') as max) q),
+      placed as (
+        select m.*, m.existing is null and (quota.slots is null or m.fresh_rank <= quota.slots)
+            as keep,
+          m.existing is null and not (quota.slots is null or m.fresh_rank <= quota.slots)
+            as over_limit
+        from (select matched.*, row_number() over (partition by existing is null order by ord)
+                as fresh_rank
+              from matched) m, quota),
       saved as (
         insert into customers (id, user_id, company, email, phone, country, source, status, notes,
           created_at, updated_at)
         select m.id, ${run.user_id}, m.company, m.email, m.phone, m.country, 'agent', 'new', m.notes,
           ${now}::timestamptz, ${now}::timestamptz
-        from matched m where m.existing is null and exists (select 1 from owner)
+        from placed m where m.keep and exists (select 1 from owner)
         returning id),
       record as (
         insert into discovery_records (user_id, product, market, companies, created_at)
@@ -456,7 +509,16 @@ async function saveLeads(
         returning id),
       counts as (
         select (select count(*) from saved)::int as saved,
-          (select count(*) from matched where existing is not null)::int as duplicates),
+          (select count(*) from matched where existing is not null)::int as duplicates,
+          n.not_saved, n.limit_note,
+          -- Only when leads were left out: {not_saved, note}, merged into the summary.
+          case when n.not_saved > 0 then jsonb_build_object('not_saved', n.not_saved,
+              'note', n.not_saved || ' new lead(s) not saved: ' || n.limit_note)
+            else '{}'::jsonb end as over_limit
+        from (select (select count(*) from placed where over_limit)::int as not_saved,
+                'the customers limit of your plan (' || coalesce(quota.max::text, 'none')
+                  || ') is reached' as limit_note
+              from quota) n),
       done as (
         update agent_pipelines p
         set status = 'succeeded', error = null, lease_until = null,
@@ -466,16 +528,19 @@ async function saveLeads(
               'name', 'save', 'status', 'succeeded', 'started_at', ${saveStarted}::text,
               'finished_at', ${now}::text,
               'detail', jsonb_build_object('saved', counts.saved, 'duplicates', counts.duplicates,
-                'discovery_record_id', (select id from record)))),
+                'discovery_record_id', (select id from record)) || counts.over_limit)),
             'leads', coalesce((
               select jsonb_agg(e.lead || jsonb_build_object(
-                  'customer_id', case when m.existing is null then m.id end,
-                  'duplicate_of', m.existing) order by e.ord)
+                  'customer_id', case when m.keep then m.id end,
+                  'duplicate_of', m.existing)
+                  || case when m.over_limit then jsonb_build_object('not_saved', counts.limit_note)
+                     else '{}'::jsonb end order by e.ord)
               from jsonb_array_elements(${JSON.stringify(data.leads)}::jsonb)
                 with ordinality as e(lead, ord)
-              join matched m on m.ord = e.ord), '[]'::jsonb),
+              join placed m on m.ord = e.ord), '[]'::jsonb),
             'summary', jsonb_build_object('leads', ${data.leads.length}::int,
-              'drafted', ${drafted}::int, 'saved', counts.saved, 'duplicates', counts.duplicates))
+              'drafted', ${drafted}::int, 'saved', counts.saved, 'duplicates', counts.duplicates)
+              || counts.over_limit)
         from counts
         where p.id = ${run.id} and p.status = 'running' and p.attempts = ${run.attempts}
         returning p.id)

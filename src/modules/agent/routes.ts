@@ -6,6 +6,7 @@ import { selectPage } from "../../db/page";
 import type { Deps } from "../../deps";
 import { requireAuth } from "../../http/auth";
 import { requireCsrfForCookieSessions } from "../../http/csrf";
+import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import type { AppEnv } from "../../http/env";
 import {
   authErrorResponses,
@@ -30,7 +31,12 @@ import {
 } from "./schemas";
 
 const tags = ["Agent"];
-const billableGuard = [requireAuth, requireCsrfForCookieSessions, idempotentRequest];
+const billableGuard = [
+  requireAuth,
+  requireFeature("agent", { limit: "agent_runs_per_month" }),
+  requireCsrfForCookieSessions,
+  idempotentRequest,
+];
 
 /** API.md serves the agent under `/agent/...` and `/api/v1/agent/...`: one route per prefix. */
 const PREFIXES = ["/agent", "/api/v1/agent"] as const;
@@ -55,6 +61,7 @@ const startRoute = (prefix: string) =>
       402: errorResponse(ErrorSchema, "Not enough credits (nothing written)"),
       409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
       ...csrfErrorResponses,
+      ...featureGateResponses("agent", "or this month's agent runs are used up"),
     },
   });
 

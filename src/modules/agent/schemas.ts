@@ -31,6 +31,12 @@ const SummarySchema = z
     drafted: z.number().int(),
     saved: z.number().int(),
     duplicates: z.number().int(),
+    not_saved: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "New leads not saved: the plan's customers limit was reached" }),
+    note: z.string().optional().openapi({ description: "Why leads were not saved" }),
   })
   .nullable()
   .openapi({ example: { leads: 8, drafted: 7, saved: 6, duplicates: 2 } });
@@ -81,6 +87,11 @@ const LeadSchema = z.object({
   note: z.string().optional().openapi({ description: "Why a lead has no outreach draft" }),
   customer_id: z.uuid().nullable().optional(),
   duplicate_of: z.uuid().nullable().optional(),
+  not_saved: z
+    .string()
+    .nullable()
+    .optional()
+    .openapi({ description: "Why this new lead was not saved as a customer (plan limit)" }),
 });
 
 export const PipelineSchema = z

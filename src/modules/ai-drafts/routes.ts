@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { requireAuth } from "../../http/auth";
 import { requireCsrfForCookieSessions } from "../../http/csrf";
+import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import type { AppEnv } from "../../http/env";
 import { csrfErrorResponses, ErrorSchema, errorResponse } from "../../http/errors";
 import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
@@ -19,7 +20,12 @@ import { type CallerContext, draftFollowup, quotationFromInquiry } from "./servi
 
 // Billable writes: a cookie session needs the CSRF token; an Idempotency-Key makes a retry
 // replay the first outcome instead of charging again.
-const billableGuard = [requireAuth, requireCsrfForCookieSessions, idempotentRequest];
+const billableGuard = (feature: "followup_engine" | "quotations") => [
+  requireAuth,
+  requireFeature(feature),
+  requireCsrfForCookieSessions,
+  idempotentRequest,
+];
 const billingResponses = {
   402: errorResponse(ErrorSchema, "Not enough credits"),
   409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
@@ -36,7 +42,7 @@ export const followupDraftRoute = createRoute({
   description:
     "Costs `credits.costs.followup_draft` credits. Uses the customer's status, last contact, notes " +
     "and last 5 follow-up logs. Nothing is logged: send the message, then log the contact.",
-  middleware: [...billableGuard],
+  middleware: billableGuard("followup_engine"),
   request: {
     params: IdParam,
     body: { required: false, content: { "application/json": { schema: FollowupDraftBody } } },
@@ -45,6 +51,7 @@ export const followupDraftRoute = createRoute({
     200: json(FollowupDraftSchema, "The draft"),
     404: errorResponse(ErrorSchema, "No such customer of the caller (nothing charged)"),
     ...billingResponses,
+    ...featureGateResponses("followup_engine"),
   },
 });
 
@@ -58,7 +65,7 @@ export const quotationFromInquiryRoute = createRoute({
     "Costs `credits.costs.quotation_from_inquiry` credits. The AI extracts the items; each is matched " +
     "to the caller's products (exact SKU, else similar name); unmatched items become free lines " +
     "priced at the buyer's target price or 0. The credits are returned if no quotation results.",
-  middleware: [...billableGuard],
+  middleware: billableGuard("quotations"),
   request: {
     body: { required: true, content: { "application/json": { schema: FromInquiryBody } } },
   },
@@ -66,6 +73,7 @@ export const quotationFromInquiryRoute = createRoute({
     201: json(FromInquirySchema, "The created draft quotation and what was extracted"),
     404: errorResponse(ErrorSchema, "No such customer of the caller (nothing charged)"),
     ...billingResponses,
+    ...featureGateResponses("quotations"),
   },
 });
 

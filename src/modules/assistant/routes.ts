@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { streamSSE } from "hono/streaming";
 import { requireAuth } from "../../http/auth";
 import { requireCsrfForCookieSessions } from "../../http/csrf";
+import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import type { AppEnv } from "../../http/env";
 import {
   authErrorResponses,
@@ -66,7 +67,12 @@ export const chatRoute = createRoute({
     "{text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` " +
     "{detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. " +
     "Send an Idempotency-Key header to make a retry charge once (a streamed turn is replayed).",
-  middleware: [requireAuth, requireCsrfForCookieSessions, idempotentUnlessStreaming] as const,
+  middleware: [
+    requireAuth,
+    requireFeature("ai_assistant"),
+    requireCsrfForCookieSessions,
+    idempotentUnlessStreaming,
+  ] as const,
   request: {
     query: ChatQuery,
     body: { required: true, content: { "application/json": { schema: ChatBody } } },
@@ -84,6 +90,7 @@ export const chatRoute = createRoute({
     409: errorResponse(ErrorSchema, "The same Idempotency-Key is still being processed"),
     503: errorResponse(ErrorSchema, "No AI provider answered; the credits were returned"),
     ...csrfErrorResponses,
+    ...featureGateResponses("ai_assistant"),
   },
 });
 

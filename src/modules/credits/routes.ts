@@ -1,9 +1,30 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
-import { authErrorResponses, errorResponses } from "../../http/errors";
+import { requireCsrf } from "../../http/csrf";
+import {
+  authErrorResponses,
+  csrfErrorResponses,
+  ErrorSchema,
+  errorResponse,
+  errorResponses,
+} from "../../http/errors";
 import { createRouter } from "../../http/router";
-import { BalanceSchema, LedgerPage, LedgerQuery, PackageSchema, PlanSchema } from "./schemas";
-import { getBalance, listLedger, listPackages, listPlans } from "./service";
+import {
+  BalanceSchema,
+  LedgerPage,
+  LedgerQuery,
+  PackageSchema,
+  PlanSchema,
+  SubscriptionSchema,
+} from "./schemas";
+import {
+  cancelSubscription,
+  getBalance,
+  getSubscription,
+  listLedger,
+  listPackages,
+  listPlans,
+} from "./service";
 
 const tags = ["Credits"];
 const security = [{ bearerAuth: [] }];
@@ -48,6 +69,34 @@ export const plansRoute = createRoute({
   responses: { ...ok(z.object({ items: z.array(PlanSchema) }), "Plans"), ...errorResponses },
 });
 
+export const subscriptionRoute = createRoute({
+  method: "get",
+  path: "/api/v1/credits/subscription",
+  tags,
+  security,
+  summary: "The caller's plan in effect, billing cycle, period, renewal and cancel state",
+  middleware: [requireAuth] as const,
+  responses: { ...ok(SubscriptionSchema, "Subscription"), ...authErrorResponses },
+});
+
+export const cancelSubscriptionRoute = createRoute({
+  method: "post",
+  path: "/api/v1/credits/subscription/cancel",
+  tags,
+  security,
+  summary: "Cancel at period end: the plan keeps working to its end, then the account is free",
+  description:
+    "Marks every running paid subscription of the caller; a repeat changes nothing. Paying " +
+    "for a plan again afterwards renews it (the new period is not cancelled).",
+  middleware: [requireAuth, requireCsrf] as const,
+  responses: {
+    ...ok(SubscriptionSchema, "The subscription, now cancelled at period end"),
+    404: errorResponse(ErrorSchema, "No running paid subscription"),
+    409: errorResponse(ErrorSchema, "On the trial, which ends by itself"),
+    ...csrfErrorResponses,
+  },
+});
+
 export function createCreditRoutes() {
   const router = createRouter();
   router.openapi(balanceRoute, async (c) =>
@@ -61,5 +110,11 @@ export function createCreditRoutes() {
     c.json({ items: await listPackages(c.get("deps")) }, 200),
   );
   router.openapi(plansRoute, async (c) => c.json({ items: await listPlans(c.get("deps")) }, 200));
+  router.openapi(subscriptionRoute, async (c) =>
+    c.json(await getSubscription(c.get("deps"), c.get("auth").userId), 200),
+  );
+  router.openapi(cancelSubscriptionRoute, async (c) =>
+    c.json(await cancelSubscription(c.get("deps"), c.get("auth").userId), 200),
+  );
   return router;
 }

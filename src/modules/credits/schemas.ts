@@ -5,7 +5,8 @@ import { pageQuery, pageSchema } from "../../lib/pagination";
 export const BalanceSchema = z
   .object({
     balance: z.number().int(),
-    plan: z.string().openapi({ description: "Plan code" }),
+    plan: z.string().openapi({ description: "Code of the plan in effect (an ended one is free)" }),
+    features: z.array(z.string()).openapi({ description: "Feature codes of that plan" }),
     plan_expires_at: z.string().nullable(),
     trial_ends_at: z.string().nullable(),
     expiring: z
@@ -106,23 +107,30 @@ export const ConsumptionSchema = z
   .openapi("CreditConsumption");
 export const ConsumptionsPage = pageSchema(ConsumptionSchema).openapi("CreditConsumptionsPage");
 
-const currency = z
-  .string()
-  .regex(/^[A-Z]{3}$/, { error: "ISO 4217 code, e.g. CNY" })
-  .default("CNY");
+const currency = z.string().regex(/^[A-Z]{3}$/, { error: "ISO 4217 code, e.g. CNY" });
+const sortOrder = z.number().int().min(0).max(10_000);
 
+/** A PATCH takes these without defaults: a field left out is left as it is. */
+const packageFields = {
+  name: z.string().trim().min(1).max(80),
+  credits: z.number().int().min(1).max(10_000_000),
+  price: z.number().int().min(0).max(100_000_000),
+  currency,
+  active: z.boolean(),
+  sort_order: sortOrder,
+};
 export const PackageBody = z
   .object({
-    name: z.string().trim().min(1).max(80),
-    credits: z.number().int().min(1).max(10_000_000),
-    price: z.number().int().min(0).max(100_000_000),
-    currency,
-    active: z.boolean().default(true),
-    sort_order: z.number().int().min(0).max(10_000).default(0),
+    ...packageFields,
+    currency: currency.default("CNY"),
+    active: packageFields.active.default(true),
+    sort_order: sortOrder.default(0),
   })
   .strict()
   .openapi("CreditPackageInput");
-export const PackagePatch = PackageBody.partial()
+export const PackagePatch = z
+  .object(packageFields)
+  .partial()
   .strict()
   .refine((b) => Object.keys(b).length > 0, { error: "Send at least one field" })
   .openapi("CreditPackagePatch");
@@ -133,23 +141,32 @@ export const AdminPackageSchema = PackageSchema.extend({
   updated_at: z.string(),
 }).openapi("AdminCreditPackage");
 
+/** Without defaults, as for packages; the code is permanent, so a PATCH has no `code`. */
+const planFields = {
+  name: z.string().trim().min(1).max(80),
+  currency,
+  monthly_price: z.number().int().min(0).max(100_000_000),
+  monthly_credits: z.number().int().min(0).max(10_000_000),
+  features: z.array(z.string().min(1).max(60)).max(50),
+  tier: z.number().int().min(0).max(100),
+  active: z.boolean(),
+  sort_order: sortOrder,
+};
 export const PlanBody = z
   .object({
     code: z
       .string()
       .regex(/^[a-z][a-z0-9_-]{1,30}$/, { error: "lower-case letters, digits, - and _" }),
-    name: z.string().trim().min(1).max(80),
-    currency,
-    monthly_price: z.number().int().min(0).max(100_000_000),
-    monthly_credits: z.number().int().min(0).max(10_000_000),
-    features: z.array(z.string().min(1).max(60)).max(50).default([]),
-    tier: z.number().int().min(0).max(100),
-    active: z.boolean().default(true),
-    sort_order: z.number().int().min(0).max(10_000).default(0),
+    ...planFields,
+    currency: currency.default("CNY"),
+    features: planFields.features.default([]),
+    active: planFields.active.default(true),
+    sort_order: sortOrder.default(0),
   })
   .strict()
   .openapi("SubscriptionPlanInput");
-export const PlanPatch = PlanBody.omit({ code: true })
+export const PlanPatch = z
+  .object(planFields)
   .partial()
   .strict()
   .refine((b) => Object.keys(b).length > 0, { error: "Send at least one field" })
@@ -170,3 +187,29 @@ export const UserIdParam = z.object({
 export const AdjustResultSchema = z
   .object({ user_id: z.string(), balance: z.number().int(), ledger_id: z.string().nullable() })
   .openapi("CreditAdjustmentResult");
+
+export const SubscriptionSchema = z
+  .object({
+    plan: z.string().openapi({ description: "Code of the plan in effect" }),
+    plan_name: z.string().nullable(),
+    status: z.enum(["free", "trialing", "active", "cancelled", "granted"]).openapi({
+      description:
+        "active: paid and renewing; cancelled: paid, runs to its end, then free; trialing: the " +
+        "free trial; granted: a paid plan without a payment (referral reward, admin); free",
+    }),
+    billing_cycle: z.enum(["monthly", "yearly"]).nullable(),
+    current_period_start: z.string().nullable(),
+    current_period_end: z.string().nullable(),
+    plan_expires_at: z
+      .string()
+      .nullable()
+      .openapi({ description: "When the plan in effect ends (null: free or no end)" }),
+    renews_at: z.string().nullable().openapi({
+      description: "When the next payment is due; null when cancelled, on free or on the trial",
+    }),
+    cancel_at_period_end: z.boolean(),
+    cancel_requested_at: z.string().nullable(),
+    on_trial: z.boolean(),
+    trial_ends_at: z.string().nullable(),
+  })
+  .openapi("Subscription");

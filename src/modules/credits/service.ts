@@ -5,6 +5,7 @@ import type { Deps } from "../../deps";
 import { ApiError, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
+import { effectivePlanSql } from "../entitlements/service";
 import { yearlyPrice } from "./catalog";
 
 /** Billable operations; their costs live in the `credits.costs` system config. */
@@ -170,13 +171,16 @@ export async function getBalance(deps: Deps, userId: string) {
   const now = nowIso(deps);
   const [row] = await queryRows<{
     plan: string;
+    features: string[] | string | null;
     plan_expires_at: Date | null;
     trial_ends_at: Date | null;
     balance: number;
     expiring: { amount: number; expires_at: string }[] | null;
   }>(
     deps.db,
-    sql`select u.plan, u.plan_expires_at, u.trial_ends_at,
+    sql`select ep.code as plan,
+          (select p.features from subscription_plans p where p.code = ep.code) as features,
+          u.plan_expires_at, u.trial_ends_at,
           coalesce((select sum(remaining) from credit_lots l
                     where l.user_id = u.id and l.remaining > 0
                       and (l.expires_at is null or l.expires_at > ${now}::timestamptz)), 0)::int
@@ -187,12 +191,17 @@ export async function getBalance(deps: Deps, userId: string) {
                  where l.user_id = u.id and l.remaining > 0
                    and l.expires_at > ${now}::timestamptz
                  group by expires_at) e) as expiring
-        from users u where u.id = ${userId}`,
+        from users u
+        cross join lateral (select ${effectivePlanSql(sql`u.plan`, sql`u.plan_expires_at`, sql`${now}::timestamptz`)}
+          as code) ep
+        where u.id = ${userId}`,
   );
   if (!row) throw notFound("User not found");
   return {
     balance: row.balance,
     plan: row.plan,
+    features: ((typeof row.features === "string" ? JSON.parse(row.features) : row.features) ??
+      []) as string[],
     plan_expires_at: iso(row.plan_expires_at),
     trial_ends_at: iso(row.trial_ends_at),
     expiring: (row.expiring ?? []).map((e) => ({
@@ -282,4 +291,116 @@ export async function listPlans(deps: Deps) {
     ...plan,
     yearly_price: yearlyPrice(plan.monthly_price, discount),
   }));
+}
+
+/* ------------------------------------------------------------------ subscription */
+
+interface SubscriptionRow {
+  plan: string;
+  plan_name: string | null;
+  plan_expires_at: Date | string | null;
+  trial_ends_at: Date | string | null;
+  billing_cycle: "monthly" | "yearly" | null;
+  period_start: Date | string | null;
+  period_end: Date | string | null;
+  paid_until: Date | string | null;
+  cancel_at_period_end: boolean | null;
+  cancel_requested_at: Date | string | null;
+}
+
+/**
+ * The caller's subscription, one statement. The plan in effect (an ended plan or trial is free
+ * at once); its running paid rows (`subscriptions`, monthly or yearly, not refunded, not ended):
+ * the one covering now is the current period, the last one's end is where the paid time ends
+ * and its flag says whether the holder cancelled. A new paid order adds a new row, not
+ * cancelled, after the others: paying again after cancelling renews. A pro plan without running
+ * paid rows and a trial end ahead is the trial.
+ */
+export async function getSubscription(deps: Deps, userId: string) {
+  const now = nowIso(deps);
+  const at = sql`${now}::timestamptz`;
+  const [row] = await queryRows<SubscriptionRow>(
+    deps.db,
+    sql`with u as (
+        select u.id, u.plan_expires_at, u.trial_ends_at,
+          ${effectivePlanSql(sql`u.plan`, sql`u.plan_expires_at`, at)} as plan
+        from users u where u.id = ${userId}),
+      running as (
+        select s.* from subscriptions s join u on s.user_id = u.id
+        where s.plan_code = u.plan and s.billing_cycle in ('monthly', 'yearly')
+          and s.cancelled_at is null and s.ends_at > ${at}),
+      current as (
+        select * from running where starts_at <= ${at} order by starts_at desc, id limit 1),
+      last as (select * from running order by ends_at desc, id limit 1)
+      select u.plan, p.name as plan_name, u.plan_expires_at, u.trial_ends_at,
+        coalesce(current.billing_cycle, last.billing_cycle) as billing_cycle,
+        coalesce(current.starts_at, last.starts_at) as period_start,
+        coalesce(current.ends_at, last.ends_at) as period_end,
+        last.ends_at as paid_until, last.cancel_at_period_end, last.cancel_requested_at
+      from u left join subscription_plans p on p.code = u.plan
+        left join current on true left join last on true`,
+  );
+  if (!row) throw notFound("User not found");
+  const paid = row.paid_until !== null;
+  const cancelled = paid && row.cancel_at_period_end === true;
+  const trialEnd = iso(row.trial_ends_at);
+  const onTrial =
+    !paid && row.plan !== "free" && trialEnd !== null && new Date(trialEnd) > deps.clock.now();
+  const status = paid
+    ? cancelled
+      ? "cancelled"
+      : "active"
+    : onTrial
+      ? "trialing"
+      : row.plan === "free"
+        ? "free"
+        : "granted";
+  return {
+    plan: row.plan,
+    plan_name: row.plan_name,
+    status,
+    billing_cycle: row.billing_cycle,
+    current_period_start: iso(row.period_start),
+    current_period_end: iso(row.period_end),
+    plan_expires_at: row.plan === "free" ? null : iso(row.plan_expires_at),
+    renews_at: paid && !cancelled ? iso(row.paid_until) : null,
+    cancel_at_period_end: cancelled,
+    cancel_requested_at: cancelled ? iso(row.cancel_requested_at) : null,
+    on_trial: onTrial,
+    trial_ends_at: trialEnd,
+  } as const;
+}
+
+/**
+ * Cancels at period end: every running paid subscription row of the caller is marked (the first
+ * request's time is kept, so a repeat changes nothing). The plan keeps working to its end; the
+ * downgrade task then moves the account to free. Nothing to cancel: 409 on a trial (it ends by
+ * itself), else 404.
+ */
+export async function cancelSubscription(deps: Deps, userId: string) {
+  const at = sql`${nowIso(deps)}::timestamptz`;
+  const [row] = await queryRows<{ running: number; on_trial: boolean }>(
+    deps.db,
+    sql`with running as (
+        select s.id, s.cancel_at_period_end from subscriptions s
+        where s.user_id = ${userId} and s.billing_cycle in ('monthly', 'yearly')
+          and s.cancelled_at is null and s.ends_at > ${at}),
+      marked as (
+        update subscriptions s set cancel_at_period_end = true, cancel_requested_at = ${at}
+        from running r where s.id = r.id and not r.cancel_at_period_end
+        returning s.id)
+      select (select count(*) from running)::int as running,
+        exists (select 1 from users u where u.id = ${userId} and u.plan <> 'free'
+                and u.trial_ends_at > ${at}
+                and ${effectivePlanSql(sql`u.plan`, sql`u.plan_expires_at`, at)} <> 'free')
+          as on_trial,
+        (select count(*) from marked)::int as marked`,
+  );
+  if (!row || row.running === 0) {
+    if (row?.on_trial) {
+      throw new ApiError(409, "A trial ends by itself at its end date; there is nothing to cancel");
+    }
+    throw notFound("You have no running paid subscription to cancel");
+  }
+  return getSubscription(deps, userId);
 }

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
+import { planLimitResponses } from "../../http/entitlements";
 import { authErrorResponses, ErrorSchema, errorResponse } from "../../http/errors";
 import {
   jsonBody as body,
@@ -61,7 +62,11 @@ export const createCustomerRoute = createRoute({
   summary: "Add a customer (at least a company, a contact name or an email)",
   middleware,
   request: { body: body(CustomerBody) },
-  responses: { 201: json(CustomerSchema, "Created"), ...authErrorResponses },
+  responses: {
+    201: json(CustomerSchema, "Created"),
+    ...authErrorResponses,
+    ...planLimitResponses("customers"),
+  },
 });
 
 export const healthOverviewRoute = createRoute({

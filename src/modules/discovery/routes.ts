@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { requireCsrfForCookieSessions } from "../../http/csrf";
+import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import {
   authErrorResponses,
   csrfErrorResponses,
@@ -44,7 +45,12 @@ export const searchRoute = createRoute({
     "score, best first; bounded to 120 s. Costs `credits.costs.discovery` credits; when no " +
     "search provider or AI provider answers, 503 and the credits are returned. The result is " +
     "not saved: POST /api/v1/discovery/records saves it. Send an Idempotency-Key to retry safely.",
-  middleware: [...writeGuard, idempotentRequest],
+  middleware: [
+    requireAuth,
+    requireFeature("discovery"),
+    requireCsrfForCookieSessions,
+    idempotentRequest,
+  ],
   request: { body: jsonBody(SearchBody) },
   responses: {
     200: json(DiscoveryResultSchema, "The companies found, with the queries run"),
@@ -52,6 +58,7 @@ export const searchRoute = createRoute({
     409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
     503: errorResponse(ErrorSchema, "No search or AI provider answered; the credits were returned"),
     ...csrfErrorResponses,
+    ...featureGateResponses("discovery"),
   },
 });
 

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requireAuth } from "../../http/auth";
+import { planLimitResponses } from "../../http/entitlements";
 import type { AppEnv } from "../../http/env";
 import { ApiError, authErrorResponses, ErrorSchema, validationError } from "../../http/errors";
 import { createRouter } from "../../http/router";
@@ -97,6 +98,7 @@ const importRoute = (kind: ImportKind, path: string) =>
       },
       413: { description: "Over 10 MB", content: { "application/json": { schema: ErrorSchema } } },
       ...authErrorResponses,
+      ...(kind === "customers" ? planLimitResponses("customers") : {}),
     },
   });
 

@@ -16,6 +16,7 @@ import {
   type XlsxCell,
 } from "../../lib/spreadsheet";
 import { readXlsxStream } from "../../lib/xlsx-stream";
+import { planLimitError } from "../entitlements/service";
 import {
   CellError,
   formatMoney,
@@ -389,7 +390,8 @@ export async function runImport(deps: Deps, input: ImportInput): Promise<ImportO
     if (pgErrorCode(error) === "23505") {
       throw new ApiError(409, "A concurrent change conflicts with this import; try again");
     }
-    throw error;
+    // One statement: past the plan's customers limit, none of the rows is written.
+    throw (await planLimitError(deps, error, "nothing was imported")) ?? error;
   }
   return outcome;
 }

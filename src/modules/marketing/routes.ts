@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { requireCsrfForCookieSessions } from "../../http/csrf";
+import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import {
   authErrorResponses,
   csrfErrorResponses,
@@ -41,7 +42,12 @@ export const generateMarketingRoute = createRoute({
   description:
     "Costs `credits.costs.marketing` credits. The material is stored (see GET /api/v1/marketing/contents). " +
     "A provider outage answers 503 and returns the credits. Send an Idempotency-Key to retry safely.",
-  middleware: [...writeGuard, idempotentRequest],
+  middleware: [
+    requireAuth,
+    requireFeature("marketing"),
+    requireCsrfForCookieSessions,
+    idempotentRequest,
+  ],
   request: { body: jsonBody(GenerateBody) },
   responses: {
     201: json(GeneratedSchema, "The generated and stored material"),
@@ -50,6 +56,7 @@ export const generateMarketingRoute = createRoute({
     409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
     503: errorResponse(ErrorSchema, "No AI provider answered; the credits were returned"),
     ...csrfErrorResponses,
+    ...featureGateResponses("marketing"),
   },
 });
 

@@ -2,8 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { userCredits, users } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { iso } from "../../lib/clock";
+import { iso, nowIso } from "../../lib/clock";
 import type { GuestUserResponse, UserResponse } from "../auth/schemas";
+import { entitlementsJsonSql, parseEntitlements } from "../entitlements/service";
 
 /** A users row as raw SQL returns it, plus the joined credit balance. */
 export interface UserRow {
@@ -25,6 +26,16 @@ export interface UserRow {
   referral_code: string;
   created_at: Date | string;
   credits: number | null;
+  email_verified_at?: Date | string | null;
+  /** findUserWithCredits only: the plan in effect, its features and limits with usage. */
+  entitlements?: unknown;
+}
+
+/** plan, features and limits when the row carries them (GET /auth/me). */
+function entitlementsOf(row: UserRow) {
+  if (row.entitlements === undefined || row.entitlements === null) return { plan: row.plan };
+  const { plan, features, limits } = parseEntitlements(row.entitlements);
+  return { plan, features, limits };
 }
 
 export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUserResponse {
@@ -35,9 +46,9 @@ export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUs
       is_guest: true,
       name: row.name,
       role: "user",
-      plan: row.plan,
       credits,
       created_at: iso(row.created_at)!,
+      ...entitlementsOf(row),
     };
   }
   const trialEnds = iso(row.trial_ends_at);
@@ -52,7 +63,7 @@ export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUs
     role: row.role,
     status: row.status,
     is_guest: false,
-    plan: row.plan,
+    ...entitlementsOf(row),
     plan_expires_at: iso(row.plan_expires_at),
     trial_ends_at: trialEnds,
     is_trial_active: trialEnds !== null && new Date(trialEnds) > deps.clock.now(),
@@ -60,6 +71,7 @@ export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUs
     credits,
     has_wechat: row.wechat_openid !== null,
     created_at: iso(row.created_at)!,
+    email_verified: row.email_verified_at !== undefined && row.email_verified_at !== null,
   };
 }
 
@@ -83,11 +95,18 @@ const userRowColumns = {
   referral_code: users.referralCode,
   created_at: users.createdAt,
   credits: userCredits.balance,
+  email_verified_at: users.emailVerifiedAt,
 };
 
 function prepareFindUser(db: Db) {
   return db
-    .select(userRowColumns)
+    .select({
+      ...userRowColumns,
+      entitlements: entitlementsJsonSql(
+        { id: users.id, plan: users.plan, expiresAt: users.planExpiresAt },
+        sql`${sql.placeholder("now")}::timestamptz`,
+      ),
+    })
     .from(users)
     .leftJoin(userCredits, eq(userCredits.userId, users.id))
     .where(eq(users.id, sql.placeholder("id")))
@@ -97,7 +116,7 @@ function prepareFindUser(db: Db) {
 // Named statement: Postgres parses and plans the hottest query once per connection.
 const preparedFindUser = new WeakMap<Db, ReturnType<typeof prepareFindUser>>();
 
-/** One round trip: the user and their balance. */
+/** One round trip: the user, their balance, and their plan in effect with features and limits. */
 export async function findUserWithCredits(
   deps: Deps,
   userId: string,
@@ -107,7 +126,7 @@ export async function findUserWithCredits(
     statement = prepareFindUser(deps.db);
     preparedFindUser.set(deps.db, statement);
   }
-  const [row] = await statement.execute({ id: userId });
+  const [row] = await statement.execute({ id: userId, now: nowIso(deps) });
   return row;
 }
 
