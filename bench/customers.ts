@@ -4,6 +4,7 @@ import ExcelJS from "exceljs";
 import type pg from "pg";
 import { pgbench } from "./billing";
 import { median } from "./load";
+import { meStatementFor } from "./me-statement";
 
 // ---------------------------------------------------------------------------------------------
 // Customer list: 10,000 customers seeded with SQL for one bench user.
@@ -97,8 +98,7 @@ function listStatement(userId: string): string {
   );
 }
 
-const meStatement = (userId: string) =>
-  `select u.*, c.balance from users u left join user_credits c on c.user_id = u.id where u.id = '${userId}';`;
+const meStatement = (userId: string) => meStatementFor(userId, new Date().toISOString());
 
 export interface StatementCeilings {
   clients: number;

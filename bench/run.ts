@@ -422,12 +422,11 @@ async function main() {
   await meCeiling.stop();
 
   // What refusing ended sessions costs on a write route: polled set vs a read per request.
-  log(`\nsession check: SESSION_CHECK=poll (the app) vs SESSION_CHECK=query (a second instance)`);
+  log(`\nsession check: an instance with SESSION_CHECK=poll vs one with SESSION_CHECK=query`);
   const customerId = listBody.items![0]!.id;
   const sessionCheck: SessionCheckResult = await measureSessionCheck({
     script: APP_SCRIPT,
     appEnv,
-    appUrl,
     auth,
     customerId,
     log,
@@ -463,7 +462,9 @@ async function main() {
       const ip = nextIp();
       const pair = `${ip}|${user.email}`;
       pairUses.set(pair, (pairUses.get(pair) ?? 0) + 1);
-      state.redisKeys.add(`rl:login:${pair}`);
+      for (const key of [`rl:login:${pair}`, `rl:login_ip:${ip}`, `rl:login_ip_hour:${ip}`]) {
+        state.redisKeys.add(key);
+      }
       return {
         ...request,
         headers: { ...request.headers, "x-forwarded-for": ip },
@@ -569,7 +570,13 @@ async function main() {
   await sequential(ROUND_TRIP_LOGINS, async (i) => {
     const user = users[i % users.length]!;
     const ip = nextIp();
-    state.redisKeys.add(`rl:login:${ip}|${user.email}`);
+    for (const key of [
+      `rl:login:${ip}|${user.email}`,
+      `rl:login_ip:${ip}`,
+      `rl:login_ip_hour:${ip}`,
+    ]) {
+      state.redisKeys.add(key);
+    }
     const res = await fetch(`${countedUrl}/api/v1/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-forwarded-for": ip },
@@ -828,10 +835,10 @@ async function main() {
   out(`  DB round trips per /me request: ${fmt(meTrips.roundTrips, 2)}`);
   out();
   out(
-    "Session check (ended sessions refused on every authenticated route): the app polls session_revocations",
+    "Session check (ended sessions refused on every authenticated route): an instance polling session_revocations",
   );
   out(
-    "  at most every 500 ms per instance (SESSION_CHECK=poll, the default) against a second instance that reads it",
+    "  at most every 500 ms (SESSION_CHECK=poll, the default) against an instance of the same app that reads it",
   );
   out("  on every request (SESSION_CHECK=query); same database, interleaved runs:");
   out(

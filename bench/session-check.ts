@@ -2,11 +2,11 @@ import { type LoadSummary, measureInterleaved } from "./load";
 import { freePort, startNode, waitReady } from "./proc";
 
 /**
- * What refusing ended sessions costs (issue: sessions that end when they should). The app runs
- * with SESSION_CHECK=poll (each instance polls session_revocations at most every 500 ms); a
- * second instance of the same app on the same database runs SESSION_CHECK=query (one indexed
- * read of session_revocations per request). Both serve the same write route, PATCH
- * /api/v1/customers/:id, and /me, interleaved.
+ * What refusing ended sessions costs (issue: sessions that end when they should). One instance
+ * runs SESSION_CHECK=poll (it polls session_revocations at most every 500 ms), another the same
+ * app on the same database with SESSION_CHECK=query (one indexed read of session_revocations
+ * per request). Both serve the same write route, PATCH /api/v1/customers/:id, and /me,
+ * interleaved.
  */
 export interface SessionCheckResult {
   patchPoll: LoadSummary;
@@ -21,22 +21,30 @@ export interface SessionCheckResult {
 export async function measureSessionCheck(options: {
   script: string;
   appEnv: NodeJS.ProcessEnv;
-  appUrl: string;
   auth: Record<string, string>;
   customerId: string;
   log: (line: string) => void;
 }): Promise<SessionCheckResult> {
-  const port = await freePort();
-  const since = performance.now();
-  const queryApp = startNode(
-    "app (SESSION_CHECK=query)",
-    options.script,
-    { ...options.appEnv, PORT: String(port), SESSION_CHECK: "query", SCHEDULER_ENABLED: "false" },
-    port,
-  );
+  // Two fresh instances with the same settings but the check, so neither carries the other
+  // runs' warm-up or heap.
+  const start = async (mode: "poll" | "query") => {
+    const port = await freePort();
+    const since = performance.now();
+    const child = startNode(
+      `app (SESSION_CHECK=${mode})`,
+      options.script,
+      { ...options.appEnv, PORT: String(port), SESSION_CHECK: mode },
+      port,
+    );
+    await waitReady(child, since);
+    return { child, url: `http://127.0.0.1:${port}` };
+  };
+  const poll = await start("poll");
+  const query = await start("query").catch(async (error) => {
+    await poll.child.stop();
+    throw error;
+  });
   try {
-    await waitReady(queryApp, since);
-    const queryUrl = `http://127.0.0.1:${port}`;
     const patch = (base: string, name: string) => ({
       name,
       url: `${base}/api/v1/customers/${options.customerId}`,
@@ -51,10 +59,10 @@ export async function measureSessionCheck(options: {
     });
     const [patchPoll, patchQuery, mePoll, meQuery] = (await measureInterleaved(
       [
-        patch(options.appUrl, "app PATCH /customers/:id (poll)"),
-        patch(queryUrl, "app PATCH /customers/:id (query)"),
-        me(options.appUrl, "app GET /me (poll)"),
-        me(queryUrl, "app GET /me (query)"),
+        patch(poll.url, "app PATCH /customers/:id (poll)"),
+        patch(query.url, "app PATCH /customers/:id (query)"),
+        me(poll.url, "app GET /me (poll)"),
+        me(query.url, "app GET /me (query)"),
       ],
       options.log,
     )) as [LoadSummary, LoadSummary, LoadSummary, LoadSummary];
@@ -67,6 +75,6 @@ export async function measureSessionCheck(options: {
       meRatio: meQuery.rps / mePoll.rps,
     };
   } finally {
-    await queryApp.stop();
+    await Promise.all([poll.child.stop(), query.child.stop()]);
   }
 }

@@ -1,11 +1,13 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
 import pg from "pg";
+import { ME_STATEMENT } from "../me-statement";
 
 /**
  * Ceiling for `GET /api/v1/auth/me`: the same work with no framework. One HS256 JWT check with
- * node:crypto (parse, HMAC-SHA256, timingSafeEqual, alg/exp/iss/aud), one primary-key read
- * through a pg Pool of the app's size, the row shaped like the app's user response, as JSON.
+ * node:crypto (parse, HMAC-SHA256, timingSafeEqual, alg/exp/iss/aud), the app's /me statement
+ * (a primary-key read with the plan's features and limits) named through a pg Pool of the app's
+ * size, the row shaped like the app's user response, as JSON.
  */
 const port = Number(process.env.PORT);
 const secret = Buffer.from(process.env.JWT_SECRET ?? "", "utf8");
@@ -20,8 +22,7 @@ const pool = new pg.Pool({
 pool.on("error", () => {});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const USER_QUERY =
-  "select u.*, c.balance as credits from users u left join user_credits c on c.user_id = u.id where u.id = $1";
+const USER_QUERY = ME_STATEMENT;
 
 interface Claims {
   sub?: unknown;
@@ -78,7 +79,8 @@ const server = createServer((req, res) => {
     return;
   }
   // Named, as the app's /me statement is: both parse and plan once per connection.
-  pool.query({ name: "ceiling_find_user", text: USER_QUERY, values: [claims.sub] }).then(
+  const values = [claims.sub, new Date().toISOString()];
+  pool.query({ name: "ceiling_find_user", text: USER_QUERY, values }).then(
     ({ rows: [row] }) => {
       if (row?.status !== "active") {
         send(res, 401, { detail: "Account is not active" });
@@ -96,7 +98,9 @@ const server = createServer((req, res) => {
         role: row.role === "admin" ? "admin" : "user",
         status: row.status,
         is_guest: row.is_guest,
-        plan: row.plan,
+        plan: row.entitlements.plan,
+        features: row.entitlements.features,
+        limits: row.entitlements.limits,
         plan_expires_at: iso(row.plan_expires_at),
         trial_ends_at: trialEnds,
         is_trial_active: trialEnds !== null && new Date(trialEnds) > new Date(),
@@ -104,6 +108,7 @@ const server = createServer((req, res) => {
         credits: Number(row.credits ?? 0),
         has_wechat: row.wechat_openid !== null,
         created_at: iso(row.created_at),
+        email_verified: row.email_verified_at !== null,
       });
     },
     () => send(res, 500, { detail: "Internal error" }),

@@ -3,6 +3,7 @@ import { getRequestListener } from "@hono/node-server";
 import { createApp } from "../app";
 import { ConfigError, parseConfig } from "../config";
 import { buildDeps } from "../deps";
+import { pendingMail } from "../modules/account/service";
 import { provideCjkFont } from "../modules/quotations/pdf-font";
 import { createNodeRuntime } from "./node/adapters";
 import { nodeCjkFont } from "./node/cjk-font";
@@ -45,7 +46,8 @@ async function main() {
     force.unref();
     server.close(async () => {
       // A task still running finishes before the database it uses is closed.
-      await scheduler?.stop();
+      // Mails already accepted by a request (verification, reset) go out before exit.
+      await Promise.all([scheduler?.stop(), pendingMail()]);
       await Promise.allSettled([deps.limiter.close?.(), deps.database.close()]);
       process.exit(0);
     });

@@ -275,6 +275,39 @@ describe("the customers limit", () => {
     if (onPostgres) expect(results.every((r) => r.status !== 500)).toBe(true);
   });
 
+  it("the count follows deletes and rows moved between accounts: a deleted customer frees its slot", async () => {
+    const user = await freeUser();
+    await fill(user.userId, FREE_MAX);
+    expect((await create(user, "One too many")).status).toBe(403);
+    const [victim] = await queryRows<{ id: string }>(
+      deps.db,
+      sql`select id from customers where user_id = ${user.userId} limit 1`,
+    );
+    const deleted = await call(app, `/api/v1/customers/${victim!.id}`, {
+      method: "DELETE",
+      token: user.accessToken,
+    });
+    expect(deleted.status).toBe(204);
+    expect((await create(user, "Fits again")).status).toBe(201);
+    expect((await create(user, "Full again")).status).toBe(403);
+    // Moving rows to another account moves their count with them.
+    const other = await freeUser();
+    await deps.db.execute(
+      sql`update customers set user_id = ${other.userId}
+          where id in (select id from customers where user_id = ${user.userId} limit 10)`,
+    );
+    const usage = await queryRows<{ user_id: string; customers: number }>(
+      deps.db,
+      sql`select user_id, customers from user_usage where user_id in (${user.userId}, ${other.userId})
+          order by customers desc`,
+    );
+    expect(usage).toEqual([
+      { user_id: user.userId, customers: FREE_MAX - 10 },
+      { user_id: other.userId, customers: 10 },
+    ]);
+    expect((await create(user, "Room after the move")).status).toBe(201);
+  });
+
   it("the pro trial allows 20000; business has no customers limit", async () => {
     const trial = await registerUser(app);
     await fill(trial.userId, FREE_MAX);

@@ -211,3 +211,19 @@ export const subscriptionPlans = pgTable(
     check("subscription_plans_credits_non_negative", sql`${t.monthlyCredits} >= 0`),
   ],
 );
+
+/**
+ * What a user holds of each counted plan quota, kept by triggers on the counted tables
+ * (migration 0014): the quota check and `/me` read one row instead of counting a user's
+ * customers (100,000 of them on a big account) on every request.
+ */
+export const userUsage = pgTable(
+  "user_usage",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    customers: integer("customers").notNull().default(0),
+  },
+  (t) => [check("user_usage_customers_non_negative", sql`${t.customers} >= 0`)],
+);

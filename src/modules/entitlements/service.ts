@@ -41,7 +41,7 @@ export function effectivePlan(plan: string, expiresAt: Date | string | null, now
 /** Usage of a countable limit by the user `userId` (an SQL expression), as of `now`. */
 export function limitUsageSql(limit: PlanLimitName, userId: SQL | unknown, now: SQL): SQL {
   return limit === "customers"
-    ? sql`(select count(*)::int from customers c where c.user_id = ${userId})`
+    ? sql`coalesce((select uu.customers from user_usage uu where uu.user_id = ${userId}), 0)`
     : sql`(select count(*)::int from agent_pipelines a where a.user_id = ${userId}
         and a.created_at >= date_trunc('month', ${now} at time zone 'UTC') at time zone 'UTC')`;
 }

@@ -5,7 +5,9 @@ import { pageQuery, pageSchema } from "../../lib/pagination";
 export const ReferralsSchema = z
   .object({
     code: z.string(),
-    link: z.string().openapi({ description: "PUBLIC_BASE_URL (or this origin)/register?ref=CODE" }),
+    link: z
+      .string()
+      .openapi({ description: "FRONTEND_URL (else PUBLIC_BASE_URL)/register?ref=CODE" }),
     reward_days: z.int().openapi({ description: "Days of Pro each party gets (system config)" }),
     referrals: z.array(
       z.object({
