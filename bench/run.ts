@@ -799,7 +799,7 @@ async function main() {
   out("Ceilings:");
   out(`  /health  bare node:http, same body ${health.text} and content-type "${contentType}".`);
   out(
-    `  /me      bare node:http: HS256 check with node:crypto (HMAC + timingSafeEqual, alg/exp/iss/aud) + one pg Pool(${POOL_SIZE}) primary-key read as a named prepared statement (as the app), JSON (same keys as the app: ${sameShape ? "yes" : "NO"}).`,
+    `  /me      bare node:http: HS256 check with node:crypto (HMAC + timingSafeEqual, alg/exp/iss/aud) + the app's /me statement (primary-key read with the plan's features and limits, bench/me-statement.ts) through a pg Pool(${POOL_SIZE}) as a named prepared statement (as the app), JSON (same keys as the app: ${sameShape ? "yes" : "NO"}).`,
   );
   out(
     `  /login   theoretical: ${HASH_CONCURRENCY} concurrent hashes / ${fmt(argon.verifyMs, 1)} ms per argon2id verify (@node-rs/argon2, ${storedHash.split("$")[3]}, measured sequentially in this run) = ${fmt(loginCeilingRps)} req/s.`,
