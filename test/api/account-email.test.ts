@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { createLogger, type LogLevel } from "../../src/lib/logger";
-import { pendingMail } from "../../src/modules/account/service";
+import { demoteUnverifiedListedAdmins, pendingMail } from "../../src/modules/account/service";
 import { createSmtpMailer } from "../../src/runtime/node/smtp-mailer";
 import { startFakeSmtp, tokenOf } from "../fakes/smtp";
 import { startFakeWechat } from "../fakes/wechat";
@@ -391,6 +391,34 @@ describe("POST /auth/email (change of address)", () => {
     expect((await verify(tokenOf(confirm))).status).toBe(400);
   });
 
+  it("a pending change dies when the owner changes or resets the password", async () => {
+    // Someone who learnt the password starts a change to their own address; the owner, warned
+    // by the notice, changes the password (or resets it): the link must stop working.
+    for (const takeBack of ["change", "reset"] as const) {
+      const { session } = await registered();
+      const attacker = randomEmail();
+      const before = smtp.messages.length;
+      expect(
+        (await authed(session, path, { new_email: attacker, password: session.password })).status,
+      ).toBe(202);
+      const link = tokenOf(await mailTo(attacker, "verify-email", before));
+      if (takeBack === "change") {
+        const changed = await authed(session, "/api/v1/auth/password", {
+          old_password: session.password,
+          new_password: "the owner's new password",
+        });
+        expect(changed.status).toBe(200);
+      } else {
+        const mark = smtp.messages.length;
+        expect((await forgot(session.email)).status).toBe(202);
+        const resetLink = tokenOf(await mailTo(session.email, "reset-password", mark));
+        expect((await reset(resetLink, "the owner's new password")).status).toBe(200);
+      }
+      expect((await verify(link)).status, takeBack).toBe(400);
+      expect((await userRow(session.userId)).email).toBe(session.email);
+    }
+  });
+
   it("links sent to the old address stop working once the change takes effect", async () => {
     const { session, token: oldVerify } = await registered();
     const newEmail = randomEmail();
@@ -460,6 +488,26 @@ describe("ADMIN_EMAILS bootstrap", () => {
     expect(typeof changes === "string" ? JSON.parse(changes) : changes).toEqual({
       role: { before: "user", after: "admin" },
     });
+  });
+
+  it("an admin taken before verification was required is demoted at start-up until verified", async () => {
+    // As the old code did: a listed address registered (unverified) and stored as admin.
+    const early = await registerUser(app, { email: "third@company.example" });
+    const granted = await registerUser(app); // admin:grant, not listed: untouched
+    await database.db.execute(
+      sql`update users set role = 'admin' where id in (${early.userId}, ${granted.userId})`,
+    );
+    const listed = ["third@company.example"];
+    expect(await demoteUnverifiedListedAdmins(database.db, listed)).toBe(1);
+    expect(await demoteUnverifiedListedAdmins(database.db, listed)).toBe(0);
+    expect((await userRow(early.userId)).role).toBe("user");
+    expect((await userRow(granted.userId)).role).toBe("admin");
+    expect((await adminList(early)).status).toBe(403);
+    const [audit] = await queryRows<{ action: string; request_id: string }>(
+      database.db,
+      sql`select action, request_id from admin_audit_log where target_id = ${early.userId}`,
+    );
+    expect(audit).toEqual({ action: "user.role_unverified_demote", request_id: "startup" });
   });
 
   it("an e-mail change to a listed address promotes once the new address is verified", async () => {

@@ -156,6 +156,21 @@ describe("login failures per account", () => {
     expect((await failures(user.userId)).failed_login_count).toBe(0);
   });
 
+  it("an attacker's failures never keep the owner out of an address they signed in from", async () => {
+    const user = await registerUser(app);
+    const home = randomIp();
+    expect((await login(user.email, user.password, home)).status).toBe(200);
+    // Failures from elsewhere, enough for the longest wait.
+    await deps.db.execute(
+      sql`update users set failed_login_count = 40, last_failed_login_at = now()
+          where id = ${user.userId}`,
+    );
+    expect((await login(user.email, user.password, randomIp())).status).toBe(429);
+    expect((await login(user.email, user.password, home)).status).toBe(200);
+    // A wrong password from home is still a failure (and per-IP budgets still apply there).
+    expect((await login(user.email, "not-it", home)).status).toBe(401);
+  });
+
   it("forgets failures after a quiet day", async () => {
     const user = await registerUser(app);
     let now = Date.now();

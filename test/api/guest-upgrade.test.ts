@@ -185,6 +185,33 @@ describe("a guest who logs in to an existing account", () => {
     expect((await call(app, "/api/v1/auth/me", { token: g.token })).status).toBe(401);
   });
 
+  it("cannot carry an account past its plan's customers limit: 403, nothing moves", async () => {
+    const account = await registerUser(app);
+    await deps.db.execute(
+      sql`update users set plan = 'free', plan_expires_at = null where id = ${account.userId}`,
+    );
+    await deps.db.execute(
+      sql`insert into customers (user_id, company)
+          select ${account.userId}, 'Kept ' || g from generate_series(1, 999) g`,
+    );
+    const g = await guest();
+    await addCustomer(g.token, "Guest One");
+    await addCustomer(g.token, "Guest Two");
+    const res = await call(app, "/api/v1/auth/login", {
+      json: { email: account.email, password: account.password },
+      token: g.token,
+      ip: randomIp(),
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.limit).toBe("customers");
+    expect(await companies(g.token)).toEqual(["Guest One", "Guest Two"]);
+    const [usage] = await queryRows<{ customers: number }>(
+      deps.db,
+      sql`select customers from user_usage where user_id = ${account.userId}`,
+    );
+    expect(usage!.customers).toBe(999);
+  });
+
   it("moves nothing when the password is wrong", async () => {
     const account = await registerUser(app);
     const g = await guest();

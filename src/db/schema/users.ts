@@ -50,6 +50,12 @@ export const users = pgTable(
      */
     failedLoginCount: integer("failed_login_count").notNull().default(0),
     lastFailedLoginAt: tstz("last_failed_login_at"),
+    /**
+     * Client addresses (rate-limit keys: IPv4, IPv6 /64) of the last successful password
+     * logins, newest first: the per-account delay never applies to them, so an attacker's
+     * failures cannot keep the owner out (OWASP's device-cookie idea, by address).
+     */
+    loginAddresses: text("login_addresses").array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { pgConstraint, pgErrorCode, queryRows } from "../../db/client";
+import { type Db, pgConstraint, pgErrorCode, queryRows } from "../../db/client";
 import type { EMAIL_TOKEN_PURPOSES } from "../../db/schema/users";
 import type { Deps } from "../../deps";
 import { badRequest, conflict, forbidden, unauthorized, validationError } from "../../http/errors";
@@ -131,6 +131,30 @@ function bootstrapAudit(from: string, at: SQL, requestId: string | undefined): S
       select null, 'user.role_bootstrap', 'user', id::text,
              '{"role": {"before": "user", "after": "admin"}}'::jsonb, ${requestId ?? null}, ${at}
       from ${sql.raw(from)} where promoted)`;
+}
+
+/**
+ * Accounts that were made admin by registering a listed address before verification was
+ * required (the hole this bootstrap closes) go back to `user` at start-up, with an audit row;
+ * verifying the address promotes them again. Admins granted any other way are untouched.
+ */
+export async function demoteUnverifiedListedAdmins(db: Db, listed: string[]): Promise<number> {
+  if (listed.length === 0) return 0;
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`with demoted as (
+        update users set role = 'user', updated_at = now()
+        where role = 'admin' and email_verified_at is null
+          and email in (select jsonb_array_elements_text(${JSON.stringify(listed)}::jsonb))
+        returning id),
+      audit as (
+        insert into admin_audit_log (actor_id, action, target_type, target_id, changes, request_id)
+        select null, 'user.role_unverified_demote', 'user', id::text,
+               '{"role": {"before": "admin", "after": "user"}}'::jsonb, 'startup'
+        from demoted)
+      select count(*)::int as n from demoted`,
+  );
+  return row?.n ?? 0;
 }
 
 export interface Verified {
@@ -365,9 +389,11 @@ export async function resetPassword(deps: Deps, input: { token: string; new_pass
       revoked as (
         update refresh_tokens r set revoked_at = ${at} from changed
         where r.user_id = changed.id and r.revoked_at is null returning r.family_id),
+      -- Every other pending link dies with the old password: a reset is how an owner takes an
+      -- account back, and an e-mail change someone else started must not outlive it.
       others as (
         update email_tokens t set expires_at = ${at} from tok
-        where t.user_id = tok.user_id and t.purpose = 'reset_password'
+        where t.user_id = tok.user_id and t.purpose in ('reset_password', 'change_email')
           and t.token_hash <> ${hash} and t.used_at is null and t.expires_at > ${at})
       select (select array_agg(distinct family_id) from revoked) as sessions from changed`,
   );

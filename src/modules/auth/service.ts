@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { pgConstraint, pgErrorCode, queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
+import { ipRateLimitKey } from "../../http/client-ip";
 import {
   ApiError,
   conflict,
@@ -255,6 +256,16 @@ const attemptAllowed = (at: SQL) =>
     or u.last_failed_login_at <= ${at} - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval
     or u.last_failed_login_at + ${failureDelay(sql`u.failed_login_count`)} <= ${at})`;
 
+/** How many recent password-login addresses an account remembers. */
+const KNOWN_ADDRESSES = 5;
+
+/** After a password login, its address first among the account's known ones. */
+const knownAddresses = (event: string, ip: string) => {
+  if (event !== "login") return sql`login_addresses`;
+  const key = ipRateLimitKey(ip);
+  return sql`(array[${key}]::text[] || array_remove(login_addresses, ${key}))[1:${sql.raw(String(KNOWN_ADDRESSES))}]`;
+};
+
 function accountThrottled(retryAfter: number) {
   const seconds = Math.max(1, retryAfter);
   return new ApiError(
@@ -299,7 +310,8 @@ export async function loginWithPassword(
               or u.last_failed_login_at <= ${at} - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval
             then 1 else u.failed_login_count + 1 end,
           last_failed_login_at = ${at}
-        where u.email = ${input.email} and ${attemptAllowed(at)}
+        where u.email = ${input.email}
+          and (${attemptAllowed(at)} or ${ipRateLimitKey(ip)} = any(u.login_addresses))
         returning u.id)
       select t.id, t.password_hash, t.status, exists (select 1 from claimed) as allowed,
         ceil(extract(epoch from t.last_failed_login_at
@@ -405,7 +417,7 @@ async function openSession(
     deps.db,
     sql`with u as (
         update users set last_login_at = ${at}, failed_login_count = 0,
-          last_failed_login_at = null
+          last_failed_login_at = null, login_addresses = ${knownAddresses(event, ip)}
         where id = ${userId} and status = 'active' returning *),
       ${sessionAndUsage("u", refresh, event, ip)}${merge}
       select u.*, c.balance as credits from u left join user_credits c on c.user_id = u.id`,
@@ -566,7 +578,13 @@ export async function changePassword(
         update refresh_tokens set revoked_at = ${now}::timestamptz
         where user_id in (select id from changed) and family_id <> ${auth.sessionId}
           and revoked_at is null
-        returning id)
+        returning id),
+      -- Pending reset and e-mail change links die with the old password (an e-mail change
+      -- started by someone who knew it must not survive the owner changing it).
+      links as (
+        update email_tokens set expires_at = ${now}::timestamptz
+        where user_id in (select id from changed) and purpose in ('reset_password', 'change_email')
+          and used_at is null and expires_at > ${now}::timestamptz)
       select count(*)::int as revoked from revoked`,
   );
   return { revokedSessions: result?.revoked ?? 0 };

@@ -1,5 +1,5 @@
 import { chmod, mkdir, readdir, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -11,6 +11,7 @@ import type { Config } from "../../config";
 import type { Database, Db } from "../../db/client";
 import { migrateDatabase } from "../../db/migrate";
 import * as schema from "../../db/schema";
+import { demoteUnverifiedListedAdmins } from "../../modules/account/service";
 import { lockDataDir } from "./data-dir-lock";
 
 /**
@@ -50,13 +51,15 @@ export async function openPgliteDatabase(
   };
 }
 
-/** Creates `dir` (and its parents) owner-only, or tightens an existing one that is wider. */
+/**
+ * Creates `dir` (and missing parents) owner-only, or tightens an existing `dir` that is wider.
+ * The parent (DATA_DIR) is tightened only when this created it: it may be a folder of the
+ * operator's (`DATA_DIR=.`); the database directory itself is always ours.
+ */
 export async function ownerOnlyDirectory(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const path of [dirname(dir), dir]) {
-    const { mode } = await stat(path);
-    if (mode & 0o077) await chmod(path, 0o700);
-  }
+  const { mode } = await stat(dir);
+  if (mode & 0o077) await chmod(dir, 0o700);
 }
 
 /** Every directory under `root` 0700 and every file 0600. */
@@ -100,13 +103,19 @@ export async function migratePostgres(url: string): Promise<void> {
   }
 }
 
-/** Opens the configured database and brings its schema up to date. */
+/**
+ * Opens the configured database and brings its schema and its data rules up to date (every
+ * start and every `db:migrate`, so Workers deploys get them too).
+ */
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
+  let database: Database;
   if (config.DATABASE_URL) {
     await migratePostgres(config.DATABASE_URL);
-    return openPostgresDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+    database = openPostgresDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  } else {
+    database = await openPgliteDatabase(`${config.DATA_DIR}/pglite`);
+    await migrateDatabase(database);
   }
-  const database = await openPgliteDatabase(`${config.DATA_DIR}/pglite`);
-  await migrateDatabase(database);
+  await demoteUnverifiedListedAdmins(database.db, config.ADMIN_EMAILS);
   return database;
 }
