@@ -16,6 +16,12 @@ import { IMPORT_PATHS } from "./modules/imports/paths";
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 /** Routes that take spreadsheet uploads and enforce their own, larger, body limit. */
 const UPLOAD_PATHS = new Set<string>(IMPORT_PATHS);
+/** Callbacks verified over their exact bytes by the sender's signature. */
+const SIGNED_PATHS = new Set<string>([
+  "/api/v1/payments/callback",
+  "/api/v1/payments/stripe/webhook",
+  "/api/v1/webhooks/wechat",
+]);
 
 export interface AppOptions {
   /** The Node listener writes the request id and security headers itself (see listener.ts). */
@@ -66,7 +72,16 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
     if (UPLOAD_PATHS.has(c.req.path)) return next();
     return limitBody(c, next);
   });
-  app.use(refuseControlCharacters);
+  // Uploads carry their own limit (the guard would buffer a body before it applies), and signed
+  // callbacks must be taken as their sender signed them: a payer's name with a control
+  // character refused here would be retried until the provider gives up on us.
+  app.use(async function guardInput(c, next) {
+    const path = c.req.path;
+    if (UPLOAD_PATHS.has(path) || SIGNED_PATHS.has(path) || path.startsWith("/api/v1/jobs/")) {
+      return next();
+    }
+    return refuseControlCharacters(c, next);
+  });
 
   app.route("/", createHealthRoutes());
   for (const router of routers) app.route("/", router);

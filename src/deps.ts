@@ -166,5 +166,5 @@ function mailerFor(config: Config, fetchImpl: typeof fetch, logger: Logger): Mai
     });
   }
   if (config.SMTP_URL) logger.warn("SMTP_URL is read by the Node server only; mail is logged");
-  return createLogMailer(logger);
+  return createLogMailer(logger, { production: config.APP_ENV === "production" });
 }

@@ -60,4 +60,14 @@ describe("control characters at the edge", () => {
     expect(res.status).toBe(201);
     expect(res.body.notes).toBe("line one\r\nline two");
   });
+
+  it("leaves signed callbacks and uploads to their own checks", async () => {
+    // Stripe is not configured here: the route itself answers, the guard did not refuse it.
+    const webhook = await call(app, "/api/v1/payments/stripe/webhook", {
+      json: { data: { object: { customer_details: { name: "Li\u0000" } } } },
+    });
+    expect(webhook.status).toBe(503);
+    const upload = await call(app, "/api/v1/customers/import", { json: { file: "\u0000" } });
+    expect(upload.status).toBe(401);
+  });
 });

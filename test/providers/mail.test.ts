@@ -195,6 +195,16 @@ describe("log mailer (the embedded default)", () => {
     expect(entry).toMatchObject({ to: "buyer@example.com", subject: message.subject });
     expect(entry.links).toEqual(["http://localhost:3000/verify-email?token=abc123"]);
   });
+
+  it("in production never writes the link: it reports the mail as not sent", async () => {
+    const lines: { line: string; level: LogLevel }[] = [];
+    const logger = createLogger("info", (line, level) => lines.push({ line, level }));
+    await createLogMailer(logger, { production: true }).send(message);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.level).toBe("error");
+    expect(lines[0]!.line).not.toContain("abc123");
+    expect(JSON.parse(lines[0]!.line).msg).toMatch(/not sent: no mail provider configured/);
+  });
 });
 
 describe("choosing the mailer", () => {

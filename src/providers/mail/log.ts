@@ -9,10 +9,18 @@ const LINK_RE = /https?:\/\/[^\s<>"]+/g;
  * address or reset a password by copying the link from the log. Only this mailer logs links:
  * it is meant for a developer's own machine (docs/mail.md).
  */
-export function createLogMailer(logger: Logger): Mailer {
+export function createLogMailer(logger: Logger, options: { production?: boolean } = {}): Mailer {
   return {
     kind: "log",
     async send(message) {
+      // In production the links are credentials in a shared log: say a mail was dropped, and why.
+      if (options.production) {
+        logger.error("mail not sent: no mail provider configured (set SMTP_URL or MAIL_API_KEY)", {
+          to: message.to,
+          subject: message.subject,
+        });
+        return;
+      }
       logger.info("mail (no mail provider configured: logged, not sent)", {
         to: message.to,
         subject: message.subject,

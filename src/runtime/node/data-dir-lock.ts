@@ -1,6 +1,7 @@
 import { readFileSync, unlinkSync } from "node:fs";
 import { open, readFile, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /**
  * One owner for the embedded database. PGlite is a single-process database: a second process
@@ -44,6 +45,32 @@ function running(pid: number): boolean {
   }
 }
 
+/**
+ * Linux: when the process now holding `pid` started (ms since the epoch), from /proc; null where
+ * that cannot be read. A pid is reused after a crash (a container's node is pid 1 every time).
+ */
+function processStartMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) start after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const startTicks = Number(fields[19]);
+    const bootSeconds = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+    if (!Number.isFinite(startTicks) || !Number.isFinite(bootSeconds)) return null;
+    return bootSeconds * 1000 + (startTicks / 100) * 1000; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the holder recorded in a lock is still the process that wrote it. */
+function holderAlive(holder: LockHolder): boolean {
+  if (holder.pid === process.pid || !running(holder.pid)) return false;
+  const started = processStartMs(holder.pid);
+  // Started well after the lock was written: the pid now belongs to someone else.
+  return started === null || started <= Date.parse(holder.since) + 2_000;
+}
+
 async function readHolder(path: string): Promise<LockHolder | null> {
   try {
     const holder = JSON.parse(await readFile(path, "utf8")) as LockHolder;
@@ -82,12 +109,16 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    const holder = await readHolder(path);
+    // An empty lock may be one another process created a moment ago and is still writing.
+    const holder = (await readHolder(path)) ?? (await sleep(100).then(() => readHolder(path)));
     // Another host (a shared volume) cannot be probed: its lock is respected.
-    if (holder && (holder.host !== me.host || running(holder.pid))) {
+    if (holder && (holder.host !== me.host || holderAlive(holder))) {
       throw new DataDirLockedError(dataDir, holder);
     }
-    // A stale or unreadable lock (its process died mid-write or long ago): take it over.
+    // A stale or unreadable lock (its process died mid-write or long ago): take it over, unless
+    // another process starting at the same moment took it over first.
+    const again = await readHolder(path);
+    if (again?.pid !== holder?.pid || again?.since !== holder?.since) continue;
     await unlink(path).catch(() => {});
   }
   throw new Error(`could not lock ${dataDir}: the lock file keeps changing`);
