@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { chmod, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,23 +16,9 @@ async function openToOthers(): Promise<string[]> {
   return modes.filter(([, mode]) => mode & 0o077).map(([p, mode]) => `${p} ${mode.toString(8)}`);
 }
 
-/** Runs one of the npm scripts' entry files to its end. */
-function runScript(script: string, args: string[] = []) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
-      env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", DATA_DIR: dataDir },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout?.on("data", (chunk) => (output += chunk));
-    child.stderr?.on("data", (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+/** Runs one of the npm scripts' entry files on this data directory to its end. */
+const runScript = (script: string, args: string[] = []) =>
+  runToExit({ DATA_DIR: dataDir }, script, args);
 
 async function json(url: string, init: { body?: unknown; token?: string } = {}) {
   const res = await fetch(url, {

@@ -66,11 +66,14 @@ export async function startNodeServer(env: Record<string, string>): Promise<Runn
   };
 }
 
+/** Runs an entry file (the server by default, or an npm script's) to its end. */
 export function runToExit(
   env: Record<string, string>,
+  script = "src/runtime/node.ts",
+  args: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/runtime/node.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
       env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

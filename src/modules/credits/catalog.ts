@@ -1,3 +1,5 @@
+import { FEATURES } from "../entitlements/schemas";
+
 /**
  * Seeded once; admins manage them afterwards (prices in minor units, CNY fen). `limits` are the
  * plan's quotas, enforced in SQL (migration 0013); a missing key is unlimited.
@@ -38,18 +40,8 @@ export const DEFAULT_PLANS = [
     tier: 2,
     monthlyPrice: 29_900,
     monthlyCredits: 2_000,
-    features: [
-      "translate",
-      "customers",
-      "products",
-      "quotations",
-      "marketing",
-      "discovery",
-      "ai_assistant",
-      "followup_engine",
-      "agent",
-      "priority_support",
-    ],
+    // Every feature there is.
+    features: FEATURES,
     limits: { agent_runs_per_month: 100 },
     sortOrder: 2,
   },
