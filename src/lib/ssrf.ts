@@ -4,8 +4,9 @@
  *
  * Residual risk, DNS rebinding: safeFetch checks the resolver's answers, then the runtime's fetch
  * resolves the name again on its own, so a hostile name server answering with TTL 0 can point the
- * second lookup inside. Workers refuse private destinations at the platform level; Node
- * deployments need an egress firewall (or a connect-time address check) to close that gap.
+ * second lookup inside. Workers refuse private destinations at the platform level; on Node a
+ * fetch from createGuardedNodeFetch (runtime/node/dns.ts) re-checks at connect time. URLs that
+ * admins and operators set (providers) go through lib/outbound.ts, built on this guard.
  */
 
 /** Returns the IP addresses a hostname resolves to (A and AAAA). */
@@ -24,13 +25,17 @@ export type SsrfReason =
   | "dns_no_address"
   | "dns_private"
   | "too_many_redirects"
-  | "response_too_large";
+  | "response_too_large"
+  | "insecure_scheme"
+  | "redirect_offsite";
 
 const USER_MESSAGES: Partial<Record<SsrfReason, string>> = {
   dns_failed: "URL host could not be resolved",
   dns_no_address: "URL host could not be resolved",
   too_many_redirects: "URL redirects too many times",
   response_too_large: "Response is too large",
+  insecure_scheme: "URL must use https",
+  redirect_offsite: "URL redirects to another host",
 };
 
 /** `message` is safe to show a user; `reason` is for code and logs. Never carries addresses. */
@@ -46,8 +51,8 @@ export class SsrfBlockedError extends Error {
 }
 
 export interface UrlPolicy {
-  /** Ports a URL may name; default 80 and 443. */
-  allowedPorts?: readonly number[];
+  /** Ports a URL may name; default 80 and 443. "any" for operator-set provider URLs. */
+  allowedPorts?: readonly number[] | "any";
 }
 
 const DEFAULT_PORTS: readonly number[] = [80, 443];
@@ -74,7 +79,8 @@ export function parsePublicUrl(input: string, policy: UrlPolicy = {}): URL {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new SsrfBlockedError("scheme");
   if (url.username || url.password) throw new SsrfBlockedError("credentials");
   const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
-  if (!(policy.allowedPorts ?? DEFAULT_PORTS).includes(port)) throw new SsrfBlockedError("port");
+  const ports = policy.allowedPorts ?? DEFAULT_PORTS;
+  if (ports !== "any" && !ports.includes(port)) throw new SsrfBlockedError("port");
 
   // The WHATWG parser has already turned decimal, octal, hex and short IPv4 spellings into
   // dotted quads and canonicalised IPv6, so these two shapes are the only literal forms left.
@@ -93,7 +99,7 @@ export function parsePublicUrl(input: string, policy: UrlPolicy = {}): URL {
   return url;
 }
 
-function isIpLiteral(host: string): boolean {
+export function isIpLiteral(host: string): boolean {
   return host.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(host);
 }
 
@@ -282,7 +288,7 @@ export async function safeFetch(
   }
 }
 
-async function assertResolvesPublic(
+export async function assertResolvesPublic(
   hostname: string,
   resolver: HostResolver,
   signal: AbortSignal,
@@ -301,7 +307,7 @@ async function assertResolvesPublic(
 }
 
 // HostResolver takes no signal, so the timeout budget is enforced around it.
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   signal.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -319,7 +325,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function limitBody(res: Response, maxBytes: number, url: URL): Response {
+export function limitBody(res: Response, maxBytes: number, url: URL): Response {
   if (Number(res.headers.get("content-length")) > maxBytes) {
     void res.body?.cancel();
     throw new SsrfBlockedError("response_too_large");

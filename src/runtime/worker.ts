@@ -186,7 +186,9 @@ async function buildWorker(env: WorkerEnv, routes: () => AppRouter[]): Promise<W
     },
     platformIpHeader: "CF-Connecting-IP",
   });
-  if (config.PDF_FONT_URL) provideCjkFont(fetchedCjkFont(config.PDF_FONT_URL));
+  if (config.PDF_FONT_URL) {
+    provideCjkFont(fetchedCjkFont(config.PDF_FONT_URL, { fetch: deps.fetch }));
+  }
   return { app: buildApp(deps, routes()), deps, openDatabase };
 }
 

@@ -1,7 +1,10 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { decryptSecret } from "../../src/lib/crypto";
+import { generateWithLlm } from "../../src/providers/llm/openai-compatible";
 import { addAiProvider, clearAiProviders, storedProviderKey } from "../support/ai";
 import { auditRows as auditRowsOf } from "../support/audit";
 import { call, registerUser } from "../support/client";
@@ -35,6 +38,27 @@ async function count(table: "ai_providers" | "translation_quotas" | "faqs") {
 }
 
 const auditRows = (action: string, id: string) => auditRowsOf(deps, action, id);
+const PROVIDERS = "/api/v1/admin/ai-providers";
+
+async function startServerOn127(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    hits++;
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get hits() {
+      return hits;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 const storedKey = (id: string) => storedProviderKey(deps, "ai_providers", id);
 
 const llmBody = (overrides: Record<string, unknown> = {}) => ({
@@ -241,6 +265,161 @@ describe("admin AI providers", () => {
     });
     expect(mt.status).toBe(201);
     expect(mt.body.models).toEqual([]);
+  });
+
+  it("refuses a private, loopback or metadata base_url unless the operator listed it", async () => {
+    const admin = await newAdmin();
+    // Built without the test default (127.0.0.1 listed for the fakes): the shipped default.
+    const strict = await ctx.makeApp({}, { OUTBOUND_ALLOW_HOSTS: "" });
+    const created = await admin.call(PROVIDERS, { json: llmBody() });
+    const before = await count("ai_providers");
+    for (const base_url of [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[::1]:8000/v1",
+      "http://0.0.0.0:11434/v1",
+      "http://2130706433/v1",
+      "http://0x7f.1/v1",
+      "http://localhost:11434/v1",
+      "http://127.0.0.1:8000/v1",
+      "http://192.168.1.20:8000/v1",
+    ]) {
+      for (const [method, path, json] of [
+        ["POST", PROVIDERS, llmBody({ base_url })],
+        ["PATCH", `${PROVIDERS}/${created.body.id}`, { base_url, api_key: "sk-new-0123456789" }],
+      ] as const) {
+        const res = await call(strict, path, { method, json, token: admin.accessToken });
+        expect(res.status, `${method} ${base_url}`).toBe(422);
+        expect(res.body.errors).toEqual([
+          expect.objectContaining({ loc: ["body", "base_url"], type: "outbound_url" }),
+        ]);
+      }
+    }
+    expect(await count("ai_providers")).toBe(before);
+    expect((await admin.call(`${PROVIDERS}/${created.body.id}`)).body.base_url).toBe(
+      "https://llm.example.com/v1",
+    );
+    // A private deployment lists its local model servers (vLLM, Ollama) and may use them.
+    const listed = await ctx.makeApp(
+      {},
+      { OUTBOUND_ALLOW_HOSTS: "192.168.1.20:8000,localhost:11434" },
+    );
+    for (const base_url of ["http://192.168.1.20:8000/v1", "http://localhost:11434/v1"]) {
+      const res = await call(listed, PROVIDERS, {
+        json: llmBody({ base_url }),
+        token: admin.accessToken,
+      });
+      expect(res.status, base_url).toBe(201);
+    }
+  });
+
+  it("requires https in production, except to a host the operator listed", async () => {
+    const admin = await newAdmin();
+    // What production needs to start (src/config.ts), on the test database and limiter.
+    const production = await ctx.makeApp(
+      {},
+      {
+        APP_ENV: "production",
+        PUBLIC_BASE_URL: "https://api.example.test",
+        CORS_ORIGINS: "https://app.example.test",
+        JWT_SECRET: "Jw7-prod-test-9aQz4LmX2vTc8RfNb3KdYp6",
+        CSRF_SECRET: "Cs5-prod-test-1HgW7qPz3xVn9LtBk4MeRj2",
+        APP_ENCRYPTION_KEY: "Ek3-prod-test-6YdU8sFa2wQm5NzCh7JvTg9",
+        ALLOW_EMBEDDED_DATABASE: "true",
+        ALLOW_MEMORY_RATE_LIMIT: "true",
+        ALLOW_NO_MAIL: "true",
+        OUTBOUND_ALLOW_HOSTS: "10.0.0.5:8000",
+      },
+    );
+    const post = (base_url: string) =>
+      call(production, PROVIDERS, { json: llmBody({ base_url }), token: admin.accessToken });
+    const plain = await post("http://llm.example.com/v1");
+    expect(plain.status).toBe(422);
+    expect(plain.body.errors).toEqual([
+      expect.objectContaining({
+        loc: ["body", "base_url"],
+        msg: "Must be an https URL in production",
+      }),
+    ]);
+    expect((await post("https://llm.example.com/v1")).status).toBe(201);
+    expect((await post("http://10.0.0.5:8000/v1")).status).toBe(201);
+  });
+
+  it("binds a key to its base_url: a new URL needs the key in the same PATCH", async () => {
+    const admin = await newAdmin();
+    const created = await admin.call(PROVIDERS, { json: llmBody() });
+    const path = `${PROVIDERS}/${created.body.id}`;
+    const stored = await storedKey(created.body.id);
+
+    const moved = await admin.call(path, {
+      method: "PATCH",
+      json: { base_url: "https://collector.example.net/v1" },
+    });
+    expect(moved.status).toBe(422);
+    expect(moved.body.errors).toEqual([
+      expect.objectContaining({ loc: ["body", "api_key"], type: "key_rebind" }),
+    ]);
+    expect((await admin.call(path)).body.base_url).toBe("https://llm.example.com/v1");
+    expect(await storedKey(created.body.id)).toEqual(stored);
+    expect(await auditRows("ai_provider.update", created.body.id)).toHaveLength(0);
+
+    // Both failures at once are both named.
+    const both = await admin.call(path, {
+      method: "PATCH",
+      json: { base_url: "https://collector.example.net/v1", models: [] },
+    });
+    expect(both.status).toBe(422);
+    expect(both.body.errors.map((e: { loc: string[] }) => e.loc[1]).sort()).toEqual([
+      "api_key",
+      "models",
+    ]);
+
+    expect(
+      (
+        await admin.call(path, {
+          method: "PATCH",
+          json: { base_url: "https://llm.example.com/v1", enabled: false },
+        })
+      ).status,
+    ).toBe(200);
+    const rekeyed = await admin.call(path, {
+      method: "PATCH",
+      json: { base_url: "https://llm2.example.com/v1", api_key: "sk-other-0123456789-ABCD" },
+    });
+    expect(rekeyed.status).toBe(200);
+    expect(rekeyed.body).toMatchObject({
+      base_url: "https://llm2.example.com/v1",
+      api_key_hint: "ABCD",
+    });
+    // Clearing the key while moving is also an answer: nothing stored goes anywhere.
+    const cleared = await admin.call(path, {
+      method: "PATCH",
+      json: { base_url: "https://llm3.example.com/v1", api_key: null },
+    });
+    expect(cleared.status).toBe(200);
+  });
+
+  it("an LLM call follows no redirect to another host, with or without the key", async () => {
+    const internal = await startServerOn127((_req, res) => res.end("{}"));
+    const redirecting = await startServerOn127((_req, res) => {
+      res.writeHead(307, { location: `${internal.url}/internal/admin` }).end();
+    });
+    try {
+      const target = {
+        provider: "redirecting",
+        baseUrl: `${redirecting.url}/v1`,
+        apiKey: "sk-secret-0123456789",
+        model: "m",
+        timeoutMs: 5000,
+      };
+      await expect(
+        generateWithLlm(target, { messages: [{ role: "user", content: "hi" }] }, deps.fetch),
+      ).rejects.toThrow();
+      expect(redirecting.hits).toBe(1);
+      expect(internal.hits).toBe(0);
+    } finally {
+      await internal.close();
+      await redirecting.close();
+    }
   });
 
   it("PATCH validates too: no kind change, no empty models for llm, 404 and 422 ids", async () => {

@@ -244,10 +244,104 @@ describe("admin search providers", () => {
     expect(await count()).toBe(before);
     // A searxng instance may run without a key.
     const searx = await admin.call(BASE, {
-      json: braveBody({ kind: "searxng", api_key: undefined, base_url: "http://searx.local:8080" }),
+      json: braveBody({
+        kind: "searxng",
+        api_key: undefined,
+        base_url: "http://searx.example.net:8080",
+      }),
     });
     expect(searx.status).toBe(201);
     expect(searx.body).toMatchObject({ api_key_set: false, api_key_hint: null });
+  });
+
+  it("refuses a private, loopback or metadata base_url unless the operator listed it", async () => {
+    const admin = await newAdmin();
+    // Built without the test default (127.0.0.1 listed for the fakes): the shipped default.
+    const strict = await ctx.makeApp({}, { OUTBOUND_ALLOW_HOSTS: "" });
+    const before = await count();
+    const created = await admin.call(BASE, { json: braveBody() });
+    const bad = [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[::1]:8080/",
+      "http://0.0.0.0:8080/",
+      "http://2130706433/",
+      "http://0x7f.1/",
+      "http://localhost:8888/",
+      "http://10.0.0.5:8080/",
+      search.url,
+    ];
+    for (const base_url of bad) {
+      for (const [method, path, json] of [
+        ["POST", BASE, braveBody({ base_url })],
+        ["PATCH", `${BASE}/${created.body.id}`, { base_url, api_key: "new-key-0123456789" }],
+      ] as const) {
+        const res = await call(strict, path, { method, json, token: admin.accessToken });
+        expect(res.status, `${method} ${base_url}`).toBe(422);
+        expect(res.body.errors).toEqual([
+          expect.objectContaining({ loc: ["body", "base_url"], type: "outbound_url" }),
+        ]);
+      }
+    }
+    expect(await count()).toBe(before + 1);
+    expect((await admin.call(`${BASE}/${created.body.id}`)).body.base_url).toBe(
+      "https://api.search.brave.com",
+    );
+    // An operator-listed host:port is accepted (a SearXNG on the private network).
+    const listed = await ctx.makeApp({}, { OUTBOUND_ALLOW_HOSTS: "10.0.0.5:8080" });
+    const ok = await call(listed, BASE, {
+      json: braveBody({ kind: "searxng", api_key: undefined, base_url: "http://10.0.0.5:8080" }),
+      token: admin.accessToken,
+    });
+    expect(ok.status).toBe(201);
+  });
+
+  it("binds a key to its base_url: a new URL needs the key in the same PATCH", async () => {
+    const admin = await newAdmin();
+    const created = await admin.call(BASE, { json: braveBody() });
+    const path = `${BASE}/${created.body.id}`;
+    const stored = await storedKey(created.body.id);
+
+    const moved = await admin.call(path, {
+      method: "PATCH",
+      json: { base_url: "https://collector.example.net" },
+    });
+    expect(moved.status).toBe(422);
+    expect(moved.body.errors).toEqual([
+      expect.objectContaining({ loc: ["body", "api_key"], type: "key_rebind" }),
+    ]);
+    expect((await admin.call(path)).body.base_url).toBe("https://api.search.brave.com");
+    expect(await storedKey(created.body.id)).toEqual(stored);
+    expect(await auditRows("search_provider.update", created.body.id)).toHaveLength(0);
+
+    // The same URL again, or a new one with its key, is fine.
+    const same = await admin.call(path, {
+      method: "PATCH",
+      json: { base_url: "https://api.search.brave.com", timeout_ms: 4000 },
+    });
+    expect(same.status).toBe(200);
+    const rekeyed = await admin.call(path, {
+      method: "PATCH",
+      json: { base_url: "https://brave.example.net", api_key: "another-key-0123456789" },
+    });
+    expect(rekeyed.status).toBe(200);
+    expect(rekeyed.body).toMatchObject({
+      base_url: "https://brave.example.net",
+      api_key_hint: "6789",
+    });
+
+    // Without a stored key there is nothing to leak: a keyless SearXNG moves freely.
+    const searx = await admin.call(BASE, {
+      json: braveBody({
+        kind: "searxng",
+        api_key: undefined,
+        base_url: "https://searx.example.org",
+      }),
+    });
+    const movedSearx = await admin.call(`${BASE}/${searx.body.id}`, {
+      method: "PATCH",
+      json: { base_url: "https://searx.example.net" },
+    });
+    expect(movedSearx.status).toBe(200);
   });
 
   it("PATCH validates too: no kind change, empty body, 404 and 422 ids", async () => {

@@ -79,7 +79,15 @@ export interface TestContext {
 }
 
 export function testConfig(env: ConfigInput = {}) {
-  return parseConfig({ APP_ENV: "test", TRUST_PROXY: "1", LOG_LEVEL: "silent", ...env });
+  // Fake providers listen on 127.0.0.1, which the outbound policy refuses unless listed; a test
+  // of that refusal passes OUTBOUND_ALLOW_HOSTS: "" to build an app without it.
+  return parseConfig({
+    APP_ENV: "test",
+    TRUST_PROXY: "1",
+    LOG_LEVEL: "silent",
+    OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
+    ...env,
+  });
 }
 
 /**

@@ -18,6 +18,13 @@ export const TEST_BINDINGS = {
   CSRF_SECRET: "e2e-csrf-secret-0123456789abcdef012345678",
   APP_ENCRYPTION_KEY: "e2e-encryption-key-0123456789abcdef01234",
   LOG_LEVEL: "warn",
+  // wrangler.toml's vars say APP_ENV=production, which refuses to start without these.
+  PUBLIC_BASE_URL: "https://app.example.test",
+  CORS_ORIGINS: "https://app.example.test",
+  ALLOW_MEMORY_RATE_LIMIT: "true",
+  ALLOW_NO_MAIL: "true",
+  // The fake providers listen on 127.0.0.1 (plain http): listed, as an operator lists vLLM.
+  OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
 };
 
 /** One environment of wrangler.toml (auth, api, ...) bundled by wrangler and run in workerd. */

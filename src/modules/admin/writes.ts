@@ -1,10 +1,13 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
+import type { Config } from "../../config";
 import { pgErrorCode } from "../../db/client";
 import type { AppEnv } from "../../http/env";
-import { conflict } from "../../http/errors";
+import { conflict, validationError } from "../../http/errors";
 import { requestIp } from "../../http/limits";
 import { encryptSecret } from "../../lib/crypto";
+import { checkOutboundUrl, outboundPolicy } from "../../lib/outbound";
+import { SsrfBlockedError, type SsrfReason } from "../../lib/ssrf";
 
 /** Who made an admin write, for its audit row. */
 export interface Actor {
@@ -154,3 +157,41 @@ export async function apiKeySets(
   const { ciphertext, hint } = await sealedKey(encryption, apiKey);
   return [sql`api_key_ciphertext = ${ciphertext}, api_key_hint = ${hint}`];
 }
+
+const PRIVATE_REASONS: readonly SsrfReason[] = [
+  "private_address",
+  "reserved_name",
+  "single_label",
+  "trailing_dot",
+];
+
+/**
+ * An admin-set provider URL under the outbound policy (lib/outbound.ts), judged at write time
+ * so the admin hears why now rather than a 503 at the first call: a 422 naming the field.
+ */
+export function assertOutboundUrl(
+  config: Pick<Config, "APP_ENV" | "OUTBOUND_ALLOW_HOSTS">,
+  url: string | undefined,
+  field = "base_url",
+): void {
+  if (url === undefined) return;
+  try {
+    checkOutboundUrl(url, outboundPolicy(config));
+  } catch (error) {
+    if (!(error instanceof SsrfBlockedError)) throw error;
+    const msg =
+      error.reason === "insecure_scheme"
+        ? "Must be an https URL in production"
+        : PRIVATE_REASONS.includes(error.reason)
+          ? "A private, loopback or link-local host; the operator can allow it in OUTBOUND_ALLOW_HOSTS"
+          : "This URL is not allowed";
+    throw validationError([{ loc: ["body", field], msg, type: "outbound_url" }]);
+  }
+}
+
+/** The api_key PATCH rule: a new base_url without the key again is refused. */
+export const KEY_REBIND_ISSUE = {
+  loc: ["body", "api_key"],
+  msg: "Changing base_url needs api_key in the same request, so a stored key never goes to a new host",
+  type: "key_rebind",
+};

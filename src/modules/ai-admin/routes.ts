@@ -102,6 +102,10 @@ export const updateProviderRoute = createRoute({
   tags: providerTags,
   security,
   summary: "Change an AI provider (`api_key: null` clears the key; leaving it out keeps it)",
+  description:
+    "A new `base_url` must be public or listed in OUTBOUND_ALLOW_HOSTS (https in production), " +
+    "and needs `api_key` in the same request when a key is stored (422 otherwise), so a stored " +
+    "key is never sent to a host it was not entered for.",
   middleware: [...writeGuard],
   request: { params: IdParam, body: body(ProviderPatch) },
   responses: {

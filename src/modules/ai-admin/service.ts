@@ -3,14 +3,16 @@ import { pgErrorCode, queryRows } from "../../db/client";
 import { selectPage } from "../../db/page";
 import type { AiProviderKind, QuotaPeriod } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { notFound, type ValidationIssue, validationError } from "../../http/errors";
+import { conflict, notFound, type ValidationIssue, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { escapeLike } from "../../lib/sql-text";
 import {
   type Actor,
   apiKeySets,
+  assertOutboundUrl,
   auditCte,
   changedFields,
+  KEY_REBIND_ISSUE,
   lockBefore,
   patchSets,
   rethrowUnique,
@@ -96,6 +98,7 @@ export async function getProvider(deps: Deps, id: string) {
 }
 
 export async function createProvider(deps: Deps, actor: Actor, input: ProviderInput) {
+  assertOutboundUrl(deps.config, input.base_url);
   const key = await sealedKey(deps.keys.encryption, input.api_key);
   const [row] = await queryRows<ProviderRow>(
     deps.db,
@@ -126,18 +129,25 @@ export async function updateProvider(
   id: string,
   patch: ProviderPatchInput,
 ) {
+  assertOutboundUrl(deps.config, patch.base_url);
   const updates = patchSets(["name", "base_url", "enabled", "timeout_ms"], patch);
   if (patch.models) updates.push(sql`models = ${JSON.stringify(patch.models)}::jsonb`);
   updates.push(...(await apiKeySets(deps.keys.encryption, patch.api_key)));
   updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
   // An llm provider keeps at least one model: the guard is in the same statement.
   const emptyModels = patch.models?.length === 0;
+  // A stored key belongs to the host it was entered for: a new base_url needs the key again,
+  // or an admin session alone could send it anywhere. Guarded in the statement, like models.
+  const rebindsKey = patch.base_url !== undefined && patch.api_key === undefined;
+  const keyStaysBound = rebindsKey
+    ? sql`(ai_providers.base_url = ${patch.base_url} or ai_providers.api_key_ciphertext is null)`
+    : sql`true`;
   const old = lockBefore("ai_providers", id);
   const [row] = await queryRows<ProviderRow>(
     deps.db,
     sql`with w as (
         update ai_providers set ${sql.join(updates, sql`, `)} from ${old.from}
-        where ${old.where} and (kind <> 'llm' or not ${emptyModels})
+        where ${old.where} and (kind <> 'llm' or not ${emptyModels}) and ${keyStaysBound}
         returning *),
       ${auditCte(actor, {
         action: "ai_provider.update",
@@ -150,11 +160,22 @@ export async function updateProvider(
       select ${PROVIDER_COLUMNS} from w`,
   ).catch(rethrowUnique(`An AI provider named ${patch.name} exists`));
   if (row) return providerOut(row);
-  if (!emptyModels) throw notFound("AI provider not found");
-  await getProvider(deps, id); // 404 when there is no such provider, else it is an llm one
-  throw validationError([
-    { loc: ["body", "models"], msg: "An llm provider needs at least one model", type: "custom" },
-  ]);
+  if (!emptyModels && !rebindsKey) throw notFound("AI provider not found");
+  const current = await getProvider(deps, id); // 404 when there is no such provider
+  const issues: ValidationIssue[] = [];
+  if (emptyModels && current.kind === "llm") {
+    issues.push({
+      loc: ["body", "models"],
+      msg: "An llm provider needs at least one model",
+      type: "custom",
+    });
+  }
+  if (rebindsKey && current.base_url !== patch.base_url && current.api_key_set) {
+    issues.push(KEY_REBIND_ISSUE);
+  }
+  // Neither guard fails on the row as read now: a concurrent write changed it in between.
+  if (issues.length === 0) throw conflict("The AI provider changed meanwhile; try again");
+  throw validationError(issues);
 }
 
 /** Its quotas go with it (foreign key cascade); routing entries naming it are then skipped. */

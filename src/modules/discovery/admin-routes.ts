@@ -73,6 +73,10 @@ export const updateSearchProviderRoute = createRoute({
   tags,
   security,
   summary: "Change a search provider (`api_key: null` clears the key; leaving it out keeps it)",
+  description:
+    "A new `base_url` must be public or listed in OUTBOUND_ALLOW_HOSTS (https in production), " +
+    "and needs `api_key` in the same request when a key is stored (422 otherwise), so a stored " +
+    "key is never sent to a host it was not entered for.",
   middleware: [...writeGuard],
   request: { params: IdParam, body: body(ProviderPatch) },
   responses: {

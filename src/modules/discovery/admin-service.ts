@@ -3,13 +3,15 @@ import { queryRows } from "../../db/client";
 import { selectPage } from "../../db/page";
 import type { SearchProviderKind } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { notFound, validationError } from "../../http/errors";
+import { conflict, notFound, type ValidationIssue, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import {
   type Actor,
   apiKeySets,
+  assertOutboundUrl,
   auditCte,
   changedFields,
+  KEY_REBIND_ISSUE,
   lockBefore,
   patchSets,
   rethrowUnique,
@@ -85,6 +87,7 @@ export async function getSearchProvider(deps: Deps, id: string) {
 }
 
 export async function createSearchProvider(deps: Deps, actor: Actor, input: ProviderInput) {
+  assertOutboundUrl(deps.config, input.base_url);
   const key = await sealedKey(deps.keys.encryption, input.api_key);
   const now = nowIso(deps);
   const [row] = await queryRows<ProviderRow>(
@@ -116,18 +119,24 @@ export async function updateSearchProvider(
   id: string,
   patch: ProviderPatchInput,
 ) {
+  assertOutboundUrl(deps.config, patch.base_url);
   const updates = [
     ...patchSets(["name", "base_url", "enabled", "timeout_ms"], patch),
     ...(await apiKeySets(deps.keys.encryption, patch.api_key)),
   ];
   const clearsKey = patch.api_key === null;
+  // A stored key belongs to the host it was entered for: a new base_url needs the key again.
+  const rebindsKey = patch.base_url !== undefined && patch.api_key === undefined;
+  const keyStaysBound = rebindsKey
+    ? sql`(search_providers.base_url = ${patch.base_url} or search_providers.api_key_ciphertext is null)`
+    : sql`true`;
   updates.push(sql`updated_at = ${nowIso(deps)}::timestamptz`);
   const old = lockBefore("search_providers", id);
   const [row] = await queryRows<ProviderRow>(
     deps.db,
     sql`with w as (
         update search_providers set ${sql.join(updates, sql`, `)} from ${old.from}
-        where ${old.where} and (kind <> 'brave' or not ${clearsKey})
+        where ${old.where} and (kind <> 'brave' or not ${clearsKey}) and ${keyStaysBound}
         returning *),
       ${auditCte(actor, {
         action: "search_provider.update",
@@ -140,11 +149,22 @@ export async function updateSearchProvider(
       select ${COLUMNS} from w`,
   ).catch(rethrowUnique(`A search provider named ${patch.name} exists`));
   if (row) return providerOut(row);
-  if (!clearsKey) throw missing();
-  await getSearchProvider(deps, id); // 404 when there is no such provider, else a brave one
-  throw validationError([
-    { loc: ["body", "api_key"], msg: "A brave provider needs an API key", type: "custom" },
-  ]);
+  if (!clearsKey && !rebindsKey) throw missing();
+  const current = await getSearchProvider(deps, id); // 404 when there is no such provider
+  const issues: ValidationIssue[] = [];
+  if (clearsKey && current.kind === "brave") {
+    issues.push({
+      loc: ["body", "api_key"],
+      msg: "A brave provider needs an API key",
+      type: "custom",
+    });
+  }
+  if (rebindsKey && current.base_url !== patch.base_url && current.api_key_set) {
+    issues.push(KEY_REBIND_ISSUE);
+  }
+  // Neither guard fails on the row as read now: a concurrent write changed it in between.
+  if (issues.length === 0) throw conflict("The search provider changed meanwhile; try again");
+  throw validationError(issues);
 }
 
 /** Entries of `search.providers_order` naming it are then skipped. */

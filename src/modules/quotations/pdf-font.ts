@@ -57,7 +57,8 @@ export class FontUnavailableError extends Error {
  * A font source that downloads the font from an operator-set URL (PDF_FONT_URL): 200 only, at
  * most MAX_FONT_BYTES (read with a running count, whatever Content-Length says), and the bytes
  * must start like a font, so an HTML error page is never embedded. A failure is not cached:
- * loadCjkFont forgets it and the next export tries again.
+ * loadCjkFont forgets it and the next export tries again. Pass `deps.fetch` as `fetch` so the
+ * outbound policy (lib/outbound.ts: https, no private hosts, same-origin redirects) applies.
  */
 export function fetchedCjkFont(
   url: string,

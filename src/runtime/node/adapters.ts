@@ -1,10 +1,11 @@
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import type { RuntimeAdapters } from "../../deps";
+import { outboundPolicy } from "../../lib/outbound";
 import { createMemoryRateLimiter } from "../../providers/ratelimit/memory";
 import type { RateLimiter } from "../../providers/ratelimit/types";
 import { openConfiguredDatabase } from "./database";
-import { nodeResolver } from "./dns";
+import { createGuardedNodeFetch, nodeResolver } from "./dns";
 import { createNodePasswordHasher } from "./password";
 import { createRedisRateLimiter } from "./redis-rate-limiter";
 import { loadNodeSecrets } from "./secrets";
@@ -30,6 +31,8 @@ export async function createNodeRuntime(
     limiter: createNodeRateLimiter(config),
     passwords: createNodePasswordHasher(),
     resolveHost: nodeResolver,
+    // Outbound calls re-check the address they connect to (DNS rebinding), lib/outbound.ts.
+    fetch: createGuardedNodeFetch(outboundPolicy(config)),
     ...(config.SMTP_URL
       ? { mailer: createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) }
       : {}),
