@@ -215,6 +215,63 @@ describe("POST /api/v1/jobs/:name", () => {
     }
   });
 
+  it("a replayed delivery is answered 200 and not run; QStash's retry (a new token) runs", async () => {
+    const { id, body } = await queuedMessage();
+    const signature = signQstash(CURRENT_KEY, { url: JOB_URL, body });
+    const first = await call(app, "/api/v1/jobs/agent-run", {
+      method: "POST",
+      body,
+      headers: {
+        "Content-Type": "application/json",
+        "Upstash-Signature": signature,
+        "Upstash-Message-Id": "msg_replay_1",
+      },
+    });
+    expect(first.status).toBe(200);
+    expect(await pipeline(id)).toEqual({ status: "succeeded", attempts: 1 });
+    const [recorded] = await queryRows<{ message_id: string }>(
+      deps.db,
+      sql`select message_id from qstash_deliveries where message_id = 'msg_replay_1'`,
+    );
+    expect(recorded).toBeDefined();
+    // Whatever state the run is in later (here queued again), the captured delivery runs nothing.
+    await queryRows(deps.db, sql`update agent_pipelines set status = 'queued' where id = ${id}`);
+    for (let i = 0; i < 3; i++) {
+      const replay = await deliver(app, "agent-run", body, signature);
+      expect(replay).toMatchObject({ status: 200, body: { ok: true } });
+    }
+    expect(await pipeline(id)).toEqual({ status: "queued", attempts: 1 });
+    // QStash signs every delivery attempt anew: its retry is a new token and runs.
+    const retry = signQstash(CURRENT_KEY, { url: JOB_URL, body });
+    expect((await deliver(app, "agent-run", body, retry)).status).toBe(200);
+    expect((await pipeline(id)).status).toBe("succeeded");
+  });
+
+  it("a failed delivery is not recorded: the same token delivered again runs again", async () => {
+    const body = "{}";
+    const signature = signQstash(CURRENT_KEY, { url: JOB_URL, body });
+    expect((await deliver(app, "agent-run", body, signature)).status).toBe(422);
+    expect((await deliver(app, "agent-run", body, signature)).status).toBe(422);
+  });
+
+  it("503 without PUBLIC_BASE_URL: the signed URL is never taken from the request's Host", async () => {
+    const hostless = await ctx.makeApp({}, { PUBLIC_BASE_URL: "" });
+    const { id, body } = await queuedMessage();
+    for (const host of ["localhost", "evil.example"]) {
+      const signature = signQstash(CURRENT_KEY, {
+        url: `http://${host}/api/v1/jobs/agent-run`,
+        body,
+      });
+      const res = await call(hostless, `http://${host}/api/v1/jobs/agent-run`, {
+        method: "POST",
+        body,
+        headers: { "Content-Type": "application/json", "Upstash-Signature": signature },
+      });
+      expect(res.status).toBe(503);
+    }
+    expect(await pipeline(id)).toEqual({ status: "queued", attempts: 0 });
+  });
+
   it("503 when the signing keys are not configured", async () => {
     const unconfigured = await ctx.makeApp(
       {},

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
+import { importHmacKey } from "../../src/lib/crypto";
 import { expirePendingOrders } from "../../src/modules/payments/orders";
 import type { GatewayCallback } from "../../src/providers/payment/gateway";
 import { call, randomIp, registerUser } from "../support/client";
-import { createTestContext, onPostgres } from "../support/harness";
+import { createTestContext, onPostgres, TEST_SECRETS } from "../support/harness";
 import {
   balanceOf,
   buy,
@@ -68,7 +69,7 @@ describe("ordering in sandbox mode", () => {
       credits: 100,
       plan: null,
       billing_cycle: null,
-      pay_url: `http://localhost/api/v1/payments/sandbox/${body.order_no}`,
+      pay_url: `http://localhost:3000/api/v1/payments/sandbox/${body.order_no}`,
       expires_at: body.expires_at,
       paid_at: null,
       paid_late: false,
@@ -106,7 +107,7 @@ describe("ordering in sandbox mode", () => {
       credits: null,
       pay_type: "wxpay",
       subject: "Pro plan, 1 month",
-      pay_url: `http://localhost/api/v1/payments/sandbox/${byCode.body.order_no}`,
+      pay_url: `http://localhost:3000/api/v1/payments/sandbox/${byCode.body.order_no}`,
     });
     const yearly = await buy(app, user, "/api/v1/credits/subscribe", {
       plan_id: pro.id,
@@ -588,5 +589,83 @@ describe("the payment callback", () => {
       expect(events.filter((e) => e.result === "applied")).toHaveLength(1);
       expect(events.filter((e) => e.result === "duplicate")).toHaveLength(9);
     });
+  });
+});
+
+describe("the sandbox's key and production", () => {
+  // What production needs to start (src/config.ts), on the test database and limiter.
+  const PRODUCTION = {
+    APP_ENV: "production",
+    PUBLIC_BASE_URL: "https://api.example.test",
+    CORS_ORIGINS: "https://app.example.test",
+    JWT_SECRET: "Jw7-prod-test-9aQz4LmX2vTc8RfNb3KdYp6",
+    CSRF_SECRET: "Cs5-prod-test-1HgW7qPz3xVn9LtBk4MeRj2",
+    APP_ENCRYPTION_KEY: "Ek3-prod-test-6YdU8sFa2wQm5NzCh7JvTg9",
+    ALLOW_EMBEDDED_DATABASE: "true",
+    ALLOW_MEMORY_RATE_LIMIT: "true",
+    ALLOW_NO_MAIL: "true",
+  };
+  /** Signs like the old sandbox did: a key anyone holding CSRF_SECRET could derive. */
+  const derived = async () => ({
+    ...deps,
+    payments: {
+      ...deps.payments,
+      signingKey: await importHmacKey(`${TEST_SECRETS.csrfSecret}:payment-sandbox`),
+      merchantId: "sandbox",
+    },
+  });
+
+  it("refuses a callback signed with a key derived from CSRF_SECRET", async () => {
+    const user = await registerUser(app);
+    const order = await purchase(user);
+    const forged = await deliver(app, await derived(), paidEvent(order));
+    expect(forged.status).toBe(401);
+    expect((await orderRow(deps, order.order_no))?.status).toBe("pending");
+    expect((await balanceOf(app, user)).balance).toBe(30);
+  });
+
+  it("in production without a gateway, no callback is verified and the sandbox pays nothing", async () => {
+    const user = await registerUser(app);
+    const order = await purchase(user); // a sandbox order left from before the switch
+    const production = await ctx.makeApp({}, PRODUCTION);
+    for (const signer of [deps, await derived()]) {
+      const res = await deliver(production, signer, paidEvent(order));
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ code: "FAIL", detail: "No payment gateway is configured" });
+    }
+    const pay = await production.request(`/api/v1/payments/sandbox/${order.order_no}/pay`, {
+      method: "POST",
+    });
+    expect(pay.status).toBe(404);
+    const created = await buy(production, user, "/api/v1/credits/purchase", {
+      package_id: starter.id,
+      pay_type: "alipay",
+    });
+    expect(created.status).toBe(503);
+    expect((await orderRow(deps, order.order_no))?.status).toBe("pending");
+    expect((await balanceOf(app, user)).balance).toBe(30);
+  });
+
+  it("PAYMENT_SANDBOX=true turns the sandbox on in production, on its own key", async () => {
+    const production = await ctx.makeApp({}, { ...PRODUCTION, PAYMENT_SANDBOX: "true" });
+    const user = await registerUser(app);
+    const created = await buy(production, user, "/api/v1/credits/purchase", {
+      package_id: starter.id,
+      pay_type: "alipay",
+    });
+    expect(created.status).toBe(201);
+    const orderNo = created.body.order_no as string;
+    const pay = await production.request(`/api/v1/payments/sandbox/${orderNo}/pay`, {
+      method: "POST",
+    });
+    expect(pay.status).toBe(303);
+    expect((await orderRow(deps, orderNo))?.status).toBe("paid");
+    // And PAYMENT_SANDBOX=false turns it off outside production.
+    const off = await ctx.makeApp({}, { PAYMENT_SANDBOX: "false" });
+    const refused = await buy(off, user, "/api/v1/credits/purchase", {
+      package_id: starter.id,
+      pay_type: "alipay",
+    });
+    expect(refused.status).toBe(503);
   });
 });

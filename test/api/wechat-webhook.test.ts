@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
@@ -9,6 +9,7 @@ import {
 } from "../../src/modules/wechat-webhook/service";
 import { parseWechatXml, textReplyXml } from "../../src/modules/wechat-webhook/xml";
 import { type FakeDeepl, startFakeDeepl } from "../fakes/deepl";
+import { wechatPusher } from "../fakes/wechat";
 import { addAiProvider, clearAiProviders } from "../support/ai";
 import { call, registerUser } from "../support/client";
 import { createTestContext } from "../support/harness";
@@ -18,6 +19,7 @@ import { createTestContext } from "../support/harness";
 // translation, charged once per MsgId however often WeChat retries.
 
 const TOKEN = "wechat-webhook-token";
+const pusher = wechatPusher({ token: TOKEN });
 const ctx = await createTestContext({ env: { WECHAT_TOKEN: TOKEN } });
 const { app, deps } = ctx;
 const PATH = "/api/v1/webhooks/wechat";
@@ -35,7 +37,8 @@ beforeAll(async () => {
 });
 afterAll(() => deepl.close());
 
-function signed(timestamp = Math.floor(Date.now() / 1000), nonce = "n0nce") {
+let handshakeSeq = 0;
+function signed(timestamp = Math.floor(Date.now() / 1000), nonce = `h${handshakeSeq++}`) {
   const signature = createHash("sha1")
     .update([TOKEN, String(timestamp), nonce].sort().join(""))
     .digest("hex");
@@ -47,8 +50,8 @@ function textMessage(openid: string, content: string, msgId = String(msgSeq++)) 
   return `<xml><ToUserName><![CDATA[gh_service]]></ToUserName><FromUserName><![CDATA[${openid}]]></FromUserName><CreateTime>1700000000</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId></xml>`;
 }
 
-async function post(body: string, query = signed()) {
-  const res = await app.request(`${PATH}?${query}`, {
+async function post(body: string, query = pusher.plaintext(body).query, target = app) {
+  const res = await target.request(`${PATH}?${query}`, {
     method: "POST",
     headers: { "content-type": "text/xml" },
     body,
@@ -146,6 +149,139 @@ describe("WeChat webhook", () => {
     const bare = await ctx.makeApp({}, { WECHAT_TOKEN: "" });
     const res = await bare.request(`${PATH}?${signed()}&echostr=a`);
     expect(res.status).toBe(503);
+  });
+});
+
+describe("WeChat webhook, plaintext mode: one signature carries one message", () => {
+  it("refuses 10 different messages on one captured signature; the victim pays once", async () => {
+    const victim = await linkedSeller();
+    const before = await balanceOf(victim.user.accessToken);
+    const captured = pusher.plaintext(textMessage(victim.openid, "Genuine message"));
+    const first = await post(captured.body, captured.query);
+    expect(first.fields?.Content).toBe("[ZH] Genuine message");
+    for (let i = 0; i < 10; i++) {
+      const forged = await post(
+        textMessage(victim.openid, `Forged message ${i}`, `81${Date.now()}${i}`),
+        captured.query,
+      );
+      expect(forged.status).toBe(403);
+    }
+    expect(await balanceOf(victim.user.accessToken)).toBe(before - 1);
+    expect(deepl.requests.filter((r) => r.text[0]?.startsWith("Forged"))).toHaveLength(0);
+
+    // WeChat's own retry (same nonce, same message) still gets the stored reply, uncharged.
+    const retry = await post(captured.body, captured.query);
+    expect(retry.status).toBe(200);
+    expect(retry.fields?.Content).toBe("[ZH] Genuine message");
+    expect(await balanceOf(victim.user.accessToken)).toBe(before - 1);
+  });
+
+  it("of 10 different messages raced on one signature, exactly one is taken", async () => {
+    const victim = await linkedSeller();
+    const before = await balanceOf(victim.user.accessToken);
+    const captured = pusher.plaintext("");
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        post(textMessage(victim.openid, `Raced ${i}`, `82${Date.now()}${i}`), captured.query),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 403)).toHaveLength(9);
+    expect(await balanceOf(victim.user.accessToken)).toBe(before - 1);
+  });
+
+  it("a handshake's signature cannot carry a message", async () => {
+    const victim = await linkedSeller();
+    const query = signed();
+    expect((await app.request(`${PATH}?${query}&echostr=e1`)).status).toBe(200);
+    expect((await app.request(`${PATH}?${query}&echostr=e1`)).status).toBe(200);
+    expect((await app.request(`${PATH}?${query}&echostr=e2`)).status).toBe(403);
+    expect((await post(textMessage(victim.openid, "Forged"), query)).status).toBe(403);
+  });
+});
+
+describe("WeChat webhook, safe and compatible modes (encrypt_type=aes)", () => {
+  const APP_ID = "wx0123456789abcdef";
+  const AES_KEY = randomBytes(32).toString("base64").slice(0, 43);
+  const safe = wechatPusher({ token: TOKEN, encodingAesKey: AES_KEY, appId: APP_ID });
+  let aesApp: Awaited<ReturnType<typeof ctx.makeApp>>;
+  beforeAll(async () => {
+    aesApp = await ctx.makeApp({}, { WECHAT_ENCODING_AES_KEY: AES_KEY, WECHAT_APP_ID: APP_ID });
+  });
+
+  async function send(push: { query: string; body: string }) {
+    const res = await aesApp.request(`${PATH}?${push.query}`, {
+      method: "POST",
+      headers: { "content-type": "text/xml" },
+      body: push.body,
+    });
+    const text = await res.text();
+    return { status: res.status, text };
+  }
+  const open = (xml: string) => {
+    const reply = safe.openReply(xml);
+    return { ...reply, fields: parseWechatXml(reply.message) };
+  };
+
+  it("decrypts a safe-mode message and answers with an encrypted, signed reply", async () => {
+    const { user, openid } = await linkedSeller();
+    const before = await balanceOf(user.accessToken);
+    const push = safe.encrypted(textMessage(openid, "Safe mode hello"));
+    const res = await send(push);
+    expect(res.status).toBe(200);
+    expect(parseWechatXml(res.text)).not.toHaveProperty("Content");
+    const reply = open(res.text);
+    expect(reply).toMatchObject({ signatureOk: true, appId: APP_ID });
+    expect(reply.fields).toMatchObject({ ToUserName: openid, Content: "[ZH] Safe mode hello" });
+
+    // WeChat's retry of the same push: the stored reply, one charge.
+    const retry = open((await send(push)).text);
+    expect(retry.fields?.Content).toBe("[ZH] Safe mode hello");
+    expect(await balanceOf(user.accessToken)).toBe(before - 1);
+  });
+
+  it("in compatible mode the sender comes from the encrypted message, not the plaintext beside it", async () => {
+    const victim = await linkedSeller();
+    const sender = await linkedSeller();
+    const victimBefore = await balanceOf(victim.user.accessToken);
+    const push = safe.encrypted(textMessage(sender.openid, "Compatible hello"), {
+      compatible: true,
+    });
+    // Rewriting the plaintext fields changes nothing the signature covers.
+    const tampered = {
+      ...push,
+      body: push.body.replace(sender.openid, victim.openid).replace("Compatible hello", "Spend"),
+    };
+    const res = await send(tampered);
+    expect(res.status).toBe(200);
+    expect(open(res.text).fields).toMatchObject({
+      ToUserName: sender.openid,
+      Content: "[ZH] Compatible hello",
+    });
+    expect(await balanceOf(victim.user.accessToken)).toBe(victimBefore);
+  });
+
+  it("refuses a tampered Encrypt, a plaintext downgrade, another app's message and a reused nonce", async () => {
+    const { user, openid } = await linkedSeller();
+    const before = await balanceOf(user.accessToken);
+    const push = safe.encrypted(textMessage(openid, "Original"));
+    const other = safe.encrypted(textMessage(openid, "Swapped in"));
+    // Another message's Encrypt under this request's msg_signature.
+    expect((await send({ query: push.query, body: other.body })).status).toBe(403);
+    // The same message in plaintext mode, signed correctly, but safe mode is configured.
+    expect((await send(pusher.plaintext(textMessage(openid, "Downgraded")))).status).toBe(403);
+    // Sealed for another AppID.
+    expect(
+      (await send(safe.encrypted(textMessage(openid, "Elsewhere"), { appId: "wxother" }))).status,
+    ).toBe(403);
+    // A different message under a nonce already spent.
+    expect((await send(push)).status).toBe(200);
+    const reused = safe.encrypted(textMessage(openid, "Second under one nonce"), {
+      timestamp: push.timestamp,
+      nonce: push.nonce,
+    });
+    expect((await send(reused)).status).toBe(403);
+    expect(await balanceOf(user.accessToken)).toBe(before - 1);
   });
 });
 

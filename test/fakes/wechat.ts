@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -320,6 +320,108 @@ export async function startFakeWechat(
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections(); // keep-alive and hung requests would hold close() open
       });
+    },
+  };
+}
+
+/**
+ * WeChat's side of the message push (the webhook), re-implemented with Node's crypto from
+ * WeChat's documentation, independent of the app's Web Crypto code: plaintext mode signs
+ * `signature` = sha1(sort(token, timestamp, nonce)) and sends the XML as is; safe mode
+ * (`encrypt_type=aes`) sends `<xml><ToUserName/><Encrypt/></xml>` with `msg_signature` =
+ * sha1(sort(token, timestamp, nonce, Encrypt)), Encrypt = base64(AES-256-CBC(key =
+ * base64(EncodingAESKey + "="), IV = key[0:16], PKCS#7 to 32-byte blocks, over 16 random bytes +
+ * 4-byte big-endian length + message + AppID)); compatible mode carries the plaintext fields too.
+ */
+export interface WechatPushRequest {
+  query: string;
+  body: string;
+  timestamp: number;
+  nonce: string;
+}
+
+export function wechatPusher(opts: { token: string; encodingAesKey?: string; appId?: string }) {
+  const sha1 = (parts: string[]) =>
+    createHash("sha1")
+      .update([...parts].sort().join(""))
+      .digest("hex");
+  const key = () => Buffer.from(`${opts.encodingAesKey}=`, "base64");
+  let nonceSeq = 0;
+  const freshNonce = () => `${Date.now() % 1_000_000}${process.pid}${nonceSeq++}`;
+
+  function encrypt(message: string, appId = opts.appId ?? ""): string {
+    const body = Buffer.from(message, "utf8");
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length, 0);
+    const plain = Buffer.concat([randomBytes(16), length, body, Buffer.from(appId, "utf8")]);
+    const pad = 32 - (plain.length % 32);
+    const cipher = createCipheriv("aes-256-cbc", key(), key().subarray(0, 16));
+    cipher.setAutoPadding(false);
+    return Buffer.concat([
+      cipher.update(Buffer.concat([plain, Buffer.alloc(pad, pad)])),
+      cipher.final(),
+    ]).toString("base64");
+  }
+
+  function decrypt(encrypted: string): { message: string; appId: string } {
+    const decipher = createDecipheriv("aes-256-cbc", key(), key().subarray(0, 16));
+    decipher.setAutoPadding(false);
+    const plain = Buffer.concat([
+      decipher.update(Buffer.from(encrypted, "base64")),
+      decipher.final(),
+    ]);
+    const content = plain.subarray(0, plain.length - plain[plain.length - 1]!);
+    const size = content.readUInt32BE(16);
+    return {
+      message: content.subarray(20, 20 + size).toString("utf8"),
+      appId: content.subarray(20 + size).toString("utf8"),
+    };
+  }
+
+  return {
+    encrypt,
+    decrypt,
+    /** A plaintext-mode push (no encrypt_type): the signature does not cover the body. */
+    plaintext(body: string, at: { timestamp?: number; nonce?: string } = {}): WechatPushRequest {
+      const timestamp = at.timestamp ?? Math.floor(Date.now() / 1000);
+      const nonce = at.nonce ?? freshNonce();
+      const signature = sha1([opts.token, String(timestamp), nonce]);
+      return {
+        query: `signature=${signature}&timestamp=${timestamp}&nonce=${nonce}&openid=ignored`,
+        body,
+        timestamp,
+        nonce,
+      };
+    },
+    /** A safe-mode push, or with `compatible` the plaintext fields beside Encrypt. */
+    encrypted(
+      message: string,
+      at: { timestamp?: number; nonce?: string; compatible?: boolean; appId?: string } = {},
+    ): WechatPushRequest & { encrypted: string } {
+      const timestamp = at.timestamp ?? Math.floor(Date.now() / 1000);
+      const nonce = at.nonce ?? freshNonce();
+      const encrypted = encrypt(message, at.appId);
+      const signature = sha1([opts.token, String(timestamp), nonce]);
+      const msgSignature = sha1([opts.token, String(timestamp), nonce, encrypted]);
+      const outer = at.compatible
+        ? message.replace(/<\/xml>\s*$/, `<Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>`)
+        : `<xml><ToUserName><![CDATA[gh_service]]></ToUserName><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>`;
+      return {
+        query: `signature=${signature}&timestamp=${timestamp}&nonce=${nonce}&openid=ignored&encrypt_type=aes&msg_signature=${msgSignature}`,
+        body: outer,
+        timestamp,
+        nonce,
+        encrypted,
+      };
+    },
+    /** Opens an encrypted passive reply as WeChat does: checks its signature, then decrypts. */
+    openReply(xml: string): { message: string; appId: string; signatureOk: boolean } {
+      const field = (name: string) =>
+        new RegExp(`<${name}>(?:<!\\[CDATA\\[)?([^<\\]]*)(?:\\]\\]>)?</${name}>`).exec(xml)?.[1] ??
+        "";
+      const encrypted = field("Encrypt");
+      const expected = sha1([opts.token, field("TimeStamp"), field("Nonce"), encrypted]);
+      return { ...decrypt(encrypted), signatureOk: expected === field("MsgSignature") };
     },
   };
 }

@@ -1,18 +1,24 @@
-import { createHash } from "node:crypto";
+import { createCipheriv, createHash, randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createWechatClient,
   createWechatTemplateSender,
+  decryptWechatMessage,
+  encryptWechatMessage,
+  importWechatAesKey,
   truncateThing,
+  verifyWechatMessageSignature,
   verifyWechatSignature,
   WechatAuthError,
   type WechatClient,
+  WechatCryptoError,
   WechatPushError,
   type WechatTemplateSender,
   WechatUnavailableError,
+  wechatMessageSignature,
   wechatTime,
 } from "../../src/providers/messaging/wechat";
-import { type FakeWechat, startFakeWechat } from "../fakes/wechat";
+import { type FakeWechat, startFakeWechat, wechatPusher } from "../fakes/wechat";
 
 let fake: FakeWechat;
 let client: WechatClient;
@@ -427,5 +433,67 @@ describe("template values", () => {
   it("formats time in Asia/Shanghai", () => {
     expect(wechatTime("2026-06-01T16:30:59.000Z")).toBe("2026-06-02 00:30");
     expect(wechatTime(new Date("2026-01-01T00:00:00Z"))).toBe("2026-01-01 08:00");
+  });
+});
+
+describe("WeChat safe-mode message crypto (Web Crypto against Node's crypto)", () => {
+  const AES_KEY = randomBytes(32).toString("base64").slice(0, 43);
+  const APP_ID = "wx0123456789abcdef";
+  const node = wechatPusher({ token: "tok", encodingAesKey: AES_KEY, appId: APP_ID });
+
+  it("decrypts what WeChat encrypts and back, at every padding length (1..32)", async () => {
+    const aes = await importWechatAesKey(AES_KEY);
+    // 16 + 4 + 18 (appid) = 38 bytes around the message: lengths 0..40 cover every pad size.
+    for (let n = 0; n <= 40; n++) {
+      const message = `<xml>${"é".repeat(n % 3)}${"x".repeat(n)}</xml>`;
+      expect(await decryptWechatMessage(aes, node.encrypt(message), APP_ID)).toEqual({
+        message,
+        appId: APP_ID,
+      });
+      expect(node.decrypt(await encryptWechatMessage(aes, message, APP_ID))).toEqual({
+        message,
+        appId: APP_ID,
+      });
+    }
+  });
+
+  it("refuses another app's message, bad padding and a truncated or non-base64 Encrypt", async () => {
+    const aes = await importWechatAesKey(AES_KEY);
+    await expect(
+      decryptWechatMessage(aes, node.encrypt("<xml/>", "wxother"), APP_ID),
+    ).rejects.toMatchObject({ reason: "wrong_app" });
+    // Padding byte 0 (not PKCS#7): encrypted by hand with Node.
+    const key = Buffer.from(`${AES_KEY}=`, "base64");
+    const cipher = createCipheriv("aes-256-cbc", key, key.subarray(0, 16));
+    cipher.setAutoPadding(false);
+    const zeroPadded = Buffer.concat([cipher.update(Buffer.alloc(64, 0)), cipher.final()]);
+    await expect(decryptWechatMessage(aes, zeroPadded.toString("base64"))).rejects.toBeInstanceOf(
+      WechatCryptoError,
+    );
+    const good = node.encrypt("<xml>hello</xml>");
+    await expect(decryptWechatMessage(aes, good.slice(0, 40))).rejects.toMatchObject({
+      reason: "malformed",
+    });
+    await expect(decryptWechatMessage(aes, "not base64!")).rejects.toMatchObject({
+      reason: "malformed",
+    });
+    await expect(importWechatAesKey("short")).rejects.toMatchObject({ reason: "bad_key" });
+  });
+
+  it("msg_signature is sha1 of sorted token, timestamp, nonce and Encrypt", async () => {
+    const expected = createHash("sha1")
+      .update(["tok", "1700000000", "n1", "ENC"].sort().join(""))
+      .digest("hex");
+    expect(await wechatMessageSignature("tok", "1700000000", "n1", "ENC")).toBe(expected);
+    const input = { timestamp: "1700000000", nonce: "n1", encrypted: "ENC" };
+    expect(await verifyWechatMessageSignature("tok", { ...input, signature: expected })).toBe(true);
+    expect(
+      await verifyWechatMessageSignature("tok", {
+        ...input,
+        encrypted: "ENC2",
+        signature: expected,
+      }),
+    ).toBe(false);
+    expect(await verifyWechatMessageSignature("", { ...input, signature: expected })).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 export * from "./ai";
+export * from "./callbacks";
 export * from "./credits";
 export * from "./discovery";
 export * from "./growth";

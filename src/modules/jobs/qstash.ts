@@ -1,5 +1,6 @@
 import { Client, Receiver } from "@upstash/qstash";
 import type { Config } from "../../config";
+import { base64urlDecode } from "../../lib/crypto";
 
 /**
  * QStash (Upstash) background jobs: the app publishes a job as a JSON message whose destination
@@ -40,23 +41,46 @@ export async function publishJob(config: Config, name: string, body: unknown): P
 /** Whether deliveries can be verified (the current signing key is set). */
 export const qstashVerifying = (config: Config) => Boolean(config.QSTASH_CURRENT_SIGNING_KEY);
 
+/** The verified delivery: its JWT's id and expiry (each delivery attempt is signed anew). */
+export interface VerifiedDelivery {
+  jti: string;
+  expiresAt: Date;
+}
+
 /**
  * Verifies an `Upstash-Signature` for the raw body and the URL QStash delivered to, with the
- * current signing key and then the next one (key rotation). False on any mismatch.
+ * current signing key and then the next one (key rotation). Null on any mismatch, or when the
+ * token carries no `jti` (without one a replay could not be told from a delivery).
  */
 export async function verifyJobSignature(
   config: Config,
   input: { signature: string | undefined; body: string; url: string },
-): Promise<boolean> {
-  if (!input.signature) return false;
+): Promise<VerifiedDelivery | null> {
+  if (!input.signature) return null;
   const receiver = new Receiver({
     currentSigningKey: config.QSTASH_CURRENT_SIGNING_KEY,
     nextSigningKey: config.QSTASH_NEXT_SIGNING_KEY || config.QSTASH_CURRENT_SIGNING_KEY,
     devMode: false,
   });
   try {
-    return await receiver.verify({ signature: input.signature, body: input.body, url: input.url });
+    const valid = await receiver.verify({
+      signature: input.signature,
+      body: input.body,
+      url: input.url,
+    });
+    if (!valid) return null;
   } catch {
-    return false;
+    return null;
+  }
+  // Verified above, so its claims are QStash's: read them without a second verification.
+  try {
+    const claims = JSON.parse(
+      new TextDecoder().decode(base64urlDecode(input.signature.split(".")[1] ?? "")),
+    ) as { jti?: unknown; exp?: unknown };
+    if (typeof claims.jti !== "string" || !claims.jti || claims.jti.length > 200) return null;
+    if (typeof claims.exp !== "number") return null;
+    return { jti: claims.jti, expiresAt: new Date(claims.exp * 1000) };
+  } catch {
+    return null;
   }
 }

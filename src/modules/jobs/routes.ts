@@ -7,6 +7,7 @@ import { AGENT_RUN_JOB } from "../agent/dispatch";
 import { runAgentPipeline } from "../agent/pipeline";
 import { AgentRunJob } from "../agent/schemas";
 import { JOBS_PATH_PREFIX, qstashVerifying, verifyJobSignature } from "./qstash";
+import { claimDelivery, releaseDelivery } from "./service";
 
 /** Background jobs by name; each takes the verified JSON payload QStash delivered. */
 const JOBS = new Map<string, (deps: Deps, payload: unknown) => Promise<void>>([
@@ -40,14 +41,15 @@ export const runJobRoute = createRoute({
   summary: "A background job delivered by QStash (Upstash-Signature verified)",
   description:
     "Jobs: `agent-run` `{pipeline_id}` runs (or resumes) an agent pipeline. The signature is " +
-    "checked against the raw body and PUBLIC_BASE_URL + path. Any non-2xx answer is retried by " +
-    "QStash; a run that is already finished or held answers 200 as well.",
+    "checked against the raw body and PUBLIC_BASE_URL + path (unset: 503). Any non-2xx answer is " +
+    "retried by QStash; a run that is already finished or held answers 200 as well, and so does a " +
+    "replay of a delivery already run (its signed token's `jti` is recorded), without running.",
   request: { params: JobParam },
   responses: {
     200: json(z.object({ ok: z.literal(true) }), "Done"),
     401: errorResponse(ErrorSchema, "Missing or invalid Upstash-Signature"),
     404: errorResponse(ErrorSchema, "No such job"),
-    503: errorResponse(ErrorSchema, "QStash signing keys are not configured"),
+    503: errorResponse(ErrorSchema, "QStash signing keys or PUBLIC_BASE_URL are not configured"),
   },
 });
 
@@ -59,15 +61,17 @@ export function createJobRoutes() {
     if (!qstashVerifying(deps.config)) {
       throw new ApiError(503, "Background jobs are not configured");
     }
+    // QStash signs the URL it delivered to. Only the configured public origin says what that
+    // is: the request's Host header is the sender's to choose.
+    const origin = deps.config.PUBLIC_BASE_URL.trim().replace(/\/+$/, "");
+    if (!origin) throw new ApiError(503, "Background jobs are not configured");
     const body = await c.req.text();
-    // QStash signs the URL it delivered to: the public origin plus the path.
-    const origin = deps.config.PUBLIC_BASE_URL.replace(/\/+$/, "") || new URL(c.req.url).origin;
-    const valid = await verifyJobSignature(deps.config, {
+    const delivery = await verifyJobSignature(deps.config, {
       signature: c.req.header("Upstash-Signature"),
       body,
       url: `${origin}${c.req.path}`,
     });
-    if (!valid) throw new ApiError(401, "Invalid or missing Upstash-Signature");
+    if (!delivery) throw new ApiError(401, "Invalid or missing Upstash-Signature");
     const job = JOBS.get(c.req.valid("param").name);
     if (!job) throw notFound("No such job");
     let payload: unknown;
@@ -76,7 +80,17 @@ export function createJobRoutes() {
     } catch {
       throw validationError([{ loc: ["body"], msg: "Not valid JSON", type: "value_error" }]);
     }
-    await job(deps, payload);
+    // A delivery already run (its signed token seen before) is a replay: answered, not run.
+    if (!(await claimDelivery(deps, delivery, c.req.header("Upstash-Message-Id")))) {
+      deps.logger.info("qstash delivery replayed", { job: c.req.valid("param").name });
+      return c.json({ ok: true as const }, 200);
+    }
+    try {
+      await job(deps, payload);
+    } catch (error) {
+      await releaseDelivery(deps, delivery.jti);
+      throw error;
+    }
     return c.json({ ok: true as const }, 200);
   });
   return router;

@@ -7,7 +7,12 @@ import {
   type GatewayCallback,
   verifyGatewayCallback,
 } from "../../providers/payment/gateway";
-import { cancelPendingOrder, type FulfilResult, recordPaymentEvent } from "./orders";
+import {
+  cancelPendingOrder,
+  type FulfilResult,
+  recordPaymentEvent,
+  sandboxEnabled,
+} from "./orders";
 import { applyRefund } from "./refunds";
 
 /** The path the gateway (and the sandbox) signs callbacks for: our notify_url. */
@@ -69,6 +74,16 @@ export async function handleGatewayCallback(
   deps: Deps,
   request: RawCallback,
 ): Promise<CallbackOutcome> {
+  // No gateway and no sandbox (production's default): there is no key anyone may sign with, so
+  // nothing is verified at all and no order can be paid through this door.
+  if (!deps.payments.gateway && !sandboxEnabled(deps)) {
+    deps.logger.warn("payment callback rejected", { reason: "not_configured" });
+    return {
+      status: 401,
+      body: { code: "FAIL", detail: "No payment gateway is configured" },
+      result: null,
+    };
+  }
   let event: GatewayCallback;
   try {
     event = await verifyGatewayCallback({

@@ -8,9 +8,10 @@ import { findOrder, type OrderRow, sandboxEnabled } from "./orders";
 
 /**
  * The built-in sandbox gateway of the embedded default: a page per order with Pay and Cancel.
- * Paying signs a gateway callback with the same key and code as the real gateway's and hands it
- * to the one callback handler, so verification, replay protection and fulfilment are exactly
- * the production path. Only orders created for the sandbox can be paid here.
+ * Paying signs a gateway callback with the same code as the real gateway's (on the sandbox's own
+ * secret, never one derived from another) and hands it to the one callback handler, so
+ * verification, replay protection and fulfilment are exactly the production path. Only orders
+ * created for the sandbox can be paid here, and only where PAYMENT_SANDBOX allows it.
  */
 export const SANDBOX_PATH = "/api/v1/payments/sandbox";
 

@@ -3,20 +3,33 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../http/env";
 import { ErrorSchema, errorResponse, errorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";
-import { answerBuyerMessage, REPLY_TEXT_ONLY, verifyWechatRequest } from "./service";
-import { parseWechatXml, textReplyXml } from "./xml";
+import {
+  answerBuyerMessage,
+  openWechatMessage,
+  REPLY_TEXT_ONLY,
+  sealReply,
+  verifyWechatHandshake,
+} from "./service";
+import { textReplyXml } from "./xml";
 
 const tags = ["Webhooks"];
 const WEBHOOK_PATH = "/api/v1/webhooks/wechat";
 
+// Bounded: a nonce is stored for the timestamp window.
 const SignedQuery = z.object({
-  signature: z.string().optional(),
-  timestamp: z.string().optional(),
-  nonce: z.string().optional(),
+  signature: z.string().max(64).optional(),
+  timestamp: z.string().max(20).optional(),
+  nonce: z.string().max(64).optional(),
+  openid: z.string().max(128).optional(),
+  encrypt_type: z.string().max(16).optional(),
+  msg_signature: z.string().max(64).optional(),
 });
 
 const signatureErrors = {
-  403: errorResponse(ErrorSchema, "Signature missing, wrong or out of time"),
+  403: errorResponse(
+    ErrorSchema,
+    "Signature missing, wrong or out of time; its nonce already used for another message; or plaintext while safe mode is configured",
+  ),
   503: errorResponse(ErrorSchema, "WECHAT_TOKEN is not set"),
   500: errorResponses[500],
 };
@@ -38,7 +51,7 @@ export const wechatMessageRoute = createRoute({
   path: WEBHOOK_PATH,
   tags,
   summary:
-    "WeChat message push (plaintext mode): a forwarded buyer text is answered with its translation",
+    "WeChat message push (plaintext, or safe/compatible mode with WECHAT_ENCODING_AES_KEY): a forwarded buyer text is answered with its translation",
   request: { query: SignedQuery },
   responses: {
     200: {
@@ -65,25 +78,31 @@ export function createWechatWebhookRoutes() {
   const router = createRouter();
 
   router.openapi(wechatHandshakeRoute, async (c) => {
-    await verifyWechatRequest(c.get("deps"), c.req.valid("query"));
-    return c.text(c.req.valid("query").echostr ?? "", 200);
+    const query = c.req.valid("query");
+    await verifyWechatHandshake(c.get("deps"), query, query.echostr ?? "");
+    return c.text(query.echostr ?? "", 200);
   });
 
   router.openapi(wechatMessageRoute, async (c) => {
     const deps = c.get("deps");
-    await verifyWechatRequest(deps, c.req.valid("query"));
-    const fields = parseWechatXml(await c.req.text());
-    if (!fields?.FromUserName || !fields.ToUserName) {
+    // Verified (and in safe mode decrypted) before anything is read from the message.
+    const opened = await openWechatMessage(deps, c.req.valid("query"), await c.req.text());
+    const fields = opened?.fields;
+    if (!opened || !fields?.FromUserName || !fields.ToUserName) {
       return c.json({ detail: "The body is not a WeChat message" }, 400);
     }
-    const reply = (content: string) =>
+    const reply = async (content: string) =>
       c.body(
-        textReplyXml({
-          toUser: fields.FromUserName!,
-          fromUser: fields.ToUserName!,
-          createTime: deps.clock.now().getTime() / 1000,
-          content,
-        }),
+        await sealReply(
+          deps,
+          opened.sealing,
+          textReplyXml({
+            toUser: fields.FromUserName!,
+            fromUser: fields.ToUserName!,
+            createTime: deps.clock.now().getTime() / 1000,
+            content,
+          }),
+        ),
         200,
         { "Content-Type": "application/xml; charset=utf-8" },
       );

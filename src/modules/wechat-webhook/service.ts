@@ -1,40 +1,188 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
+import { wechatWebhookNonces } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
-import { verifyWechatSignature } from "../../providers/messaging/wechat";
+import { sha256Hex } from "../../lib/crypto";
+import {
+  decryptWechatMessage,
+  encryptWechatMessage,
+  importWechatAesKey,
+  verifyWechatMessageSignature,
+  verifyWechatSignature,
+  type WechatAesKey,
+  WechatCryptoError,
+  wechatMessageSignature,
+} from "../../providers/messaging/wechat";
 import { TranslateBody } from "../translate/schemas";
 import { translate } from "../translate/service";
+import { encryptedReplyXml, parseWechatXml } from "./xml";
 
-/** WeChat's signed query: `signature` = sha1 of sorted [token, timestamp, nonce]. */
+/**
+ * WeChat's signed query: `signature` = sha1 of sorted [token, timestamp, nonce]; in safe and
+ * compatible modes also `encrypt_type=aes` and `msg_signature` (which covers the Encrypt too).
+ */
 export interface WechatSignedQuery {
   signature?: string | undefined;
   timestamp?: string | undefined;
   nonce?: string | undefined;
+  encrypt_type?: string | undefined;
+  msg_signature?: string | undefined;
+}
+
+/** WeChat's timestamps are trusted this far from our clock; nonces are kept as long. */
+const WINDOW_SECONDS = 300;
+
+const refused = () => new ApiError(403, "WeChat signature verification failed");
+
+/** The token, a timestamp within the window and a nonce, or 503/403. */
+function signedWindow(deps: Deps, query: WechatSignedQuery) {
+  const token = deps.config.WECHAT_TOKEN;
+  if (!token) throw new ApiError(503, "The WeChat webhook is not configured");
+  const { timestamp, nonce } = query;
+  const seconds = Number(timestamp);
+  const fresh =
+    Number.isInteger(seconds) &&
+    Math.abs(deps.clock.now().getTime() / 1000 - seconds) <= WINDOW_SECONDS;
+  if (!timestamp || !nonce || !fresh) throw refused();
+  return { token, timestamp, nonce, seconds };
+}
+
+/** The plaintext-mode signature, which covers token, timestamp and nonce but no body. */
+async function verifyPlainSignature(deps: Deps, query: WechatSignedQuery) {
+  const window = signedWindow(deps, query);
+  if (
+    !query.signature ||
+    !(await verifyWechatSignature(window.token, window.timestamp, window.nonce, query.signature))
+  ) {
+    throw refused();
+  }
+  return window;
 }
 
 /**
- * A signature WeChat made over a timestamp within 5 minutes of now. In plaintext mode the
- * signature does not cover the body, so the time window (and MsgId de-duplication) is what
- * limits a replay of a captured request.
+ * Binds a (timestamp, nonce) to the message it was first used with, in one statement: the same
+ * message again is WeChat's own retry and goes on (MsgId then finds the stored reply); another
+ * message under a nonce already spent is refused. Nonces past the window are swept a few at a
+ * time by the same statement (the timestamp check alone refuses them after that).
  */
-export async function verifyWechatRequest(deps: Deps, query: WechatSignedQuery): Promise<void> {
-  const token = deps.config.WECHAT_TOKEN;
-  if (!token) throw new ApiError(503, "The WeChat webhook is not configured");
-  const { signature, timestamp, nonce } = query;
-  const seconds = Number(timestamp);
-  const fresh =
-    Number.isInteger(seconds) && Math.abs(deps.clock.now().getTime() / 1000 - seconds) <= 300;
-  if (
-    !signature ||
-    !timestamp ||
-    !nonce ||
-    !fresh ||
-    !(await verifyWechatSignature(token, timestamp, nonce, signature))
-  ) {
-    throw new ApiError(403, "WeChat signature verification failed");
+async function bindNonce(
+  deps: Deps,
+  window: { nonce: string; seconds: number },
+  message: string,
+): Promise<void> {
+  const hash = await sha256Hex(message);
+  const now = deps.clock.now();
+  const expiresAt = new Date((window.seconds + WINDOW_SECONDS) * 1000 + 60_000);
+  // A concurrent first use is invisible to this statement's snapshot: one more try sees it.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const [row] = await queryRows<{ inserted: string | null; existing: string | null }>(
+      deps.db,
+      sql`with swept as (
+          delete from ${wechatWebhookNonces} where (nonce, "timestamp") in (
+            select nonce, "timestamp" from ${wechatWebhookNonces}
+            where expires_at < ${now.toISOString()}::timestamptz limit 100)),
+        ins as (
+          insert into ${wechatWebhookNonces} (nonce, "timestamp", message_hash, expires_at)
+          values (${window.nonce}, ${window.seconds}, ${hash}, ${expiresAt.toISOString()}::timestamptz)
+          on conflict (nonce, "timestamp") do nothing
+          returning message_hash)
+        select (select message_hash from ins) as inserted,
+          (select message_hash from ${wechatWebhookNonces}
+           where nonce = ${window.nonce} and "timestamp" = ${window.seconds}) as existing`,
+    );
+    const seen = row?.inserted ?? row?.existing;
+    if (seen === hash) return;
+    if (seen) {
+      deps.logger.warn("wechat nonce reused for another message", { nonce: window.nonce });
+      throw new ApiError(403, "This WeChat signature was already used for another message");
+    }
   }
+  throw refused();
+}
+
+/**
+ * The server-verification handshake (GET): a signature WeChat made within 5 minutes. Its nonce
+ * is bound to the echostr, so a handshake's signature can never carry a message push.
+ */
+export async function verifyWechatHandshake(
+  deps: Deps,
+  query: WechatSignedQuery,
+  echostr: string,
+): Promise<void> {
+  const window = await verifyPlainSignature(deps, query);
+  await bindNonce(deps, window, `handshake\n${echostr}`);
+}
+
+/** A verified push: its fields, and the key its reply is sealed with (null in plaintext mode). */
+export interface OpenedMessage {
+  fields: Record<string, string>;
+  sealing: { aes: WechatAesKey; appId: string } | null;
+}
+
+/**
+ * Verifies and opens a message push; undefined when the body is not WeChat message XML.
+ * With WECHAT_ENCODING_AES_KEY set only safe or compatible mode is accepted: `msg_signature`
+ * covers the Encrypt, and the sender is read from the decrypted message, never from the
+ * plaintext fields beside it. Without it (plaintext mode) the signature covers no body, so the
+ * nonce is bound to the body: one captured signature carries one message only.
+ */
+export async function openWechatMessage(
+  deps: Deps,
+  query: WechatSignedQuery,
+  rawBody: string,
+): Promise<OpenedMessage | undefined> {
+  const encodingAesKey = deps.config.WECHAT_ENCODING_AES_KEY;
+  if (!encodingAesKey) {
+    const window = await verifyPlainSignature(deps, query);
+    await bindNonce(deps, window, rawBody);
+    const fields = parseWechatXml(rawBody);
+    return fields ? { fields, sealing: null } : undefined;
+  }
+  const window = signedWindow(deps, query);
+  // A plaintext request here is a downgrade: its signature would not cover the message.
+  if (query.encrypt_type !== "aes" || !query.msg_signature) throw refused();
+  const encrypted = parseWechatXml(rawBody)?.Encrypt;
+  if (!encrypted) return undefined;
+  const signed = await verifyWechatMessageSignature(window.token, {
+    timestamp: window.timestamp,
+    nonce: window.nonce,
+    encrypted,
+    signature: query.msg_signature,
+  });
+  if (!signed) throw refused();
+  const aes = await importWechatAesKey(encodingAesKey);
+  let opened: { message: string; appId: string };
+  try {
+    opened = await decryptWechatMessage(aes, encrypted, deps.config.WECHAT_APP_ID || undefined);
+  } catch (error) {
+    if (!(error instanceof WechatCryptoError)) throw error;
+    deps.logger.warn("wechat message not decrypted", { reason: error.reason });
+    throw refused();
+  }
+  await bindNonce(deps, window, opened.message);
+  const fields = parseWechatXml(opened.message);
+  return fields ? { fields, sealing: { aes, appId: opened.appId } } : undefined;
+}
+
+/** The passive reply as sent: as is in plaintext mode, else encrypted and signed. */
+export async function sealReply(
+  deps: Deps,
+  sealing: OpenedMessage["sealing"],
+  xml: string,
+): Promise<string> {
+  if (!sealing) return xml;
+  const encrypted = await encryptWechatMessage(sealing.aes, xml, sealing.appId);
+  const timestamp = String(Math.floor(deps.clock.now().getTime() / 1000));
+  const nonce = String(crypto.getRandomValues(new Uint32Array(1))[0]);
+  const signature = await wechatMessageSignature(
+    deps.config.WECHAT_TOKEN,
+    timestamp,
+    nonce,
+    encrypted,
+  );
+  return encryptedReplyXml({ encrypted, signature, timestamp, nonce });
 }
 
 export const REPLY_NOT_LINKED =

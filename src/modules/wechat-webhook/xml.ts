@@ -53,3 +53,17 @@ export function textReplyXml(input: {
     `<MsgType>${cdata("text")}</MsgType><Content>${cdata(input.content)}</Content></xml>`
   );
 }
+
+/** The envelope of an encrypted passive reply (safe and compatible modes). */
+export function encryptedReplyXml(input: {
+  encrypted: string;
+  signature: string;
+  timestamp: string;
+  nonce: string;
+}): string {
+  return (
+    `<xml><Encrypt>${cdata(input.encrypted)}</Encrypt>` +
+    `<MsgSignature>${cdata(input.signature)}</MsgSignature>` +
+    `<TimeStamp>${input.timestamp}</TimeStamp><Nonce>${cdata(input.nonce)}</Nonce></xml>`
+  );
+}

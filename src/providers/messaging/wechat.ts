@@ -182,6 +182,171 @@ export async function verifyWechatSignature(
 }
 
 /*
+ * Safe (and compatible) mode of message pushes: `encrypt_type=aes`. The body carries `Encrypt`,
+ * base64 of AES-256-CBC with key = base64decode(EncodingAESKey + "="), IV = key[0:16], PKCS#7
+ * padding to 32-byte blocks, over: 16 random bytes, the message length (4 bytes big-endian), the
+ * message XML, the AppID. The query's `msg_signature` = sha1 of sorted [token, timestamp, nonce,
+ * Encrypt], so here the signature does cover the message. Replies go back encrypted the same way
+ * inside `<xml><Encrypt/><MsgSignature/><TimeStamp/><Nonce/></xml>`.
+ *
+ * Web Crypto's AES-CBC always pads to 16 bytes with PKCS#7 and checks that padding, while WeChat
+ * pads to 32: encryption drops the extra block Web Crypto appends, and decryption appends a block
+ * that decrypts to a full 16-byte padding block, so Web Crypto strips only that and WeChat's own
+ * padding is checked here.
+ */
+
+export class WechatCryptoError extends Error {
+  constructor(readonly reason: "bad_key" | "malformed" | "bad_padding" | "wrong_app") {
+    super(`WeChat message decryption failed: ${reason}`);
+    this.name = "WechatCryptoError";
+  }
+}
+
+const WECHAT_BLOCK = 32;
+const AES_BLOCK = 16;
+
+export interface WechatAesKey {
+  key: CryptoKey;
+  iv: Uint8Array<ArrayBuffer>;
+}
+
+/** The AES key of a 43-character EncodingAESKey. */
+export async function importWechatAesKey(encodingAesKey: string): Promise<WechatAesKey> {
+  if (!/^[A-Za-z0-9+/]{43}$/.test(encodingAesKey)) throw new WechatCryptoError("bad_key");
+  const raw = fromBase64(`${encodingAesKey}=`);
+  const key = await crypto.subtle.importKey("raw", raw, { name: "AES-CBC" }, false, [
+    "encrypt",
+    "decrypt",
+  ]);
+  return { key, iv: raw.slice(0, AES_BLOCK) };
+}
+
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** `msg_signature`: sha1 of sorted [token, timestamp, nonce, Encrypt], lowercase hex. */
+export async function wechatMessageSignature(
+  token: string,
+  timestamp: string,
+  nonce: string,
+  encrypted: string,
+): Promise<string> {
+  const joined = [token, timestamp, nonce, encrypted]
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .join("");
+  return hex(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(joined)));
+}
+
+export async function verifyWechatMessageSignature(
+  token: string,
+  input: { timestamp: string; nonce: string; encrypted: string; signature: string },
+): Promise<boolean> {
+  if (!token || typeof input.signature !== "string") return false;
+  const expected = await wechatMessageSignature(
+    token,
+    input.timestamp,
+    input.nonce,
+    input.encrypted,
+  );
+  return constantTimeEqual(expected, input.signature.toLowerCase());
+}
+
+/** Encrypts a message (reply XML) for `appId`; `random` only fixes the 16 bytes in tests. */
+export async function encryptWechatMessage(
+  aes: WechatAesKey,
+  message: string,
+  appId: string,
+  random: Uint8Array = crypto.getRandomValues(new Uint8Array(16)),
+): Promise<string> {
+  const encoder = new TextEncoder();
+  const body = encoder.encode(message);
+  const app = encoder.encode(appId);
+  const length = 16 + 4 + body.length + app.length;
+  const pad = WECHAT_BLOCK - (length % WECHAT_BLOCK);
+  const plain = new Uint8Array(length + pad);
+  plain.set(random.subarray(0, 16), 0);
+  new DataView(plain.buffer).setUint32(16, body.length, false);
+  plain.set(body, 20);
+  plain.set(app, 20 + body.length);
+  plain.fill(pad, length);
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt({ name: "AES-CBC", iv: aes.iv }, aes.key, plain),
+  );
+  // Web Crypto appended one block of its own padding: WeChat's padding is already in `plain`.
+  return toBase64(sealed.subarray(0, plain.length));
+}
+
+/**
+ * Decrypts `Encrypt`: the message XML and the AppID it was sealed for, after checking padding,
+ * length and (when `appId` is given) that AppID.
+ */
+export async function decryptWechatMessage(
+  aes: WechatAesKey,
+  encrypted: string,
+  appId?: string,
+): Promise<{ message: string; appId: string }> {
+  let sealed: Uint8Array<ArrayBuffer>;
+  try {
+    sealed = fromBase64(encrypted);
+  } catch {
+    throw new WechatCryptoError("malformed");
+  }
+  if (sealed.length === 0 || sealed.length % WECHAT_BLOCK !== 0) {
+    throw new WechatCryptoError("malformed");
+  }
+  // One more block that decrypts to sixteen 0x10 bytes, which Web Crypto accepts as padding:
+  // CBC-encrypting that block after the last ciphertext block gives exactly it.
+  const last = sealed.slice(sealed.length - AES_BLOCK);
+  const tail = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-CBC", iv: last },
+      aes.key,
+      new Uint8Array(AES_BLOCK).fill(AES_BLOCK),
+    ),
+  ).subarray(0, AES_BLOCK);
+  const extended = new Uint8Array(sealed.length + AES_BLOCK);
+  extended.set(sealed, 0);
+  extended.set(tail, sealed.length);
+  let plain: Uint8Array;
+  try {
+    plain = new Uint8Array(
+      await crypto.subtle.decrypt({ name: "AES-CBC", iv: aes.iv }, aes.key, extended),
+    );
+  } catch {
+    throw new WechatCryptoError("malformed");
+  }
+  const pad = plain[plain.length - 1]!;
+  if (pad < 1 || pad > WECHAT_BLOCK || plain.subarray(plain.length - pad).some((b) => b !== pad)) {
+    throw new WechatCryptoError("bad_padding");
+  }
+  const content = plain.subarray(0, plain.length - pad);
+  if (content.length < 20) throw new WechatCryptoError("malformed");
+  const size = new DataView(content.buffer, content.byteOffset).getUint32(16, false);
+  if (20 + size > content.length) throw new WechatCryptoError("malformed");
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let message: string;
+  let sender: string;
+  try {
+    message = decoder.decode(content.subarray(20, 20 + size));
+    sender = decoder.decode(content.subarray(20 + size));
+  } catch {
+    throw new WechatCryptoError("malformed");
+  }
+  if (appId !== undefined && sender !== appId) throw new WechatCryptoError("wrong_app");
+  return { message, appId: sender };
+}
+
+/*
  * Official Account template messages (the push channel for notifications).
  *
  * Access token: `POST /cgi-bin/stable_token {grant_type: client_credential, appid, secret,

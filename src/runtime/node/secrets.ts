@@ -17,7 +17,10 @@ export async function loadNodeSecrets(config: Config): Promise<Secrets> {
     jwtSecret: config.JWT_SECRET,
     csrfSecret: config.CSRF_SECRET,
     encryptionKey: config.APP_ENCRYPTION_KEY,
+    paymentSandboxSecret: config.PAYMENT_SANDBOX_SECRET,
   };
+  // The sandbox's secret is optional there: unset, buildDeps uses a random key per process (the
+  // sandbox signs and verifies its callbacks within one request).
   if (fromEnv.jwtSecret && fromEnv.csrfSecret && fromEnv.encryptionKey) return fromEnv as Secrets;
   if (config.APP_ENV === "production") {
     const missing = Object.entries({
@@ -40,11 +43,13 @@ export async function loadNodeSecrets(config: Config): Promise<Secrets> {
     jwtSecret: fromEnv.jwtSecret ?? stored.jwtSecret ?? generate(),
     csrfSecret: fromEnv.csrfSecret ?? stored.csrfSecret ?? generate(),
     encryptionKey: fromEnv.encryptionKey ?? stored.encryptionKey ?? generate(),
+    paymentSandboxSecret: fromEnv.paymentSandboxSecret ?? stored.paymentSandboxSecret ?? generate(),
   };
   if (
     stored.jwtSecret !== secrets.jwtSecret ||
     stored.csrfSecret !== secrets.csrfSecret ||
-    stored.encryptionKey !== secrets.encryptionKey
+    stored.encryptionKey !== secrets.encryptionKey ||
+    stored.paymentSandboxSecret !== secrets.paymentSandboxSecret
   ) {
     await mkdir(config.DATA_DIR, { recursive: true, mode: 0o700 });
     await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
