@@ -319,7 +319,11 @@ async function main() {
     PORT: String(appPort),
     DATABASE_URL: benchDbUrl,
     DATABASE_POOL_SIZE: String(POOL_SIZE),
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...(redisUrl ? { REDIS_URL: redisUrl } : { ALLOW_MEMORY_RATE_LIMIT: "true" }),
+    // Production refuses to start without these; the bench sends no mail.
+    PUBLIC_BASE_URL: `http://127.0.0.1:${appPort}`,
+    CORS_ORIGINS: `http://127.0.0.1:${appPort}`,
+    ALLOW_NO_MAIL: "true",
     LOG_LEVEL: "warn",
     DATA_DIR: await makeTempDir("bench-app-"),
     TRUST_PROXY: "1",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseAllowEntry } from "./lib/outbound";
 
 const csv = z
   .string()
@@ -43,6 +44,13 @@ export const configSchema = z.object({
   DATABASE_URL: optionalUrl,
   /** Workers only: route the Neon driver's WebSocket through this relay (self-hosted Postgres). */
   NEON_WS_PROXY: z.string().default(""),
+  /**
+   * Hosts outbound calls may reach even on a private, loopback or link-local address: `host` or
+   * `host:port`, comma-separated (a local vLLM or Ollama). Unset: public hosts only.
+   */
+  OUTBOUND_ALLOW_HOSTS: csv.refine((list) => list.every((e) => parseAllowEntry(e) !== undefined), {
+    error: "each entry must be host or host:port",
+  }),
   /** Workers only: DNS-over-HTTPS endpoint the SSRF guard resolves names with. */
   DOH_ENDPOINT: z.url().default("https://cloudflare-dns.com/dns-query"),
   /** Workers only: where the PDF export's CJK font (a .ttf/.otf) is fetched from, once per isolate. */
@@ -80,6 +88,17 @@ export const configSchema = z.object({
   WECHAT_API_BASE: z.url().default("https://api.weixin.qq.com"),
   WECHAT_TOKEN: z.string().default(""),
   /**
+   * The Official Account's EncodingAESKey (43 characters): with it, message pushes must come in
+   * safe or compatible mode (`encrypt_type=aes`) and replies are encrypted; plaintext is refused.
+   */
+  WECHAT_ENCODING_AES_KEY: z
+    .string()
+    .trim()
+    .default("")
+    .refine((s) => s === "" || /^[A-Za-z0-9+/]{43}$/.test(s), {
+      error: "must be the 43-character EncodingAESKey",
+    }),
+  /**
    * Official Account template for notification pushes (fields: src/modules/notifications/push.ts);
    * empty: pushing is off. Needs WECHAT_APP_ID and WECHAT_APP_SECRET too.
    */
@@ -90,6 +109,20 @@ export const configSchema = z.object({
   PAYMENT_GATEWAY_URL: optionalUrl,
   PAYMENT_MERCHANT_ID: z.string().default(""),
   PAYMENT_SIGNING_SECRET: z.string().default(""),
+  /**
+   * The built-in sandbox gateway (alipay/wxpay paid by a button) when no gateway is configured:
+   * on by default outside production, off in production unless set to true.
+   */
+  PAYMENT_SANDBOX: z
+    .enum(["true", "false", "1", "0", ""])
+    .default("")
+    .transform((v) => (v === "" ? undefined : v === "true" || v === "1")),
+  /**
+   * The key the sandbox signs its own callbacks with (Workers; Node generates one into
+   * DATA_DIR/secrets.json). Unset on Workers: a random key per isolate, which is enough because
+   * the sandbox signs and verifies in the same request.
+   */
+  PAYMENT_SANDBOX_SECRET: optionalSecret,
   /** Minutes a pending order waits for payment. */
   PAYMENT_ORDER_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(30),
   /** Stripe (pay_type card); STRIPE_API_BASE only points tests at a fake server. */
@@ -130,6 +163,14 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Node only: run the scheduled jobs in-process (croner); on unless set to false. */
   SCHEDULER_ENABLED: bool(true),
+  /**
+   * Production refuses the embedded database (PGlite under DATA_DIR), the in-memory rate limiter
+   * and running without a mail provider, since each is wrong for several instances; a single-box
+   * private deployment that wants one says so here.
+   */
+  ALLOW_EMBEDDED_DATABASE: bool(false),
+  ALLOW_MEMORY_RATE_LIMIT: bool(false),
+  ALLOW_NO_MAIL: bool(false),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -154,15 +195,124 @@ export function parseConfig(input: ConfigInput): Config {
       result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`),
     );
   }
+  const problems: string[] = [];
   // A mail provider without a sender would fail on every mail, long after start-up.
   if ((result.data.SMTP_URL || result.data.MAIL_API_KEY) && !result.data.MAIL_FROM) {
-    throw new ConfigError(["MAIL_FROM: required when SMTP_URL or MAIL_API_KEY is set"]);
+    problems.push("MAIL_FROM: required when SMTP_URL or MAIL_API_KEY is set");
   }
+  if (result.data.APP_ENV === "production") problems.push(...productionProblems(result.data));
+  if (problems.length > 0) throw new ConfigError(problems);
   return result.data;
+}
+
+const SECRET_SETTINGS = ["JWT_SECRET", "CSRF_SECRET", "APP_ENCRYPTION_KEY"] as const;
+/** Outbound endpoints: production talks to each over TLS, or the traffic is readable in transit. */
+const PROVIDER_URL_SETTINGS = [
+  "PAYMENT_GATEWAY_URL",
+  "RATES_API_URL",
+  "MAIL_API_URL",
+  "QSTASH_URL",
+  "PDF_FONT_URL",
+  "STRIPE_API_BASE",
+  "WECHAT_API_BASE",
+  "DOH_ENDPOINT",
+] as const;
+/** Estimated bits a secret must carry; 32 random base64url characters estimate at about 140. */
+const MIN_SECRET_BITS = 96;
+const MIN_SECRET_DISTINCT = 10;
+
+/**
+ * A rough strength estimate of a secret: Shannon entropy of its characters times its length.
+ * It cannot see a guessable phrase, but it does refuse the placeholders people paste
+ * ('a' x 32, 'changeme' repeated, one word copied four times).
+ */
+export function secretBits(secret: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  const length = [...secret].length;
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / length) * Math.log2(n / length);
+  return perChar * length;
+}
+
+function weakSecret(secret: string): boolean {
+  // A short unit repeated ("abcd" x 8) estimates well per character but is as weak as its unit.
+  if (/^(.{1,16}?)\1+$/su.test(secret)) return true;
+  return new Set(secret).size < MIN_SECRET_DISTINCT || secretBits(secret) < MIN_SECRET_BITS;
+}
+
+/** Plain http is only harmless when it never leaves the machine (a local sidecar). */
+function loopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * What `APP_ENV=production` must not start with, one line per setting: defaults that are fine
+ * on a laptop (generated secrets, PGlite, a memory limiter, mail in the log, URLs from the Host
+ * header) are each a hole once the service is public or runs on more than one instance.
+ */
+export function productionProblems(config: Config): string[] {
+  const problems: string[] = [];
+  const seen = new Map<string, string>();
+  for (const name of SECRET_SETTINGS) {
+    const value = config[name];
+    if (!value) {
+      problems.push(`${name}: required in production (at least 32 characters)`);
+      continue;
+    }
+    if (weakSecret(value)) {
+      problems.push(`${name}: too guessable for production (use 32+ random characters)`);
+    }
+    const twin = seen.get(value);
+    if (twin) problems.push(`${name}: must differ from ${twin}`);
+    else seen.set(value, name);
+  }
+  for (const name of PROVIDER_URL_SETTINGS) {
+    const value = config[name];
+    if (!value) continue;
+    const url = new URL(value);
+    if (url.protocol !== "https:" && !loopback(url)) {
+      problems.push(`${name}: must be an https:// URL in production`);
+    }
+  }
+  if (!config.PUBLIC_BASE_URL.trim()) {
+    problems.push("PUBLIC_BASE_URL: required in production (links and callback URLs use it)");
+  } else if (!URL.canParse(config.PUBLIC_BASE_URL.trim())) {
+    problems.push("PUBLIC_BASE_URL: must be an absolute URL");
+  }
+  if (config.CORS_ORIGINS.length === 0) {
+    problems.push("CORS_ORIGINS: required in production (the web app's origins)");
+  }
+  if (!config.DATABASE_URL && !config.ALLOW_EMBEDDED_DATABASE) {
+    problems.push(
+      "DATABASE_URL: required in production (or ALLOW_EMBEDDED_DATABASE=true for one box)",
+    );
+  }
+  const sharedLimiter =
+    config.REDIS_URL || (config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN);
+  if (!sharedLimiter && !config.ALLOW_MEMORY_RATE_LIMIT) {
+    problems.push(
+      "REDIS_URL: required in production, or UPSTASH_REDIS_REST_URL and _TOKEN (or ALLOW_MEMORY_RATE_LIMIT=true for one box)",
+    );
+  }
+  if (!config.SMTP_URL && !config.MAIL_API_KEY && !config.ALLOW_NO_MAIL) {
+    problems.push("SMTP_URL or MAIL_API_KEY: required in production (or ALLOW_NO_MAIL=true)");
+  }
+  return problems;
 }
 
 /** Whether auth cookies carry the Secure flag. */
 export function cookiesSecure(config: Config): boolean {
   if (config.COOKIE_SECURE === "auto") return config.APP_ENV === "production";
   return config.COOKIE_SECURE === "true";
+}
+
+/**
+ * The origin outgoing links and callback URLs are built on. Never the request's Host header:
+ * anyone can send one, and a notify_url built on it sends the payment callback to them.
+ * Production requires PUBLIC_BASE_URL; elsewhere the embedded default's own address.
+ */
+export function publicBaseUrl(config: Config): string {
+  return (config.PUBLIC_BASE_URL.trim() || `http://localhost:${config.PORT}`).replace(/\/+$/, "");
 }

@@ -2,8 +2,11 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { databaseUnavailable, describeDbError, pgErrorCode } from "../db/client";
+import { type Dependency, outageLog } from "../lib/logger";
 import { HasherBusyError } from "../lib/password";
 import { describePlanLimit, type PlanLimitHit, planLimitHit } from "../modules/entitlements/limits";
+import { RateLimiterUnavailableError } from "../providers/ratelimit/types";
 import type { AppEnv } from "./env";
 
 export interface ValidationIssue {
@@ -119,6 +122,25 @@ async function planLimitResponse(c: Context<AppEnv>, hit: PlanLimitHit): Promise
   return c.json(denial, 403);
 }
 
+/** Seconds a client waits before retrying when the database or limiter is unreachable. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/** A lost dependency, as opposed to a bug: which one, and the driver's cause (no statement). */
+function outageOf(err: Error): { dependency: Dependency; cause: string } | undefined {
+  if (err instanceof RateLimiterUnavailableError) {
+    const cause = err.cause instanceof Error ? err.cause.message : undefined;
+    // Store errors may quote a command; its first line names the failure (ECONNREFUSED ...).
+    return { dependency: "limiter", cause: (cause ?? err.message).split("\n")[0]!.slice(0, 200) };
+  }
+  const cause = databaseUnavailable(err);
+  return cause ? { dependency: "database", cause } : undefined;
+}
+
+/** drizzle's wrapper, or a driver error carrying a SQLSTATE. */
+function isDbError(err: Error): boolean {
+  return err.message.startsWith("Failed query") || pgErrorCode(err) !== undefined;
+}
+
 /** The single onError: known errors keep their status; anything else is a generic 500. */
 export function handleError(err: Error, c: Context<AppEnv>): Response | Promise<Response> {
   const requestId = c.get("requestId");
@@ -132,6 +154,19 @@ export function handleError(err: Error, c: Context<AppEnv>): Response | Promise<
     c.header("Retry-After", "2");
     return c.json({ detail: "Server is busy, try again shortly" }, 503);
   }
+  const outage = outageOf(err);
+  if (outage) {
+    const deps = c.get("deps");
+    if (deps) {
+      outageLog(deps.logger).down(outage.dependency, deps.clock.now().getTime(), {
+        cause: outage.cause,
+        request_id: requestId,
+        path: c.req.path,
+      });
+    }
+    c.header("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
+    return c.json({ detail: "Service temporarily unavailable, try again shortly" }, 503);
+  }
   if (err instanceof HTTPException) {
     const issues = validatorFailure(err);
     if (issues) return c.json({ detail: issues[0]!.msg, errors: issues }, 422);
@@ -140,13 +175,15 @@ export function handleError(err: Error, c: Context<AppEnv>): Response | Promise<
       return c.json({ detail: statusText(err.status) }, err.status);
     }
   }
+  // A failed statement's message quotes its SQL and parameters (users' data): log what
+  // describeDbError keeps instead, and no stack, which would repeat the message.
+  const failedStatement = isDbError(err);
   c.get("deps")?.logger.error("unhandled error", {
     request_id: requestId,
     method: c.req.method,
     path: c.req.path,
     error: err.name,
-    message: err.message,
-    stack: err.stack,
+    ...(failedStatement ? describeDbError(err) : { message: err.message, stack: err.stack }),
   });
   return c.json({ detail: "Internal server error", request_id: requestId }, 500);
 }

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { outageLog } from "../lib/logger";
 import type { RateLimitRule } from "../providers/ratelimit/types";
 import { clientIp, ipRateLimitKey } from "./client-ip";
 import type { AppEnv } from "./env";
@@ -15,8 +16,11 @@ export function requestIp(c: Context<AppEnv>): string {
 }
 
 const limiterOf = (c: Context<AppEnv>) => c.get("deps").limiter;
-const logUnavailable = (c: Context<AppEnv>, message: string, rule: string) =>
-  c.get("deps").logger.warn(message, { rule });
+/** One line per limiter outage, not one per request (lib/logger.ts outageLog). */
+const logUnavailable = (c: Context<AppEnv>, message: string, rule: string) => {
+  const { logger, clock } = c.get("deps");
+  outageLog(logger).down("limiter", clock.now().getTime(), { rule, effect: message });
+};
 
 export const limitByIp = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
   rateLimit<AppEnv>(rule, (c) => ipRateLimitKey(requestIp(c)), limiterOf, logUnavailable);

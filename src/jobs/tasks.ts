@@ -17,21 +17,43 @@ import type { CronTask } from "./schedules";
  * running the same task at once, changes nothing more), reading "now" from deps.clock.
  */
 
-/** Grants each running subscription the allowance of the month it is in (once per month). */
+/**
+ * Rows a task statement locks at most: a statement holds its locks until it commits, so a
+ * batch bounds how long (and how many) users' own writes can wait on a task.
+ */
+export const TASK_BATCH_SIZE = 500;
+
+/**
+ * Grants each running subscription the allowance of the month it is in (once per month). Each
+ * grant locks the user's balance row until its statement commits, so users go in batches of
+ * TASK_BATCH_SIZE (in id order, resuming after the last one) and a user's own charge waits on
+ * one batch at most, never on the whole run.
+ */
 export async function grantSubscriptionAllowances(
   deps: Deps,
 ): Promise<{ users: number; credits: number }> {
   const now = nowIso(deps);
-  const [row] = await queryRows<{ users: number; credits: number }>(
-    deps.db,
-    sql`select count(*)::int as users, coalesce(sum(granted), 0)::int as credits
-        from (select subscription_grant_allowances(user_id, ${now}::timestamptz) as granted
-              from (select distinct user_id from subscriptions
-                    where cancelled_at is null and monthly_credits > 0
-                      and starts_at <= ${now}::timestamptz
-                      and ends_at > ${now}::timestamptz) running) done`,
-  );
-  return { users: row?.users ?? 0, credits: row?.credits ?? 0 };
+  const total = { users: 0, credits: 0 };
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const [row] = await queryRows<{ users: number; credits: number; last: string | null }>(
+      deps.db,
+      sql`select count(*)::int as users, coalesce(sum(granted), 0)::int as credits,
+            (array_agg(user_id order by user_id desc))[1] as last
+          from (select user_id, subscription_grant_allowances(user_id, ${now}::timestamptz) as granted
+                from (select distinct user_id from subscriptions
+                      where cancelled_at is null and monthly_credits > 0
+                        and starts_at <= ${now}::timestamptz
+                        and ends_at > ${now}::timestamptz
+                        and user_id > ${after}::uuid
+                      order by user_id
+                      limit ${TASK_BATCH_SIZE}) running) done`,
+    );
+    total.users += row?.users ?? 0;
+    total.credits += row?.credits ?? 0;
+    if (!row?.last || row.users < TASK_BATCH_SIZE) return total;
+    after = row.last;
+  }
 }
 
 /**
@@ -41,9 +63,25 @@ export async function grantSubscriptionAllowances(
  * user who never paid for a subscription; otherwise it is a subscription end.
  */
 export async function downgradeExpiredPlans(deps: Deps): Promise<{ downgraded: number }> {
+  let downgraded = 0;
+  for (;;) {
+    const batch = await downgradeBatch(deps);
+    downgraded += batch.downgraded;
+    // A short batch means no due row is left unlocked; one a user holds is next run's.
+    if (batch.selected < TASK_BATCH_SIZE) return { downgraded };
+  }
+}
+
+/**
+ * One batch of downgradeExpiredPlans. `for no key update` (not `for update`): the statement
+ * changes no key column of users, and the weaker lock does not conflict with the `for key
+ * share` a foreign key check takes, so a user inserting a customer or a notification meanwhile
+ * does not wait. `skip locked`: a row a user is changing is left for the next run.
+ */
+async function downgradeBatch(deps: Deps): Promise<{ selected: number; downgraded: number }> {
   const now = nowIso(deps);
   const at = sql`${now}::timestamptz`;
-  const [row] = await queryRows<{ downgraded: number }>(
+  const [row] = await queryRows<{ selected: number; downgraded: number }>(
     deps.db,
     sql`with due as (
         select u.id, u.plan, u.plan_expires_at,
@@ -53,7 +91,9 @@ export async function downgradeExpiredPlans(deps: Deps): Promise<{ downgraded: n
         where u.plan <> 'free' and u.plan_expires_at <= ${at}
           and not exists (select 1 from subscriptions s where s.user_id = u.id
                           and s.cancelled_at is null and s.starts_at <= ${at} and s.ends_at > ${at})
-        for update of u skip locked),
+        order by u.id
+        limit ${TASK_BATCH_SIZE}
+        for no key update of u skip locked),
       downgraded as (
         update users u set plan = 'free', plan_expires_at = null, updated_at = ${at}
         from due where u.id = due.id and u.plan <> 'free' and u.plan_expires_at <= ${at}
@@ -73,9 +113,10 @@ export async function downgradeExpiredPlans(deps: Deps): Promise<{ downgraded: n
           ${at}
         from downgraded d
         on conflict (user_id, dedupe_key) do nothing)
-      select count(*)::int as downgraded from downgraded`,
+      select (select count(*)::int from due) as selected,
+        (select count(*)::int from downgraded) as downgraded`,
   );
-  return { downgraded: row?.downgraded ?? 0 };
+  return { selected: row?.selected ?? 0, downgraded: row?.downgraded ?? 0 };
 }
 
 /** Deletes idempotency keys, payment nonces and session revocations past their use. */

@@ -49,3 +49,75 @@ function defaultSink(line: string, level: LogLevel) {
   if (level === "error" || level === "warn") console.error(line);
   else console.log(line);
 }
+
+/** A dependency every route needs; its outage is logged once per episode, not per request. */
+export type Dependency = "database" | "limiter";
+
+/** How long an unrecovered outage stays quiet before it is logged again (still down). */
+export const OUTAGE_REPEAT_MS = 60_000;
+
+export interface OutageLog {
+  /** Notes a failure; logs one error line if this starts an episode or the last line is a minute old. */
+  down(dependency: Dependency, nowMs: number, fields: Fields): void;
+  /** The dependency answered: logs the recovery once, and the next failure is a new episode. */
+  up(dependency: Dependency, nowMs: number): void;
+  /** Whether a failure has been seen and no answer since (for /health/ready). */
+  isDown(dependency: Dependency): boolean;
+}
+
+interface Episode {
+  since: number;
+  loggedAt: number;
+  failures: number;
+}
+
+const outageLogs = new WeakMap<Logger, OutageLog>();
+
+/**
+ * The outage log of one logger (so one per app instance, and a test's own logger gets its own).
+ * A lost database fails every request: a stack per request would bury the cause and fill the
+ * disk; one line per episode with the failure count says the same.
+ */
+export function outageLog(logger: Logger): OutageLog {
+  let log = outageLogs.get(logger);
+  if (!log) {
+    log = createOutageLog(logger);
+    outageLogs.set(logger, log);
+  }
+  return log;
+}
+
+function createOutageLog(logger: Logger): OutageLog {
+  const episodes = new Map<Dependency, Episode>();
+  return {
+    down(dependency, nowMs, fields) {
+      const episode = episodes.get(dependency);
+      if (!episode) {
+        episodes.set(dependency, { since: nowMs, loggedAt: nowMs, failures: 1 });
+        logger.error(`${dependency} unavailable`, { dependency, ...fields });
+        return;
+      }
+      episode.failures++;
+      if (nowMs - episode.loggedAt >= OUTAGE_REPEAT_MS) {
+        logger.error(`${dependency} still unavailable`, {
+          dependency,
+          failures: episode.failures,
+          down_ms: nowMs - episode.since,
+          ...fields,
+        });
+        episode.loggedAt = nowMs;
+      }
+    },
+    up(dependency, nowMs) {
+      const episode = episodes.get(dependency);
+      if (!episode) return;
+      episodes.delete(dependency);
+      logger.warn(`${dependency} recovered`, {
+        dependency,
+        failures: episode.failures,
+        down_ms: nowMs - episode.since,
+      });
+    },
+    isDown: (dependency) => episodes.has(dependency),
+  };
+}

@@ -64,7 +64,6 @@ async function paidOrder(user: Session, packageId: string) {
     userId: user.userId,
     item: { kind: "credits", packageId },
     payType: "alipay",
-    requestOrigin: "http://localhost",
   });
   const result = await recordPaymentEvent(deps, {
     provider: "sandbox",

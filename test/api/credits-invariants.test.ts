@@ -181,7 +181,6 @@ describe("ledger invariants under random operations", () => {
                       packageId: packages[command.packageIndex % packages.length]!.id,
                     },
                 payType: "alipay",
-                requestOrigin: "http://localhost",
               }),
             );
           } else if (command.kind === "callback") {

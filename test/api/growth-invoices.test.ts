@@ -19,7 +19,6 @@ async function order(user: Session, paid: boolean) {
     userId: user.userId,
     item: { kind: "credits", packageId: pkg.id },
     payType: "alipay",
-    requestOrigin: "http://localhost",
   });
   if (paid) {
     const result = await recordPaymentEvent(deps, {

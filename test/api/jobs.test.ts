@@ -1,7 +1,9 @@
 import { Cron } from "croner";
 import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client";
+import { type Db, queryRows } from "../../src/db/client";
 import type { Deps } from "../../src/deps";
 import { CRON_EXPRESSIONS, CRON_SCHEDULES, tasksForCron } from "../../src/jobs/schedules";
 import {
@@ -9,12 +11,13 @@ import {
   grantSubscriptionAllowances,
   purgeExpired,
   runScheduledTasks,
+  TASK_BATCH_SIZE,
 } from "../../src/jobs/tasks";
 import { signAccessToken } from "../../src/modules/auth/tokens";
 import { createOrder, recordPaymentEvent } from "../../src/modules/payments/orders";
 import { startScheduler } from "../../src/runtime/node/scheduler";
 import { call, registerUser, type Session } from "../support/client";
-import { createTestContext } from "../support/harness";
+import { createTestContext, onPostgres } from "../support/harness";
 
 const ctx = await createTestContext();
 const { app, deps } = ctx;
@@ -26,7 +29,6 @@ async function subscribe(user: Session, billingCycle: "monthly" | "yearly") {
     userId: user.userId,
     item: { kind: "subscription", planCode: "pro", billingCycle },
     payType: "wxpay",
-    requestOrigin: "http://localhost",
   });
   const result = await recordPaymentEvent(deps, {
     provider: "sandbox",
@@ -160,7 +162,6 @@ describe("scheduled tasks", () => {
       userId: user.userId,
       item: { kind: "credits", packageId: pkg.id },
       payType: "alipay",
-      requestOrigin: "http://localhost",
     });
     const status = async () =>
       (
@@ -235,4 +236,63 @@ describe("scheduled tasks", () => {
     const scheduler = startScheduler(deps);
     await scheduler.stop();
   });
+});
+
+describe("task statements and users' own writes", () => {
+  it("downgrades more due users than one batch holds, every one of them", async () => {
+    const count = TASK_BATCH_SIZE + 20;
+    const tag = Math.random().toString(36).slice(2, 8);
+    await deps.db.execute(
+      sql`insert into users (is_guest, plan, plan_expires_at, referral_code)
+          select true, 'pro', now() - interval '1 day', ${`b${tag}`} || g
+          from generate_series(1, ${count}) g`,
+    );
+    const result = await downgradeExpiredPlans(deps);
+    expect(result.downgraded).toBeGreaterThanOrEqual(count);
+    const [left] = await queryRows<{ n: number }>(
+      deps.db,
+      sql`select count(*)::int as n from users
+          where referral_code like ${`b${tag}%`} and plan <> 'free'`,
+    );
+    expect(left!.n).toBe(0);
+  });
+
+  // A downgrade batch holds its row locks until it commits. `for update` would block the
+  // `for key share` of a foreign key check, so a user adding a customer would wait on the task.
+  it.skipIf(!onPostgres)(
+    "lets a user add a customer while a downgrade batch holds their row",
+    async () => {
+      const user = await registerUser(app);
+      await deps.db.execute(
+        sql`update users set plan = 'pro', plan_expires_at = now() - interval '1 hour'
+            where id = ${user.userId}`,
+      );
+      const client = new pg.Client({
+        connectionString: (ctx.database as { url?: string }).url!,
+      });
+      await client.connect();
+      let write: Promise<{ status: number }> | undefined;
+      try {
+        await client.query("begin");
+        const inTransaction = drizzle({ client }) as unknown as Db;
+        const result = await downgradeExpiredPlans({ ...deps, db: inTransaction });
+        expect(result.downgraded).toBeGreaterThanOrEqual(1);
+        write = call(app, "/api/v1/customers", {
+          json: { company: "Waits for nobody Ltd" },
+          token: user.accessToken,
+          csrf: user.csrfToken,
+        });
+        const outcome = await Promise.race([
+          write,
+          new Promise<"waited">((resolve) => setTimeout(() => resolve("waited"), 3000)),
+        ]);
+        expect(outcome).not.toBe("waited");
+        expect((outcome as { status: number }).status).toBe(201);
+      } finally {
+        await client.query("rollback");
+        await client.end();
+        await write;
+      }
+    },
+  );
 });

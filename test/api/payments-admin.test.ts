@@ -8,7 +8,6 @@ import { startFakeGateway } from "../fakes/payment-gateway";
 import { call, randomEmail, registerUser, type Session } from "../support/client";
 import { createTestContext, registerAdmin, type TestContext } from "../support/harness";
 
-const ORIGIN = "http://127.0.0.1:9";
 // The admin budget is 30 requests a minute per admin: each test gets admins of its own.
 const adminEmails = Array.from({ length: 16 }, () => randomEmail());
 let nextAdmin = 0;
@@ -72,7 +71,7 @@ async function order(
   item: OrderItem,
   payType: "alipay" | "wxpay" = "alipay",
 ) {
-  return createOrder(deps, { userId: user.userId, item, payType, requestOrigin: ORIGIN });
+  return createOrder(deps, { userId: user.userId, item, payType });
 }
 
 /** Marks an order paid as a confirmed callback would. */

@@ -40,9 +40,11 @@ describe("purchase flow on the embedded defaults (sandbox gateway)", () => {
       expect(bought.status).toBe(201);
       const order = (await bought.json()) as { order_no: string; pay_url: string; amount: number };
       expect(order.amount).toBe(pkg.price);
-      expect(order.pay_url).toBe(`${url}/api/v1/payments/sandbox/${order.order_no}`);
+      // Without PUBLIC_BASE_URL the links name localhost, never the request's Host header.
+      const payPath = `/api/v1/payments/sandbox/${order.order_no}`;
+      expect(order.pay_url).toBe(`http://localhost:${new URL(url).port}${payPath}`);
 
-      const page = await fetch(order.pay_url);
+      const page = await fetch(`${url}${payPath}`);
       expect(page.status).toBe(200);
       expect(page.headers.get("content-type")).toMatch(/^text\/html/);
       const html = await page.text();

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { publicBaseUrl } from "../../config";
 import { queryRows } from "../../db/client";
 import type { OrderStatus, PayType } from "../../db/schema";
 import type { Deps } from "../../deps";
@@ -160,14 +161,10 @@ function providerFor(deps: Deps, payType: PayType): OrderRow["provider"] {
 
 /**
  * The built-in sandbox gateway serves alipay/wxpay when no real gateway is configured, except
- * in production: there it would hand out credits for nothing.
+ * in production unless PAYMENT_SANDBOX=true: there it would hand out credits for nothing.
  */
 export function sandboxEnabled(deps: Deps): boolean {
-  return deps.payments.gateway === null && deps.config.APP_ENV !== "production";
-}
-
-function baseUrl(deps: Deps, requestOrigin: string): string {
-  return (deps.config.PUBLIC_BASE_URL || requestOrigin).replace(/\/+$/, "");
+  return deps.payments.gateway === null && deps.payments.sandbox;
 }
 
 /**
@@ -177,7 +174,7 @@ function baseUrl(deps: Deps, requestOrigin: string): string {
  */
 export async function createOrder(
   deps: Deps,
-  input: { userId: string; item: OrderItem; payType: PayType; requestOrigin: string },
+  input: { userId: string; item: OrderItem; payType: PayType },
 ): Promise<OrderResponse> {
   const provider = providerFor(deps, input.payType);
   const priced = await price(deps, input.item);
@@ -202,7 +199,7 @@ export async function createOrder(
         where kind = 'credits')
       select * from o`,
   );
-  const base = baseUrl(deps, input.requestOrigin);
+  const base = publicBaseUrl(deps.config);
   try {
     const payment = await startPayment(deps, order!, base);
     const [updated] = await queryRows<OrderRow>(

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { requireAuth } from "../../http/auth";
 import { requireCsrf } from "../../http/csrf";
 import type { AppEnv } from "../../http/env";
@@ -206,8 +206,6 @@ export const sandboxCancelRoute = createRoute({
   responses: { 303: { description: "Back to the sandbox page" }, ...sandboxErrors },
 });
 
-const requestOrigin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
-
 export function createPaymentRoutes() {
   const router = createRouter();
 
@@ -217,7 +215,6 @@ export function createPaymentRoutes() {
       userId: c.get("auth").userId,
       item: { kind: "subscription", planCode: body.plan, billingCycle: "monthly" },
       payType: body.pay_type,
-      requestOrigin: requestOrigin(c),
     });
     return c.json(order, 201);
   });
@@ -228,7 +225,6 @@ export function createPaymentRoutes() {
       userId: c.get("auth").userId,
       item: { kind: "credits", packageId: body.package_id },
       payType: body.pay_type,
-      requestOrigin: requestOrigin(c),
     });
     return c.json(order, 201);
   });
@@ -239,7 +235,6 @@ export function createPaymentRoutes() {
       userId: c.get("auth").userId,
       item: { kind: "subscription", planId: body.plan_id, billingCycle: body.billing_cycle },
       payType: body.pay_type,
-      requestOrigin: requestOrigin(c),
     });
     return c.json(order, 201);
   });
