@@ -4,7 +4,8 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { Deps } from "./deps";
 import { accessLog } from "./http/access-log";
-import { CSRF_HEADER } from "./http/csrf";
+import { ACCESS_COOKIE } from "./http/cookies";
+import { CSRF_HEADER, declareCookieSessions } from "./http/csrf";
 import type { AppEnv } from "./http/env";
 import { ApiError, handleError } from "./http/errors";
 import { refuseControlCharacters } from "./http/input-guard";
@@ -96,6 +97,13 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
     in: "header",
     name: CSRF_HEADER,
   });
+  // A browser session: the same access token in its httpOnly cookie (requireAuth reads both).
+  app.openAPIRegistry.registerComponent("securitySchemes", "cookieAuth", {
+    type: "apiKey",
+    in: "cookie",
+    name: ACCESS_COOKIE,
+  });
+  declareCookieSessions(app.openAPIRegistry);
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",
     info: {

@@ -5,7 +5,8 @@ import { users } from "../db/schema";
 import { isSessionEnded } from "../modules/auth/revocations";
 import { verifyAccessToken } from "../modules/auth/tokens";
 import { ACCESS_COOKIE } from "./cookies";
-import type { AppEnv } from "./env";
+import { isWriteMethod, verifyCsrf } from "./csrf";
+import type { AppEnv, AuthContext } from "./env";
 import { forbidden, unauthorized } from "./errors";
 
 function bearerToken(c: Context): string | undefined {
@@ -28,7 +29,12 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async function requireAuth
   const auth = await verifyAccessToken(deps, token);
   if (!auth) throw unauthorized("Invalid or expired token");
   if (await isSessionEnded(deps, auth.sessionId)) throw unauthorized("This session has ended");
-  c.set("auth", { ...auth, via: bearer ? "bearer" : "cookie" });
+  const context: AuthContext = { ...auth, via: bearer ? "bearer" : "cookie" };
+  // The one CSRF rule (docs/decisions.md): a browser sends the access cookie on any site's
+  // form or fetch, so every write riding on it must prove it came from our page. Checked here,
+  // before the route's own middleware, validation and lookups, so no route can forget it.
+  if (context.via === "cookie" && isWriteMethod(c.req.method)) await verifyCsrf(c, context);
+  c.set("auth", context);
   await next();
 };
 

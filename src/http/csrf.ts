@@ -1,10 +1,11 @@
-import type { MiddlewareHandler } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { Deps } from "../deps";
 import { base64url, base64urlDecode, hmacSign, hmacVerify, randomToken } from "../lib/crypto";
 import { CSRF_COOKIE } from "./cookies";
-import type { AppEnv } from "./env";
-import { forbidden } from "./errors";
+import type { AppEnv, AuthContext } from "./env";
+import { csrfErrorResponses, forbidden } from "./errors";
 
 export const CSRF_HEADER = "X-CSRF-Token";
 /** Pre-login tokens are bound to this pseudo-session and never pass a protected route. */
@@ -32,28 +33,73 @@ export async function verifyCsrfToken(deps: Deps, sessionId: string, token: stri
   return hmacVerify(deps.keys.csrf, bytes, message(sessionId, nonce));
 }
 
+/** Methods that change state; anything else (GET, HEAD, OPTIONS) must not. */
+export function isWriteMethod(method: string) {
+  return method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
+}
+
 /**
- * Runs after requireAuth. The header must carry a token signed for this session; a browser
- * session (cookie auth) must also send the same value in the csrf cookie.
+ * The double-submit check for one session: the header must carry a token signed for it, and a
+ * browser session (cookie auth) must also send the same value in the csrf cookie.
  */
-export const requireCsrf: MiddlewareHandler<AppEnv> = async function requireCsrf(c, next) {
-  const deps = c.get("deps");
-  const auth = c.get("auth");
+export async function verifyCsrf(c: Context<AppEnv>, auth: AuthContext) {
   const header = c.req.header(CSRF_HEADER);
   if (!header) throw forbidden("CSRF token missing");
   const cookie = getCookie(c, CSRF_COOKIE);
   if (auth.via === "cookie" && !cookie) throw forbidden("CSRF cookie missing");
   if (cookie !== undefined && cookie !== header) throw forbidden("CSRF token mismatch");
-  if (!(await verifyCsrfToken(deps, auth.sessionId, header))) throw forbidden("CSRF token invalid");
+  if (!(await verifyCsrfToken(c.get("deps"), auth.sessionId, header))) {
+    throw forbidden("CSRF token invalid");
+  }
+}
+
+/** OpenAPI security of a `C` route: the header is required from Bearer clients too. */
+export const csrfSecurity = [{ bearerAuth: [], csrfToken: [] }];
+
+/**
+ * `C` routes (API.md): the header is required even from Bearer clients. Runs after
+ * requireAuth, which has already checked every cookie-session write (the one central rule,
+ * docs/decisions.md), so only the requests it let through unchecked are verified here.
+ */
+export const requireCsrf: MiddlewareHandler<AppEnv> = async function requireCsrf(c, next) {
+  const auth = c.get("auth");
+  if (!(auth.via === "cookie" && isWriteMethod(c.req.method))) await verifyCsrf(c, auth);
   await next();
 };
 
 /**
- * For routes API.md does not mark C (admin writes): bearer clients are not exposed to CSRF,
- * but a browser session riding on cookies still has to prove it.
+ * @deprecated A no-op kept for routes written before the central rule: requireAuth now checks
+ * the CSRF token on every write of a cookie session, so a route cannot forget it.
  */
 export const requireCsrfForCookieSessions: MiddlewareHandler<AppEnv> =
-  async function requireCsrfForCookieSessions(c, next) {
-    if (c.get("auth").via === "cookie") return requireCsrf(c, next);
+  async function requireCsrfForCookieSessions(_c, next) {
     await next();
   };
+
+type SecurityRequirement = Record<string, string[]>;
+
+/**
+ * The OpenAPI side of the central rule, derived from the same place so the document cannot drift
+ * from it: every operation that takes the bearer token also takes the `access_token` cookie, and
+ * on a write the cookie alternative requires the CSRF header. Call after every router is mounted.
+ */
+export function declareCookieSessions(registry: OpenAPIHono["openAPIRegistry"]) {
+  for (const definition of registry.definitions) {
+    if (definition.type !== "route") continue;
+    const route = definition.route;
+    const security = (route.security ?? []) as SecurityRequirement[];
+    if (!security.some((requirement) => "bearerAuth" in requirement)) continue;
+    if (security.some((requirement) => "cookieAuth" in requirement)) continue;
+    const write = isWriteMethod(route.method.toUpperCase());
+    route.security = [...security, write ? { cookieAuth: [], csrfToken: [] } : { cookieAuth: [] }];
+    if (!write) continue;
+    const forbidden = route.responses[403];
+    if (!forbidden) {
+      route.responses = { ...route.responses, 403: csrfErrorResponses[403] };
+    } else if ("description" in forbidden && !/csrf/i.test(forbidden.description ?? "")) {
+      // A route's own 403 (admin rights, plan limits) shares the status with the CSRF refusal.
+      const description = `${forbidden.description}; or a missing or invalid CSRF token`;
+      route.responses = { ...route.responses, 403: { ...forbidden, description } };
+    }
+  }
+}

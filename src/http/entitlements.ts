@@ -7,8 +7,9 @@ import { errorResponse } from "./errors";
 
 /**
  * Feature gate: the caller's plan in effect must list `feature` (docs/credits.md has the
- * matrix). Goes right after requireAuth, before CSRF, idempotency, rate limits, provider checks
- * and charges, so a locked route costs nothing and leaves nothing behind. With `limit`, a
+ * matrix). Goes right after requireAuth (which has already checked a cookie session's CSRF
+ * token), before idempotency, rate limits, provider checks and charges, so a locked route costs
+ * nothing and leaves nothing behind. With `limit`, a
  * quota already used up is refused here too (403), before anything is charged.
  */
 export function requireFeature(

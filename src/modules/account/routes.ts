@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { requireAuth } from "../../http/auth";
-import { requireCsrf } from "../../http/csrf";
+import { csrfSecurity, requireCsrf } from "../../http/csrf";
 import type { AppEnv } from "../../http/env";
 import {
   csrfErrorResponses,
@@ -11,11 +11,7 @@ import {
   rateLimitedResponses,
 } from "../../http/errors";
 import { limitByIp, limitByUser } from "../../http/limits";
-import {
-  jsonBody as body,
-  jsonResponse as json,
-  bearerSecurity as security,
-} from "../../http/openapi";
+import { jsonBody as body, jsonResponse as json } from "../../http/openapi";
 import { rateLimit } from "../../http/rate-limit";
 import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
@@ -85,7 +81,7 @@ export const verifyEmailRequestRoute = createRoute({
   method: "post",
   path: `${BASE}/verify-email/request`,
   tags,
-  security,
+  security: csrfSecurity,
   summary: "Send (again) the verification mail to the caller's address; older links stop working",
   middleware: [requireAuth, requireCsrf, limitByUser(RATE_LIMIT_RULES.verifyEmailRequest)] as const,
   responses: {
@@ -146,7 +142,7 @@ export const emailChangeRoute = createRoute({
   method: "post",
   path: `${BASE}/email`,
   tags,
-  security,
+  security: csrfSecurity,
   summary: "Change the e-mail address: takes effect once the link mailed to the new one is used",
   middleware: [requireAuth, requireCsrf, limitByUser(RATE_LIMIT_RULES.emailChange)] as const,
   request: { body: body(EmailChangeBody) },

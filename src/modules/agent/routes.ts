@@ -5,7 +5,6 @@ import { queryRows } from "../../db/client";
 import { selectPage } from "../../db/page";
 import type { Deps } from "../../deps";
 import { requireAuth } from "../../http/auth";
-import { requireCsrfForCookieSessions } from "../../http/csrf";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import type { AppEnv } from "../../http/env";
 import {
@@ -34,7 +33,6 @@ const tags = ["Agent"];
 const billableGuard = [
   requireAuth,
   requireFeature("agent", { limit: "agent_runs_per_month" }),
-  requireCsrfForCookieSessions,
   idempotentRequest,
 ];
 

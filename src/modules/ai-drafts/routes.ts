@@ -1,7 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { requireAuth } from "../../http/auth";
-import { requireCsrfForCookieSessions } from "../../http/csrf";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import type { AppEnv } from "../../http/env";
 import { csrfErrorResponses, ErrorSchema, errorResponse } from "../../http/errors";
@@ -18,12 +17,11 @@ import {
 } from "./schemas";
 import { type CallerContext, draftFollowup, quotationFromInquiry } from "./service";
 
-// Billable writes: a cookie session needs the CSRF token; an Idempotency-Key makes a retry
-// replay the first outcome instead of charging again.
+// Billable writes: a cookie session needs the CSRF token (requireAuth checks it); an
+// Idempotency-Key makes a retry replay the first outcome instead of charging again.
 const billableGuard = (feature: "followup_engine" | "quotations") => [
   requireAuth,
   requireFeature(feature),
-  requireCsrfForCookieSessions,
   idempotentRequest,
 ];
 const billingResponses = {

@@ -2,7 +2,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { streamSSE } from "hono/streaming";
 import { requireAuth } from "../../http/auth";
-import { requireCsrfForCookieSessions } from "../../http/csrf";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import type { AppEnv } from "../../http/env";
 import {
@@ -67,12 +66,7 @@ export const chatRoute = createRoute({
     "{text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` " +
     "{detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. " +
     "Send an Idempotency-Key header to make a retry charge once (a streamed turn is replayed).",
-  middleware: [
-    requireAuth,
-    requireFeature("ai_assistant"),
-    requireCsrfForCookieSessions,
-    idempotentUnlessStreaming,
-  ] as const,
+  middleware: [requireAuth, requireFeature("ai_assistant"), idempotentUnlessStreaming] as const,
   request: {
     query: ChatQuery,
     body: { required: true, content: { "application/json": { schema: ChatBody } } },
@@ -136,7 +130,7 @@ export const deleteConversationRoute = createRoute({
   tags,
   security,
   summary: "Delete one conversation of the caller and its messages",
-  middleware: [requireAuth, requireCsrfForCookieSessions] as const,
+  middleware: [requireAuth] as const,
   request: { params: ConversationIdParam },
   responses: {
     204: { description: "Deleted" },

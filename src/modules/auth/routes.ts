@@ -13,6 +13,7 @@ import {
   ANONYMOUS_SESSION,
   CSRF_HEADER,
   createCsrfToken,
+  csrfSecurity,
   requireCsrf,
   verifyCsrfToken,
 } from "../../http/csrf";
@@ -205,7 +206,7 @@ export const logoutRoute = createRoute({
   path: "/api/v1/auth/logout",
   tags,
   summary: "Revoke this session's refresh tokens and clear cookies",
-  security: [{ bearerAuth: [] }],
+  security: csrfSecurity,
   middleware: [requireAuth, requireCsrf] as const,
   responses: {
     200: { description: "Signed out", content: { "application/json": { schema: DetailSchema } } },
@@ -218,7 +219,7 @@ export const passwordRoute = createRoute({
   path: "/api/v1/auth/password",
   tags,
   summary: "Change password; every other session is signed out",
-  security: [{ bearerAuth: [] }],
+  security: csrfSecurity,
   middleware: [requireAuth, requireCsrf, limitByUser(RATE_LIMIT_RULES.passwordChange)] as const,
   request: { body: jsonBody(PasswordChangeBody) },
   responses: {

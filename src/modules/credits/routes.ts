@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
-import { requireCsrf } from "../../http/csrf";
+import { csrfSecurity, requireCsrf } from "../../http/csrf";
 import {
   authErrorResponses,
   csrfErrorResponses,
@@ -83,7 +83,7 @@ export const cancelSubscriptionRoute = createRoute({
   method: "post",
   path: "/api/v1/credits/subscription/cancel",
   tags,
-  security,
+  security: csrfSecurity,
   summary: "Cancel at period end: the plan keeps working to its end, then the account is free",
   description:
     "Marks every running paid subscription of the caller; a repeat changes nothing. Paying " +

@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
-import { requireCsrfForCookieSessions } from "../../http/csrf";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import {
   authErrorResponses,
@@ -27,8 +26,9 @@ import {
 import { searchDiscovery } from "./service";
 
 const tags = ["Discovery"];
-// API.md marks these B only; a browser session riding on cookies still needs the CSRF token.
-const writeGuard = [requireAuth, requireCsrfForCookieSessions];
+// API.md marks these B only; a browser session riding on cookies still needs the CSRF token,
+// which requireAuth checks on every write (docs/decisions.md, CSRF).
+const writeGuard = [requireAuth];
 const notFoundResponse = {
   404: errorResponse(ErrorSchema, "No such discovery record of the caller"),
 };
@@ -45,12 +45,7 @@ export const searchRoute = createRoute({
     "score, best first; bounded to 120 s. Costs `credits.costs.discovery` credits; when no " +
     "search provider or AI provider answers, 503 and the credits are returned. The result is " +
     "not saved: POST /api/v1/discovery/records saves it. Send an Idempotency-Key to retry safely.",
-  middleware: [
-    requireAuth,
-    requireFeature("discovery"),
-    requireCsrfForCookieSessions,
-    idempotentRequest,
-  ],
+  middleware: [requireAuth, requireFeature("discovery"), idempotentRequest],
   request: { body: jsonBody(SearchBody) },
   responses: {
     200: json(DiscoveryResultSchema, "The companies found, with the queries run"),

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
-import { requireCsrf } from "../../http/csrf";
+import { csrfSecurity, requireCsrf } from "../../http/csrf";
 import {
   authErrorResponses,
   csrfErrorResponses,
@@ -44,7 +44,7 @@ export const submitCertificationRoute = createRoute({
   method: "post",
   path: "/api/v1/certification",
   tags: ["Growth"],
-  security,
+  security: csrfSecurity,
   summary: "Submit business certification; again only after a rejection",
   middleware: [requireAuth, requireCsrf] as const,
   request: { body: body(CertificationBody) },
@@ -73,7 +73,7 @@ export const requestInvoiceRoute = createRoute({
   method: "post",
   path: "/api/v1/invoices",
   tags: ["Growth"],
-  security,
+  security: csrfSecurity,
   summary: "Request an invoice for one of the caller's paid orders (amount less refunds)",
   middleware: [requireAuth, requireCsrf] as const,
   request: { body: body(InvoiceBody) },

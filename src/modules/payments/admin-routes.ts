@@ -102,6 +102,8 @@ export const RefundBody = z.object({
     .number()
     .int()
     .positive()
+    // The integer column's ceiling: larger is never refundable, and SQL would fail the cast.
+    .max(2_147_483_647)
     .optional()
     .openapi({ description: "Minor units; defaults to all that is left to refund" }),
   reason: z.string().trim().min(1).max(200),

@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
-import { requireCsrfForCookieSessions } from "../../http/csrf";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import {
   authErrorResponses,
@@ -37,12 +36,7 @@ export const translateRoute = createRoute({
     "suggestions in the buyer's language with their translations; if they cannot be produced " +
     'the translation is still returned with `replies: []` and `replies_error: "unavailable"`. ' +
     "Send an Idempotency-Key header to make a retry charge once.",
-  middleware: [
-    requireAuth,
-    requireFeature("translate"),
-    requireCsrfForCookieSessions,
-    idempotentRequest,
-  ] as const,
+  middleware: [requireAuth, requireFeature("translate"), idempotentRequest] as const,
   request: { body: jsonBody(TranslateBody) },
   responses: {
     200: json(TranslateResultSchema, "The translation, stored in the caller's history"),

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
-import { requireCsrf } from "../../http/csrf";
+import { csrfSecurity, requireCsrf } from "../../http/csrf";
 import { csrfErrorResponses, unauthorized } from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { GuestUserSchema, ProfilePatchBody, UserSchema } from "../auth/schemas";
@@ -11,7 +11,7 @@ export const patchMeRoute = createRoute({
   path: "/api/v1/users/me",
   tags: ["Accounts"],
   summary: "Update profile fields (send null to clear one)",
-  security: [{ bearerAuth: [] }],
+  security: csrfSecurity,
   middleware: [requireAuth, requireCsrf] as const,
   request: {
     body: { required: true, content: { "application/json": { schema: ProfilePatchBody } } },
