@@ -1,9 +1,10 @@
 import type { Config } from "./config";
 import type { Database, Db } from "./db/client";
 import { type Clock, systemClock } from "./lib/clock";
-import { importEncryptionKey, importHmacKey } from "./lib/crypto";
+import { importEncryptionKey, importHmacKey, randomToken } from "./lib/crypto";
 import { type IdGenerator, uuidIds } from "./lib/ids";
 import { createLogger, type Logger } from "./lib/logger";
+import { createOutboundFetch, outboundPolicy } from "./lib/outbound";
 import { boundedHasher, type PasswordHasher } from "./lib/password";
 import type { HostResolver } from "./lib/ssrf";
 import { createHttpMailer } from "./providers/mail/http";
@@ -24,6 +25,8 @@ export interface Secrets {
   jwtSecret: string;
   csrfSecret: string;
   encryptionKey: string;
+  /** Signs the sandbox gateway's callbacks; unset: a random key for this process or isolate. */
+  paymentSandboxSecret?: string | undefined;
 }
 
 export interface Keys {
@@ -39,6 +42,7 @@ export interface RuntimeAdapters {
   passwords: PasswordHasher;
   resolveHost: HostResolver;
   secrets: Secrets;
+  /** Node: a fetch whose connect lookup re-checks addresses (runtime/node/dns.ts). */
   fetch?: typeof fetch;
   clock?: Clock;
   ids?: IdGenerator;
@@ -77,17 +81,32 @@ export interface PaymentProviders {
   /** Verifies gateway callbacks (and signs the sandbox's own callbacks when no gateway is set). */
   signingKey: CryptoKey;
   merchantId: string;
+  /** The built-in sandbox serves alipay/wxpay (no gateway; PAYMENT_SANDBOX, off in production). */
+  sandbox: boolean;
 }
 
 export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promise<Deps> {
+  const gatewayConfigured = Boolean(
+    config.PAYMENT_GATEWAY_URL && config.PAYMENT_MERCHANT_ID && config.PAYMENT_SIGNING_SECRET,
+  );
   const [jwt, csrf, encryption, paymentKey] = await Promise.all([
     importHmacKey(runtime.secrets.jwtSecret),
     importHmacKey(runtime.secrets.csrfSecret),
     importEncryptionKey(runtime.secrets.encryptionKey),
-    // The sandbox signs with a key of its own, derived so it never equals another secret.
-    importHmacKey(config.PAYMENT_SIGNING_SECRET || `${runtime.secrets.csrfSecret}:payment-sandbox`),
+    // The gateway's key, or the sandbox's own secret: never one derived from another secret.
+    importHmacKey(
+      (gatewayConfigured && config.PAYMENT_SIGNING_SECRET) ||
+        runtime.secrets.paymentSandboxSecret ||
+        config.PAYMENT_SANDBOX_SECRET ||
+        randomToken(32),
+    ),
   ]);
-  const fetchImpl = runtime.fetch ?? ((input, init) => fetch(input, init));
+  // Every provider gets this one fetch, so no outbound call escapes the policy (lib/outbound.ts).
+  const fetchImpl = createOutboundFetch({
+    policy: outboundPolicy(config),
+    resolver: runtime.resolveHost,
+    fetch: runtime.fetch,
+  });
   const wechat =
     config.WECHAT_APP_ID && config.WECHAT_APP_SECRET
       ? createWechatClient({
@@ -107,9 +126,6 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
           fetch: fetchImpl,
         })
       : null;
-  const gatewayConfigured = Boolean(
-    config.PAYMENT_GATEWAY_URL && config.PAYMENT_MERCHANT_ID && config.PAYMENT_SIGNING_SECRET,
-  );
   const payments: PaymentProviders = {
     gateway: gatewayConfigured
       ? createGatewayClient({
@@ -130,6 +146,8 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
         : null,
     signingKey: paymentKey,
     merchantId: config.PAYMENT_MERCHANT_ID || "sandbox",
+    // Production hands out nothing for a button press unless the operator asks for it.
+    sandbox: !gatewayConfigured && (config.PAYMENT_SANDBOX ?? config.APP_ENV !== "production"),
   };
   const logger = runtime.logger ?? createLogger(config.LOG_LEVEL);
   return {

@@ -8,7 +8,7 @@ import { provideCjkFont } from "../modules/quotations/pdf-font";
 import { createNodeRuntime } from "./node/adapters";
 import { nodeCjkFont } from "./node/cjk-font";
 import { DataDirLockedError } from "./node/data-dir-lock";
-import { createNodeListener } from "./node/listener";
+import { answerClientError, createNodeListener } from "./node/listener";
 import { type Scheduler, startScheduler } from "./node/scheduler";
 
 /** `npm start`: every route group on one port, on the embedded defaults unless configured. */
@@ -25,6 +25,7 @@ async function main() {
   const scheduler: Scheduler | null = config.SCHEDULER_ENABLED ? startScheduler(deps) : null;
 
   const server = createServer(createNodeListener(getRequestListener(app.fetch)));
+  server.on("clientError", answerClientError);
   const host = config.HOST || (config.APP_ENV === "production" ? "0.0.0.0" : "127.0.0.1");
   server.listen(config.PORT, host, () => {
     const address = server.address();

@@ -5,7 +5,7 @@ import type { Deps } from "../../deps";
 import { notFound, validationError } from "../../http/errors";
 import { iso } from "../../lib/clock";
 import { escapeLike } from "../../lib/sql-text";
-import { DEFAULT_SYSTEM_CONFIG, type SystemConfigKey } from "../system-config/defaults";
+import { isSystemConfigKey } from "../system-config/defaults";
 import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";
 import { toUserResponse, type UserRow } from "../users/service";
 import { type Actor, auditCte, changedFields, lockBefore } from "./writes";
@@ -158,8 +158,6 @@ export async function listUsageLogs(
   };
 }
 
-const isKnownKey = (key: string): key is SystemConfigKey => key in DEFAULT_SYSTEM_CONFIG;
-
 export async function listSystemConfig(deps: Deps) {
   const rows = await queryRows<{ key: string; value: unknown; updated_at: Date }>(
     deps.db,
@@ -182,7 +180,7 @@ export async function getSystemConfig(deps: Deps, key: string) {
  * row (the value before and after) in the same statement.
  */
 export async function putSystemConfig(deps: Deps, actor: Actor, key: string, value: unknown) {
-  if (!isKnownKey(key)) throw notFound("Unknown config key");
+  if (!isSystemConfigKey(key)) throw notFound("Unknown config key");
   const parsed = SYSTEM_CONFIG_SCHEMAS[key].safeParse(value);
   if (!parsed.success) {
     throw validationError(

@@ -4,6 +4,7 @@ import { INCOTERMS } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError, notFound, validationError } from "../../http/errors";
 import { iso } from "../../lib/clock";
+import { isCurrencyCode } from "../../lib/currency";
 import { billed } from "../ai/billing";
 import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
 import { minorUnit } from "../exchange/service";
@@ -284,7 +285,7 @@ export async function quotationFromInquiry(
       const named = extraction.currency?.toUpperCase();
       const currency =
         input.currency ??
-        (named && /^[A-Z]{3}$/.test(named) ? named : undefined) ??
+        (named && isCurrencyCode(named) ? named : undefined) ??
         matches.find((m) => m.currency)?.currency ??
         "USD";
       const incoterm = extraction.incoterm?.toUpperCase();

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
+import { pgErrorCode, queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
-import { notFound } from "../../http/errors";
+import { notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
 import { escapeLike } from "../../lib/sql-text";
@@ -322,7 +322,12 @@ export async function adminAdjustCredits(
       })}
       select exists (select 1 from target) as found, a.ok, a.balance, a.ledger_id
       from (select 1) one left join adjusted a on true`,
-  );
+  ).catch((error: unknown) => {
+    // 22003: the balance would pass its integer column; the statement wrote nothing.
+    if (pgErrorCode(error) !== "22003") throw error;
+    const msg = "The balance would exceed its maximum";
+    throw validationError([{ loc: ["body", "delta"], msg, type: "too_big" }], msg);
+  });
   if (!row?.found) throw notFound("User not found");
   if (!row.ok) throw insufficientCredits(-input.delta, row.balance ?? 0);
   return { balance: row.balance!, ledgerId: row.ledger_id };

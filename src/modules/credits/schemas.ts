@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { LEDGER_KINDS } from "../../db/schema";
+import { currencyCode } from "../../lib/currency";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
 export const BalanceSchema = z
@@ -107,7 +108,7 @@ export const ConsumptionSchema = z
   .openapi("CreditConsumption");
 export const ConsumptionsPage = pageSchema(ConsumptionSchema).openapi("CreditConsumptionsPage");
 
-const currency = z.string().regex(/^[A-Z]{3}$/, { error: "ISO 4217 code, e.g. CNY" });
+const currency = currencyCode;
 const sortOrder = z.number().int().min(0).max(10_000);
 
 /** A PATCH takes these without defaults: a field left out is left as it is. */

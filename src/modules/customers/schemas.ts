@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CUSTOMER_STATUSES, FOLLOWUP_CHANNELS } from "../../db/schema";
 import { booleanQuery } from "../../http/query";
+import { currencyCode } from "../../lib/currency";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
 /** Largest value of the `integer` column estimated_value. */
@@ -49,10 +50,7 @@ const customerFields = {
   estimated_value: z.number().int().min(0).max(MAX_INT).nullable().optional().openapi({
     description: "Minor units of estimated_currency",
   }),
-  estimated_currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, { error: "ISO 4217 code, e.g. USD" })
-    .optional(),
+  estimated_currency: currencyCode.optional(),
   next_followup_at: instant.nullable().optional(),
 };
 

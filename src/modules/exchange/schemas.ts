@@ -1,12 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { lenientCurrencyCode } from "../../lib/currency";
 
 const currency = (name: string, example: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z]{3}$/, "Must be a three-letter ISO 4217 currency code")
-    .transform((s) => s.toUpperCase())
-    .openapi({ param: { name, in: "query" }, example });
+  lenientCurrencyCode.openapi({ param: { name, in: "query" }, example });
 
 export const RatesQuery = z.object({
   base: currency("base", "USD").optional().default("EUR"),

@@ -1,4 +1,5 @@
 import { CUSTOMER_STATUSES, type CustomerStatus } from "../../db/schema";
+import { isCurrencyCode } from "../../lib/currency";
 
 /** A cell the row validator refused; `column` is the header as the seller wrote it. */
 export class CellError extends Error {}
@@ -18,7 +19,7 @@ export function currencyDigits(currency: string): number {
 
 export function parseCurrency(text: string): string {
   const code = text.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code)) throw new CellError("must be a 3-letter currency code (e.g. USD)");
+  if (!isCurrencyCode(code)) throw new CellError("must be a known currency code (e.g. USD)");
   return code;
 }
 

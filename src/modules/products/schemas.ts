@@ -1,10 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { currencyCode } from "../../lib/currency";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
-export const currencyCode = z
-  .string()
-  .regex(/^[A-Z]{3}$/, { error: "ISO 4217 code, e.g. USD" })
-  .openapi({ example: "USD" });
+export { currencyCode } from "../../lib/currency";
 
 /** Minor units (cents, fen): an integer, never a float. */
 export const minorUnits = z.number().int().min(0).max(2_000_000_000);

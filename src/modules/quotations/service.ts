@@ -64,8 +64,11 @@ export function computeTotals(
     return Number(lineTotal);
   });
   const total = subtotal - BigInt(discount) + BigInt(shipping);
-  if (subtotal > BigInt(INT4_MAX) || total > BigInt(INT4_MAX)) {
+  if (subtotal > BigInt(INT4_MAX)) {
     issues.push({ loc: ["body", "items"], msg: "Total is too large", type: "too_big" });
+  } else if (total > BigInt(INT4_MAX)) {
+    // The items fit; what tips the total over is the shipping added on top.
+    issues.push({ loc: ["body", "shipping"], msg: "Total is too large", type: "too_big" });
   }
   if (total < 0n) {
     issues.push({
@@ -232,8 +235,17 @@ const insertItems = (quotationIdFrom: SQL, items: PricedItem[]) => sql`
     i->>'unit', (i->>'quantity')::int, (i->>'unit_price')::int, (i->>'line_total')::int
   from ${quotationIdFrom} q, jsonb_array_elements(${itemsJson(items)}::jsonb) as t(i)`;
 
-function writeErrors(error: unknown): never {
+/** 22003: the row's own amounts plus the patched ones overflow the integer total column. */
+const TOTAL_TOO_LARGE = "Total is too large";
+
+function writeErrors(error: unknown, overflowField: "items" | "shipping" = "items"): never {
   const code = pgErrorCode(error);
+  if (code === "22003") {
+    throw validationError(
+      [{ loc: ["body", overflowField], msg: TOTAL_TOO_LARGE, type: "too_big" }],
+      TOTAL_TOO_LARGE,
+    );
+  }
   if (code === "23514" && pgConstraint(error) === "quotations_amounts_non_negative") {
     throw validationError(
       [
@@ -433,7 +445,12 @@ export async function updateQuotation(
             ins as (${insertItems(sql`q`, items)} returning 1)
           select id from q`
     : update;
-  const rows = await queryRows<{ id: string }>(deps.db, statement).catch(writeErrors);
+  // A PATCH of shipping alone adds to the subtotal stored in the row, so only the statement
+  // itself can tell that the sum overflows: it fails whole, and that failure is the 422.
+  const overflowField = content.shipping !== undefined ? "shipping" : "items";
+  const rows = await queryRows<{ id: string }>(deps.db, statement).catch((error: unknown) =>
+    writeErrors(error, overflowField),
+  );
   if (rows.length === 0) {
     const current = await getQuotation(deps, userId, id); // 404 when not the caller's
     if (status !== undefined && !allowedFrom(status).includes(current.status)) {

@@ -36,3 +36,10 @@ export const DEFAULT_SYSTEM_CONFIG = {
 } as const satisfies Record<string, unknown>;
 
 export type SystemConfigKey = keyof typeof DEFAULT_SYSTEM_CONFIG;
+
+/**
+ * Own keys only: `key in` would walk the prototype, so `__proto__` or `toString` from a URL
+ * would pass as a known key and reach a schema lookup that is not there (a 500).
+ */
+export const isSystemConfigKey = (key: string): key is SystemConfigKey =>
+  Object.hasOwn(DEFAULT_SYSTEM_CONFIG, key);

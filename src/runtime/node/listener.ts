@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { acceptRequestId, SECURITY_HEADERS } from "../../http/response-headers";
 
 const LIVENESS_BODY = JSON.stringify({ status: "ok" });
@@ -43,4 +44,42 @@ export function createNodeListener(app: RequestListener): RequestListener {
     pinRequestId(req, id);
     app(req, res);
   };
+}
+
+/** What Node's parser refused, as Node's own default handler maps it, with our `{detail}`. */
+function clientErrorStatus(code: string | undefined): [number, string, string] {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "Request Header Fields Too Large", "Request headers too large"];
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return [413, "Payload Too Large", "Request body too large"];
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "Request Timeout", "Request timed out"];
+    default:
+      return [400, "Bad Request", "Malformed HTTP request"];
+  }
+}
+
+/**
+ * The server's `clientError` handler: a request Node's HTTP parser refuses (a malformed request
+ * line, headers past the size limit) never reaches the app, and Node's default answer is a bare
+ * status line. Clients and proxies get the same JSON error envelope as every other answer.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex) {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  // A reset peer cannot be answered; a response already started cannot be replaced.
+  if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, detail] = clientErrorStatus(err.code);
+  const body = JSON.stringify({ detail });
+  const headers = [
+    `HTTP/1.1 ${status} ${reason}`,
+    "Content-Type: application/json",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Connection: close",
+    ...SECURITY_HEADERS.map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${headers.join("\r\n")}\r\n\r\n${body}`);
 }
