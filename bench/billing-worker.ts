@@ -53,7 +53,8 @@ const quantile = (sorted: Float64Array, q: number) =>
 async function main() {
   if (!process.send) throw new Error("billing-worker needs an IPC channel");
   const database = openPostgresDatabase(url, poolSize);
-  const deps = await buildDeps(parseConfig({ APP_ENV: "production", LOG_LEVEL: "silent" }), {
+  // Charging reads no setting; "test" skips the production start-up checks, which need servers.
+  const deps = await buildDeps(parseConfig({ APP_ENV: "test", LOG_LEVEL: "silent" }), {
     database,
     limiter: createMemoryRateLimiter(),
     passwords: createNodePasswordHasher(),

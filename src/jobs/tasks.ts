@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { sumOverUserBatches, TASK_BATCH_SIZE } from "../db/batches";
 import { queryRows } from "../db/client";
 import type { Deps } from "../deps";
 import { nowIso } from "../lib/clock";
@@ -18,12 +19,6 @@ import type { CronTask } from "./schedules";
  */
 
 /**
- * Rows a task statement locks at most: a statement holds its locks until it commits, so a
- * batch bounds how long (and how many) users' own writes can wait on a task.
- */
-export const TASK_BATCH_SIZE = 500;
-
-/**
  * Grants each running subscription the allowance of the month it is in (once per month). Each
  * grant locks the user's balance row until its statement commits, so users go in batches of
  * TASK_BATCH_SIZE (in id order, resuming after the last one) and a user's own charge waits on
@@ -32,28 +27,16 @@ export const TASK_BATCH_SIZE = 500;
 export async function grantSubscriptionAllowances(
   deps: Deps,
 ): Promise<{ users: number; credits: number }> {
-  const now = nowIso(deps);
-  const total = { users: 0, credits: 0 };
-  let after = "00000000-0000-0000-0000-000000000000";
-  for (;;) {
-    const [row] = await queryRows<{ users: number; credits: number; last: string | null }>(
-      deps.db,
-      sql`select count(*)::int as users, coalesce(sum(granted), 0)::int as credits,
-            (array_agg(user_id order by user_id desc))[1] as last
-          from (select user_id, subscription_grant_allowances(user_id, ${now}::timestamptz) as granted
-                from (select distinct user_id from subscriptions
-                      where cancelled_at is null and monthly_credits > 0
-                        and starts_at <= ${now}::timestamptz
-                        and ends_at > ${now}::timestamptz
-                        and user_id > ${after}::uuid
-                      order by user_id
-                      limit ${TASK_BATCH_SIZE}) running) done`,
-    );
-    total.users += row?.users ?? 0;
-    total.credits += row?.credits ?? 0;
-    if (!row?.last || row.users < TASK_BATCH_SIZE) return total;
-    after = row.last;
-  }
+  const now = sql`${nowIso(deps)}::timestamptz`;
+  const { users, total } = await sumOverUserBatches(
+    deps.db,
+    (after) => sql`select distinct user_id from subscriptions
+      where cancelled_at is null and monthly_credits > 0 and starts_at <= ${now}
+        and ends_at > ${now} and user_id > ${after}
+      order by user_id limit ${TASK_BATCH_SIZE}`,
+    sql`subscription_grant_allowances(due.user_id, ${now})`,
+  );
+  return { users, credits: total };
 }
 
 /**

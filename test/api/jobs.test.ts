@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { TASK_BATCH_SIZE } from "../../src/db/batches";
 import { type Db, queryRows } from "../../src/db/client";
 import type { Deps } from "../../src/deps";
 import { CRON_EXPRESSIONS, CRON_SCHEDULES, tasksForCron } from "../../src/jobs/schedules";
@@ -11,7 +12,6 @@ import {
   grantSubscriptionAllowances,
   purgeExpired,
   runScheduledTasks,
-  TASK_BATCH_SIZE,
 } from "../../src/jobs/tasks";
 import { signAccessToken } from "../../src/modules/auth/tokens";
 import { createOrder, recordPaymentEvent } from "../../src/modules/payments/orders";

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { sumOverUserBatches, TASK_BATCH_SIZE } from "../../db/batches";
 import { queryRows } from "../../db/client";
 import type { LedgerKind } from "../../db/schema";
 import type { Deps } from "../../deps";
@@ -143,32 +144,21 @@ export async function adjustCredits(
   return { applied: true, balance: row.balance, ledgerId: row.ledger_id };
 }
 
-/** Scheduled task: expires every due allowance lot, each user under their own lock. */
+/**
+ * Scheduled task: expires every due allowance lot. credit_expire_due locks each user's balance
+ * row until its statement commits, so users go in batches and a charge waits on one at most.
+ */
 export async function expireDueCredits(deps: Deps): Promise<{ users: number; credits: number }> {
-  const now = nowIso(deps);
-  const total = { users: 0, credits: 0 };
-  let after = "00000000-0000-0000-0000-000000000000";
-  // credit_expire_due locks each user's balance row until the statement commits: users go in
-  // batches (id order, resuming after the last) so a user's charge waits on one batch at most.
-  for (;;) {
-    const [row] = await queryRows<{ users: number; credits: number; last: string | null }>(
-      deps.db,
-      sql`select count(*)::int as users, coalesce(sum(expired), 0)::int as credits,
-            (array_agg(user_id order by user_id desc))[1] as last
-          from (select user_id, credit_expire_due(user_id, ${now}::timestamptz) as expired
-                from (select distinct user_id from credit_lots
-                      where remaining > 0 and expires_at <= ${now}::timestamptz
-                        and user_id > ${after}::uuid
-                      order by user_id limit ${EXPIRY_BATCH_SIZE}) due) done`,
-    );
-    total.users += row?.users ?? 0;
-    total.credits += row?.credits ?? 0;
-    if (!row?.last || row.users < EXPIRY_BATCH_SIZE) return total;
-    after = row.last;
-  }
+  const now = sql`${nowIso(deps)}::timestamptz`;
+  const { users, total } = await sumOverUserBatches(
+    deps.db,
+    (after) => sql`select distinct user_id from credit_lots
+      where remaining > 0 and expires_at <= ${now} and user_id > ${after}
+      order by user_id limit ${TASK_BATCH_SIZE}`,
+    sql`credit_expire_due(due.user_id, ${now})`,
+  );
+  return { users, credits: total };
 }
-
-const EXPIRY_BATCH_SIZE = 500;
 
 async function creditBalance(deps: Deps, userId: string): Promise<number> {
   const [row] = await queryRows<{ balance: number }>(
