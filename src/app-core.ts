@@ -76,13 +76,12 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
   // Uploads carry their own limit (the guard would buffer a body before it applies), and signed
   // callbacks must be taken as their sender signed them: a payer's name with a control
   // character refused here would be retried until the provider gives up on us.
-  app.use(async function guardInput(c, next) {
-    const path = c.req.path;
-    if (UPLOAD_PATHS.has(path) || SIGNED_PATHS.has(path) || path.startsWith("/api/v1/jobs/")) {
-      return next();
-    }
-    return refuseControlCharacters(c, next);
-  });
+  app.use(
+    refuseControlCharacters(
+      (path) =>
+        UPLOAD_PATHS.has(path) || SIGNED_PATHS.has(path) || path.startsWith("/api/v1/jobs/"),
+    ),
+  );
 
   app.route("/", createHealthRoutes());
   for (const router of routers) app.route("/", router);

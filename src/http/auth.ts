@@ -26,9 +26,14 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async function requireAuth
   const token = bearer ?? getCookie(c, ACCESS_COOKIE);
   if (!token) throw unauthorized();
   const deps = c.get("deps");
-  const auth = await verifyAccessToken(deps, token);
+  const verified = verifyAccessToken(deps, token);
+  const auth = verified instanceof Promise ? await verified : verified;
   if (!auth) throw unauthorized("Invalid or expired token");
-  if (await isSessionEnded(deps, auth.sessionId)) throw unauthorized("This session has ended");
+  // A plain boolean while the ended-session set is fresh: no promise on the hot path.
+  const ended = isSessionEnded(deps, auth.sessionId);
+  if (ended === true || (ended !== false && (await ended))) {
+    throw unauthorized("This session has ended");
+  }
   const context: AuthContext = { ...auth, via: bearer ? "bearer" : "cookie" };
   // The one CSRF rule (docs/decisions.md): a browser sends the access cookie on any site's
   // form or fetch, so every write riding on it must prove it came from our page. Checked here,

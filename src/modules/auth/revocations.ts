@@ -67,17 +67,20 @@ async function poll(deps: Deps, state: RevocationState): Promise<void> {
   state.freshAt = startedAt;
 }
 
-/** Whether the session behind an access token has ended (see above). */
-export async function isSessionEnded(deps: Deps, sessionId: string): Promise<boolean> {
+/**
+ * Whether the session behind an access token has ended (see above). A plain boolean while the
+ * set is fresh (nearly every request: no promise to wait for), a promise when it must poll.
+ */
+export function isSessionEnded(deps: Deps, sessionId: string): boolean | Promise<boolean> {
   if (deps.config.SESSION_CHECK === "query") return endedInDatabase(deps, sessionId);
   const state = stateOf(deps);
-  if (Date.now() - state.freshAt >= deps.config.SESSION_REVOCATION_POLL_MS) {
-    state.inflight ??= poll(deps, state).finally(() => {
-      state.inflight = null;
-    });
-    await state.inflight;
+  if (Date.now() - state.freshAt < deps.config.SESSION_REVOCATION_POLL_MS) {
+    return state.ended.has(sessionId);
   }
-  return state.ended.has(sessionId);
+  state.inflight ??= poll(deps, state).finally(() => {
+    state.inflight = null;
+  });
+  return state.inflight.then(() => state.ended.has(sessionId));
 }
 
 async function endedInDatabase(deps: Deps, sessionId: string): Promise<boolean> {

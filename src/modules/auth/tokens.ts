@@ -37,8 +37,15 @@ const verifiedTokens = new WeakMap<
 >();
 const VERIFIED_CACHE_SIZE = 10_000;
 
-/** Verifies signature, algorithm, issuer, audience and times; returns null for any bad token. */
-export async function verifyAccessToken(deps: Deps, token: string): Promise<VerifiedToken | null> {
+/**
+ * Verifies signature, algorithm, issuer, audience and times; null for any bad token. A token
+ * verified before comes back as a plain value (no promise on the hot path), a new one as a
+ * promise.
+ */
+export function verifyAccessToken(
+  deps: Deps,
+  token: string,
+): VerifiedToken | null | Promise<VerifiedToken | null> {
   let cache = verifiedTokens.get(deps.keys.jwt);
   if (!cache) {
     cache = new Map();
@@ -49,12 +56,13 @@ export async function verifyAccessToken(deps: Deps, token: string): Promise<Veri
     if (hit.expMs > deps.clock.now().getTime()) return hit.auth;
     cache.delete(token);
   }
-  const auth = await verifyWithJose(deps, token);
-  if (auth) {
-    if (cache.size >= VERIFIED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    cache.set(token, auth);
-  }
-  return auth?.auth ?? null;
+  return verifyWithJose(deps, token).then((auth) => {
+    if (auth) {
+      if (cache.size >= VERIFIED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(token, auth);
+    }
+    return auth?.auth ?? null;
+  });
 }
 
 async function verifyWithJose(
