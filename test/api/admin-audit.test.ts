@@ -3,10 +3,11 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { createOrder, recordPaymentEvent } from "../../src/modules/payments/orders";
+import { createOrder } from "../../src/modules/payments/orders";
 import { type AuditRow, auditRows, auditRowsOfRequest, newRequestId } from "../support/audit";
 import { type CallOptions, call, registerUser, type Session } from "../support/client";
 import { createTestContext, onPostgres, registerAdmin } from "../support/harness";
+import { payOrder } from "./payments-helpers";
 
 /**
  * Every write under /api/v1/admin leaves exactly one admin_audit_log row, written in the same
@@ -65,15 +66,7 @@ async function paidOrder(user: Session, packageId: string) {
     item: { kind: "credits", packageId },
     payType: "alipay",
   });
-  const result = await recordPaymentEvent(deps, {
-    provider: "sandbox",
-    eventId: `evt-${order.order_no}`,
-    type: "payment",
-    orderNo: order.order_no,
-    payload: {},
-    payment: { tradeNo: null, amount: order.amount, currency: order.currency, paidAt: new Date() },
-  });
-  expect(result).toBe("applied");
+  await payOrder(deps, order);
   return order;
 }
 

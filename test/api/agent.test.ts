@@ -9,9 +9,9 @@ import {
   getBalance,
   refundCharge,
 } from "../../src/modules/credits/service";
-import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
-import { type FakeSearch, startFakeSearch } from "../fakes/search";
-import { addAiProvider, addSearchProvider, clearAiProviders, setAiRouting } from "../support/ai";
+import type { FakeOpenAi } from "../fakes/openai";
+import type { FakeSearch } from "../fakes/search";
+import { useFakeAgentProviders } from "../support/ai";
 import { call, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
 import { registerBusinessUser, setPlan } from "../support/plans";
@@ -72,25 +72,11 @@ function scriptLlm(options: { failOutreachFor?: string } = {}) {
 }
 
 beforeAll(async () => {
-  [llm, search] = await Promise.all([startFakeOpenAi("sk-agent"), startFakeSearch()]);
-  await addSearchProvider(deps, {
-    name: "fake-brave",
-    kind: "brave",
-    baseUrl: search.url,
-    apiKey: search.apiKey,
-    hint: "fake",
-    timeoutMs: 15_000,
-  });
-  await clearAiProviders(deps);
-  await addAiProvider(deps, {
-    name: "llm",
-    kind: "llm",
-    baseUrl: llm.url,
-    apiKey: llm.apiKey,
-    models: ["m1"],
-  });
-  await setAiRouting(deps, "discovery_analysis", ["llm"]);
-  await setAiRouting(deps, "followup_draft", ["llm"]);
+  ({ llm, search } = await useFakeAgentProviders(deps, {
+    llmKey: "sk-agent",
+    search: { name: "fake-brave", kind: "brave" },
+    tasks: ["discovery_analysis", "followup_draft"],
+  }));
 });
 afterAll(async () => {
   await pendingAgentRuns();

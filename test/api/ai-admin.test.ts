@@ -8,7 +8,7 @@ import { generateWithLlm } from "../../src/providers/llm/openai-compatible";
 import { addAiProvider, clearAiProviders, storedProviderKey } from "../support/ai";
 import { auditRows as auditRowsOf } from "../support/audit";
 import { call, registerUser } from "../support/client";
-import { createTestContext } from "../support/harness";
+import { createTestContext, PRODUCTION_ENV } from "../support/harness";
 
 const ctx = await createTestContext();
 const { app, deps } = ctx;
@@ -314,21 +314,9 @@ describe("admin AI providers", () => {
 
   it("requires https in production, except to a host the operator listed", async () => {
     const admin = await newAdmin();
-    // What production needs to start (src/config.ts), on the test database and limiter.
     const production = await ctx.makeApp(
       {},
-      {
-        APP_ENV: "production",
-        PUBLIC_BASE_URL: "https://api.example.test",
-        CORS_ORIGINS: "https://app.example.test",
-        JWT_SECRET: "Jw7-prod-test-9aQz4LmX2vTc8RfNb3KdYp6",
-        CSRF_SECRET: "Cs5-prod-test-1HgW7qPz3xVn9LtBk4MeRj2",
-        APP_ENCRYPTION_KEY: "Ek3-prod-test-6YdU8sFa2wQm5NzCh7JvTg9",
-        ALLOW_EMBEDDED_DATABASE: "true",
-        ALLOW_MEMORY_RATE_LIMIT: "true",
-        ALLOW_NO_MAIL: "true",
-        OUTBOUND_ALLOW_HOSTS: "10.0.0.5:8000",
-      },
+      { ...PRODUCTION_ENV, OUTBOUND_ALLOW_HOSTS: "10.0.0.5:8000" },
     );
     const post = (base_url: string) =>
       call(production, PROVIDERS, { json: llmBody({ base_url }), token: admin.accessToken });

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { pendingAgentRuns } from "../../src/modules/agent/dispatch";
-import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
-import { type FakeSearch, startFakeSearch } from "../fakes/search";
-import { addAiProvider, addSearchProvider, clearAiProviders, setAiRouting } from "../support/ai";
+import type { FakeOpenAi } from "../fakes/openai";
+import type { FakeSearch } from "../fakes/search";
+import { useFakeAgentProviders } from "../support/ai";
 import { call, randomIp, registerUser, type Session } from "../support/client";
 import { createTestContext, onPostgres } from "../support/harness";
 import { registerBusinessUser, setPlan } from "../support/plans";
@@ -19,25 +19,11 @@ let llm: FakeOpenAi;
 let search: FakeSearch;
 
 beforeAll(async () => {
-  [llm, search] = await Promise.all([startFakeOpenAi("sk-gates"), startFakeSearch()]);
-  await addSearchProvider(deps, {
-    name: "fake-search",
-    kind: "brave",
-    baseUrl: search.url,
-    apiKey: search.apiKey,
-    hint: "fake",
-    timeoutMs: 15_000,
-  });
-  await clearAiProviders(deps);
-  await addAiProvider(deps, {
-    name: "llm",
-    kind: "llm",
-    baseUrl: llm.url,
-    apiKey: llm.apiKey,
-    models: ["m1"],
-  });
-  await setAiRouting(deps, "discovery_analysis", ["llm"]);
-  await setAiRouting(deps, "marketing", ["llm"]);
+  ({ llm, search } = await useFakeAgentProviders(deps, {
+    llmKey: "sk-gates",
+    search: { name: "fake-search", kind: "brave" },
+    tasks: ["discovery_analysis", "marketing"],
+  }));
   // A discovery analysis that finds nobody: runs end quickly and save nothing.
   llm.reply(() => JSON.stringify({ companies: [] }));
 });

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { createOrder, recordPaymentEvent } from "../../src/modules/payments/orders";
+import { createOrder } from "../../src/modules/payments/orders";
 import { call, randomEmail, registerUser, type Session } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
+import { payOrder } from "./payments-helpers";
 
 const adminEmail = randomEmail();
 const ctx = await createTestContext();
@@ -21,20 +22,7 @@ async function order(user: Session, paid: boolean) {
     payType: "alipay",
   });
   if (paid) {
-    const result = await recordPaymentEvent(deps, {
-      provider: "sandbox",
-      eventId: `evt-${created.order_no}`,
-      type: "payment",
-      orderNo: created.order_no,
-      payload: {},
-      payment: {
-        tradeNo: null,
-        amount: created.amount,
-        currency: created.currency,
-        paidAt: new Date(),
-      },
-    });
-    expect(result).toBe("applied");
+    await payOrder(deps, created);
   }
   return created;
 }

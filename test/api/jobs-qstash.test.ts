@@ -3,10 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../src/app";
 import { queryRows } from "../../src/db/client";
 import { pendingAgentRuns, sweepAgentPipelines } from "../../src/modules/agent/dispatch";
-import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
+import type { FakeOpenAi } from "../fakes/openai";
 import { type FakeQstash, signQstash, startFakeQstash } from "../fakes/qstash";
-import { type FakeSearch, startFakeSearch } from "../fakes/search";
-import { addAiProvider, addSearchProvider, clearAiProviders, setAiRouting } from "../support/ai";
+import type { FakeSearch } from "../fakes/search";
+import { useFakeAgentProviders } from "../support/ai";
 import { call, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
 import { registerBusinessUser } from "../support/plans";
@@ -31,25 +31,11 @@ let llm: FakeOpenAi;
 let search: FakeSearch;
 
 beforeAll(async () => {
-  [llm, search] = await Promise.all([startFakeOpenAi("sk-jobs"), startFakeSearch()]);
-  await addSearchProvider(deps, {
-    name: "fake-searxng",
-    kind: "searxng",
-    baseUrl: search.url,
-    apiKey: search.apiKey,
-    hint: "fake",
-    timeoutMs: 15_000,
-  });
-  await clearAiProviders(deps);
-  await addAiProvider(deps, {
-    name: "llm",
-    kind: "llm",
-    baseUrl: llm.url,
-    apiKey: llm.apiKey,
-    models: ["m1"],
-  });
-  await setAiRouting(deps, "discovery_analysis", ["llm"]);
-  await setAiRouting(deps, "followup_draft", ["llm"]);
+  ({ llm, search } = await useFakeAgentProviders(deps, {
+    llmKey: "sk-jobs",
+    search: { name: "fake-searxng", kind: "searxng" },
+    tasks: ["discovery_analysis", "followup_draft"],
+  }));
   // The fake search's default results name Acme Imports; the analysis lists it.
   llm.reply((messages) => {
     const system = messages.find((m) => m.role === "system")?.content ?? "";

@@ -14,10 +14,11 @@ import {
   runScheduledTasks,
 } from "../../src/jobs/tasks";
 import { signAccessToken } from "../../src/modules/auth/tokens";
-import { createOrder, recordPaymentEvent } from "../../src/modules/payments/orders";
+import { createOrder } from "../../src/modules/payments/orders";
 import { startScheduler } from "../../src/runtime/node/scheduler";
 import { call, registerUser, type Session } from "../support/client";
 import { createTestContext, onPostgres } from "../support/harness";
+import { payOrder } from "./payments-helpers";
 
 const ctx = await createTestContext();
 const { app, deps } = ctx;
@@ -30,15 +31,7 @@ async function subscribe(user: Session, billingCycle: "monthly" | "yearly") {
     item: { kind: "subscription", planCode: "pro", billingCycle },
     payType: "wxpay",
   });
-  const result = await recordPaymentEvent(deps, {
-    provider: "sandbox",
-    eventId: `evt-${order.order_no}`,
-    type: "payment",
-    orderNo: order.order_no,
-    payload: {},
-    payment: { tradeNo: null, amount: order.amount, currency: order.currency, paidAt: new Date() },
-  });
-  expect(result).toBe("applied");
+  await payOrder(deps, order);
   return order;
 }
 

@@ -2,11 +2,12 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import type { Deps } from "../../src/deps";
-import { createOrder, type OrderItem, recordPaymentEvent } from "../../src/modules/payments/orders";
+import { createOrder, type OrderItem } from "../../src/modules/payments/orders";
 import { reconcilePendingRefunds } from "../../src/modules/payments/refunds";
 import { startFakeGateway } from "../fakes/payment-gateway";
 import { call, randomEmail, registerUser, type Session } from "../support/client";
 import { createTestContext, registerAdmin, type TestContext } from "../support/harness";
+import { payOrder } from "./payments-helpers";
 
 // The admin budget is 30 requests a minute per admin: each test gets admins of its own.
 const adminEmails = Array.from({ length: 16 }, () => randomEmail());
@@ -74,26 +75,9 @@ async function order(
   return createOrder(deps, { userId: user.userId, item, payType });
 }
 
-/** Marks an order paid as a confirmed callback would. */
-async function pay(
-  deps: Deps,
-  o: { order_no: string; amount: number; currency: string },
-  provider: "sandbox" | "gateway" = "sandbox",
-) {
-  const result = await recordPaymentEvent(deps, {
-    provider,
-    eventId: `ev_${o.order_no}`,
-    type: "payment.succeeded",
-    orderNo: o.order_no,
-    payload: { test: true },
-    payment: { tradeNo: null, amount: o.amount, currency: o.currency, paidAt: deps.clock.now() },
-  });
-  expect(result).toBe("applied");
-}
-
 async function paidOrder(user: Session, item: OrderItem, deps: Deps = ctx.deps) {
   const o = await order(deps, user, item);
-  await pay(deps, o);
+  await payOrder(deps, o);
   return o;
 }
 
@@ -164,7 +148,7 @@ describe("admin payment routes", () => {
   it("lists orders newest first with search, filters and a UTC date range", async () => {
     const user = await newUser();
     const older = await order(atTime(ctx.deps, "2025-01-05T23:59:59Z"), user, creditItem());
-    await pay(atTime(ctx.deps, "2025-01-06T00:10:00Z"), older);
+    await payOrder(atTime(ctx.deps, "2025-01-06T00:10:00Z"), older);
     const newer = await order(atTime(ctx.deps, "2025-01-06T00:00:00Z"), user, planItem(), "wxpay");
 
     const byEmail = await asAdmin(
@@ -229,13 +213,13 @@ describe("admin payment routes", () => {
     const d1 = atTime(ctx.deps, "2024-06-10T08:00:00Z");
     const d2 = atTime(ctx.deps, "2024-06-11T23:30:00Z");
     const a = await order(d1, user, creditItem(), "alipay");
-    await pay(d1, a);
+    await payOrder(d1, a);
     const b = await order(d1, user, creditItem(), "wxpay");
-    await pay(d1, b);
+    await payOrder(d1, b);
     const c = await order(d1, user, creditItem(), "alipay");
-    await pay(d1, c);
+    await payOrder(d1, c);
     const s = await order(d2, user, planItem(), "alipay");
-    await pay(d2, s);
+    await payOrder(d2, s);
     await order(d2, user, creditItem(), "alipay"); // stays pending
     const r1 = await refund(c.order_no, { amount: 300, reason: "partial" });
     expect(r1.status).toBe(200);
@@ -526,7 +510,7 @@ describe("admin refunds through the payment gateway", () => {
     const o = await order(gctx.deps, user, creditItem(gcat.packageId));
     expect(o.pay_url).toBeTruthy();
     await fake.pay(o.order_no); // its callback cannot reach this test app: applied below
-    await pay(gctx.deps, o, "gateway");
+    await payOrder(gctx.deps, o, "gateway");
     return o;
   }
 

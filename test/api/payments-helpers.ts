@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
+import { expect } from "vitest";
 import type { App } from "../../src/app";
 import { queryRows } from "../../src/db/client";
 import type { Deps } from "../../src/deps";
+import { recordPaymentEvent } from "../../src/modules/payments/orders";
 import { type GatewayCallback, signGatewayCallback } from "../../src/providers/payment/gateway";
 import { call, type Session } from "../support/client";
 
@@ -110,4 +112,26 @@ export async function deliver(
   const headers = { ...signed.headers };
   if (opts.signature) headers["X-Pay-Signature"] = opts.signature;
   return call(app, CALLBACK, { method: "POST", headers, body: opts.body ?? signed.body });
+}
+
+/** Marks an order paid as its provider's confirmed callback would (payment_fulfil, once). */
+export async function payOrder(
+  deps: Deps,
+  order: { order_no: string; amount: number; currency: string },
+  provider: "sandbox" | "gateway" = "sandbox",
+) {
+  const result = await recordPaymentEvent(deps, {
+    provider,
+    eventId: `ev_${order.order_no}`,
+    type: "payment.succeeded",
+    orderNo: order.order_no,
+    payload: {},
+    payment: {
+      tradeNo: null,
+      amount: order.amount,
+      currency: order.currency,
+      paidAt: deps.clock.now(),
+    },
+  });
+  expect(result).toBe("applied");
 }

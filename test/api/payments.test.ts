@@ -5,7 +5,7 @@ import { importHmacKey } from "../../src/lib/crypto";
 import { expirePendingOrders } from "../../src/modules/payments/orders";
 import type { GatewayCallback } from "../../src/providers/payment/gateway";
 import { call, randomIp, registerUser } from "../support/client";
-import { createTestContext, onPostgres, TEST_SECRETS } from "../support/harness";
+import { createTestContext, onPostgres, PRODUCTION_ENV, TEST_SECRETS } from "../support/harness";
 import {
   balanceOf,
   buy,
@@ -593,18 +593,6 @@ describe("the payment callback", () => {
 });
 
 describe("the sandbox's key and production", () => {
-  // What production needs to start (src/config.ts), on the test database and limiter.
-  const PRODUCTION = {
-    APP_ENV: "production",
-    PUBLIC_BASE_URL: "https://api.example.test",
-    CORS_ORIGINS: "https://app.example.test",
-    JWT_SECRET: "Jw7-prod-test-9aQz4LmX2vTc8RfNb3KdYp6",
-    CSRF_SECRET: "Cs5-prod-test-1HgW7qPz3xVn9LtBk4MeRj2",
-    APP_ENCRYPTION_KEY: "Ek3-prod-test-6YdU8sFa2wQm5NzCh7JvTg9",
-    ALLOW_EMBEDDED_DATABASE: "true",
-    ALLOW_MEMORY_RATE_LIMIT: "true",
-    ALLOW_NO_MAIL: "true",
-  };
   /** Signs like the old sandbox did: a key anyone holding CSRF_SECRET could derive. */
   const derived = async () => ({
     ...deps,
@@ -627,7 +615,7 @@ describe("the sandbox's key and production", () => {
   it("in production without a gateway, no callback is verified and the sandbox pays nothing", async () => {
     const user = await registerUser(app);
     const order = await purchase(user); // a sandbox order left from before the switch
-    const production = await ctx.makeApp({}, PRODUCTION);
+    const production = await ctx.makeApp({}, PRODUCTION_ENV);
     for (const signer of [deps, await derived()]) {
       const res = await deliver(production, signer, paidEvent(order));
       expect(res.status).toBe(401);
@@ -647,7 +635,7 @@ describe("the sandbox's key and production", () => {
   });
 
   it("PAYMENT_SANDBOX=true turns the sandbox on in production, on its own key", async () => {
-    const production = await ctx.makeApp({}, { ...PRODUCTION, PAYMENT_SANDBOX: "true" });
+    const production = await ctx.makeApp({}, { ...PRODUCTION_ENV, PAYMENT_SANDBOX: "true" });
     const user = await registerUser(app);
     const created = await buy(production, user, "/api/v1/credits/purchase", {
       package_id: starter.id,

@@ -3,6 +3,8 @@ import { queryRows } from "../../src/db/client";
 import type { AiProviderKind } from "../../src/db/schema";
 import type { Deps } from "../../src/deps";
 import { sealedKey } from "../../src/modules/admin/writes";
+import { startFakeOpenAi } from "../fakes/openai";
+import { startFakeSearch } from "../fakes/search";
 
 /**
  * Registers an AI provider straight in the database (key encrypted as the admin API does), for
@@ -84,4 +86,32 @@ export async function storedProviderKey(
         from ${sql.identifier(table)} where id = ${id}`,
   );
   return row!;
+}
+
+/**
+ * A fake LLM and a fake search engine as the app's only AI and search providers, routed for
+ * `tasks`: what the agent and discovery need. The caller closes both.
+ */
+export async function useFakeAgentProviders(
+  deps: Deps,
+  options: { llmKey: string; search: { name: string; kind: "brave" | "searxng" }; tasks: string[] },
+) {
+  const [llm, search] = await Promise.all([startFakeOpenAi(options.llmKey), startFakeSearch()]);
+  await addSearchProvider(deps, {
+    ...options.search,
+    baseUrl: search.url,
+    apiKey: search.apiKey,
+    hint: "fake",
+    timeoutMs: 15_000,
+  });
+  await clearAiProviders(deps);
+  await addAiProvider(deps, {
+    name: "llm",
+    kind: "llm",
+    baseUrl: llm.url,
+    apiKey: llm.apiKey,
+    models: ["m1"],
+  });
+  for (const task of options.tasks) await setAiRouting(deps, task, ["llm"]);
+  return { llm, search };
 }

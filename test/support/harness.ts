@@ -78,6 +78,19 @@ export interface TestContext {
   makeApp(overrides?: Partial<RuntimeAdapters>, env?: ConfigInput): Promise<App>;
 }
 
+/** What `APP_ENV=production` needs to start (src/config.ts), on the test database and limiter. */
+export const PRODUCTION_ENV = {
+  APP_ENV: "production",
+  PUBLIC_BASE_URL: "https://api.example.test",
+  CORS_ORIGINS: "https://app.example.test",
+  JWT_SECRET: "Jw7-prod-test-9aQz4LmX2vTc8RfNb3KdYp6",
+  CSRF_SECRET: "Cs5-prod-test-1HgW7qPz3xVn9LtBk4MeRj2",
+  APP_ENCRYPTION_KEY: "Ek3-prod-test-6YdU8sFa2wQm5NzCh7JvTg9",
+  ALLOW_EMBEDDED_DATABASE: "true",
+  ALLOW_MEMORY_RATE_LIMIT: "true",
+  ALLOW_NO_MAIL: "true",
+} as const;
+
 export function testConfig(env: ConfigInput = {}) {
   // Fake providers listen on 127.0.0.1, which the outbound policy refuses unless listed; a test
   // of that refusal passes OUTBOUND_ALLOW_HOSTS: "" to build an app without it.

@@ -67,8 +67,29 @@ function sendInBackground(
   keepAlive?.(task);
 }
 
-const link = (deps: Deps, page: string, token: string) =>
-  frontendUrl(deps, `/${page}?token=${encodeURIComponent(token)}`);
+/** The page each kind of link opens in the web app, and the message around it. */
+const LINK_MAILS: Record<TokenPurpose, { page: string; compose: typeof verifyEmailMail }> = {
+  verify_email: { page: "verify-email", compose: verifyEmailMail },
+  reset_password: { page: "reset-password", compose: resetPasswordMail },
+  change_email: { page: "verify-email", compose: changeEmailMail },
+};
+
+/** Mails the link of a token just issued to the address it was issued for. */
+function mailLink(
+  deps: Deps,
+  purpose: TokenPurpose,
+  issued: { userId: string; email: string; token: string },
+  keepAlive: KeepAlive,
+): void {
+  const { page, compose } = LINK_MAILS[purpose];
+  const url = frontendUrl(deps, `/${page}?token=${encodeURIComponent(issued.token)}`);
+  sendInBackground(
+    deps,
+    { to: issued.email, ...compose(url, TOKEN_TTL_MINUTES[purpose]) },
+    { userId: issued.userId, mail: purpose },
+    keepAlive,
+  );
+}
 
 /**
  * Issues a token for the account `target` selects (columns `id`, `email`: the address the mail
@@ -291,16 +312,7 @@ async function mailVerificationLink(deps: Deps, userId: string, keepAlive: KeepA
           and status = 'active'`,
   );
   if (!issued) return false;
-  const content = verifyEmailMail(
-    link(deps, "verify-email", issued.token),
-    TOKEN_TTL_MINUTES.verify_email,
-  );
-  sendInBackground(
-    deps,
-    { to: issued.email, ...content },
-    { userId, mail: "verify_email" },
-    keepAlive,
-  );
+  mailLink(deps, "verify_email", issued, keepAlive);
   return true;
 }
 
@@ -344,16 +356,7 @@ export async function forgotPassword(deps: Deps, email: string, keepAlive: KeepA
     sql`select id, email from users where email = ${email} and status = 'active'`,
   );
   if (!issued) return;
-  const content = resetPasswordMail(
-    link(deps, "reset-password", issued.token),
-    TOKEN_TTL_MINUTES.reset_password,
-  );
-  sendInBackground(
-    deps,
-    { to: issued.email, ...content },
-    { userId: issued.userId, mail: "reset_password" },
-    keepAlive,
-  );
+  mailLink(deps, "reset_password", issued, keepAlive);
 }
 
 /**
@@ -439,16 +442,8 @@ export async function requestEmailChange(
     sql`select id, ${input.new_email}::text as email from users where id = ${userId}`,
   );
   if (!issued) throw unauthorized("Account is not active");
-  const content = changeEmailMail(
-    link(deps, "verify-email", issued.token),
-    TOKEN_TTL_MINUTES.change_email,
-  );
-  sendInBackground(
-    deps,
-    { to: input.new_email, ...content },
-    { userId, mail: "change_email" },
-    keepAlive,
-  );
+  // The token was issued for the new address: the link goes there.
+  mailLink(deps, "change_email", issued, keepAlive);
   if (user.email) {
     sendInBackground(
       deps,

@@ -24,7 +24,10 @@ export async function openPgliteDatabase(
   options: { loadDataDir?: Blob | File } = {},
 ): Promise<Database> {
   const onDisk = !dataDir.startsWith("memory://");
-  if (onDisk) await ownerOnlyDirectory(dataDir);
+  // PGlite unpacks a new cluster world-writable (0666): a directory just created, or one that
+  // was opened up, has its every file tightened once; an owner-only one is left as it is
+  // (files PGlite adds later are created 0600), so a restart does not walk 1,200 files.
+  const tightenFiles = onDisk && (await ownerOnlyDirectory(dataDir));
   const unlock = onDisk ? await lockDataDir(dataDir) : async () => {};
   // pg_trgm and btree_gin serve the customer search (migration 0007).
   const client = await PGlite.create(dataDir, {
@@ -34,9 +37,7 @@ export async function openPgliteDatabase(
     await unlock();
     throw error;
   });
-  // PGlite unpacks its initial cluster world-writable (0666); the data is the users' hashes,
-  // customers and ledger: owner only, whatever the umask.
-  if (onDisk) await ownerOnlyTree(dataDir);
+  if (tightenFiles) await ownerOnlyTree(dataDir);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     kind: "pglite",
@@ -52,14 +53,15 @@ export async function openPgliteDatabase(
 }
 
 /**
- * Creates `dir` (and missing parents) owner-only, or tightens an existing `dir` that is wider.
- * The parent (DATA_DIR) is tightened only when this created it: it may be a folder of the
- * operator's (`DATA_DIR=.`); the database directory itself is always ours.
+ * Creates `dir` (and missing parents) owner-only, or tightens an existing `dir` that is wider;
+ * true when it did either. The parent (DATA_DIR) is left as it is when it existed: it may be a
+ * folder of the operator's (`DATA_DIR=.`); the database directory itself is always ours.
  */
-export async function ownerOnlyDirectory(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+async function ownerOnlyDirectory(dir: string): Promise<boolean> {
+  const created = await mkdir(dir, { recursive: true, mode: 0o700 });
   const { mode } = await stat(dir);
   if (mode & 0o077) await chmod(dir, 0o700);
+  return created !== undefined || (mode & 0o077) !== 0;
 }
 
 /** Every directory under `root` 0700 and every file 0600. */
