@@ -40,6 +40,13 @@ export const configSchema = z.object({
    */
   HOST: z.string().trim().default(""),
   DATA_DIR: z.string().default("./.data"),
+  /**
+   * Names this instance's unfinished work (credit holds, idempotency keys, agent runs) so that
+   * when it restarts it refunds and resumes that work at once. Must be unique per running
+   * instance and stable across its restarts. Unset: host name and port on Node; a random id per
+   * isolate on Workers (its work is recovered by the sweep within two minutes).
+   */
+  INSTANCE_ID: z.string().trim().max(200).default(""),
   PUBLIC_BASE_URL: z.string().default(""),
   DATABASE_URL: optionalUrl,
   /** Workers only: route the Neon driver's WebSocket through this relay (self-hosted Postgres). */

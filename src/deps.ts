@@ -7,6 +7,11 @@ import { createLogger, type Logger } from "./lib/logger";
 import { createOutboundFetch, outboundPolicy } from "./lib/outbound";
 import { boundedHasher, type PasswordHasher } from "./lib/password";
 import type { HostResolver } from "./lib/ssrf";
+import {
+  createWorkInFlight,
+  type HeartbeatMode,
+  type WorkInFlight,
+} from "./modules/inflight/heartbeat";
 import { createHttpMailer } from "./providers/mail/http";
 import { createLogMailer } from "./providers/mail/log";
 import type { Mailer } from "./providers/mail/types";
@@ -51,6 +56,10 @@ export interface RuntimeAdapters {
   platformIpHeader?: string;
   /** Node: the SMTP mailer when SMTP_URL is set; otherwise buildDeps picks (mailerFor). */
   mailer?: Mailer;
+  /** Node: the host name and port, when INSTANCE_ID is unset (see config). */
+  instanceId?: string;
+  /** Workers: `per-item` (a database connection belongs to one request); Node: `shared`. */
+  heartbeat?: HeartbeatMode;
 }
 
 /** Everything with I/O, handed to routes and services; nothing else reads globals. */
@@ -72,6 +81,8 @@ export interface Deps {
   payments: PaymentProviders;
   platformIpHeader: string | undefined;
   mailer: Mailer;
+  /** This instance's unfinished work, renewed while it runs (credit holds, keys, agent runs). */
+  work: WorkInFlight;
 }
 
 export interface PaymentProviders {
@@ -150,12 +161,20 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     sandbox: !gatewayConfigured && (config.PAYMENT_SANDBOX ?? config.APP_ENV !== "production"),
   };
   const logger = runtime.logger ?? createLogger(config.LOG_LEVEL);
+  const clock = runtime.clock ?? systemClock;
+  const work = createWorkInFlight({
+    db: runtime.database.db,
+    clock,
+    logger,
+    instanceId: config.INSTANCE_ID || runtime.instanceId || `instance-${randomToken(9)}`,
+    mode: runtime.heartbeat ?? "shared",
+  });
   return {
     payments,
     config,
     database: runtime.database,
     db: runtime.database.db,
-    clock: runtime.clock ?? systemClock,
+    clock,
     ids: runtime.ids ?? uuidIds,
     logger,
     limiter: runtime.limiter,
@@ -170,6 +189,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     wechatPush,
     platformIpHeader: runtime.platformIpHeader,
     mailer: runtime.mailer ?? mailerFor(config, fetchImpl, logger),
+    work,
   };
 }
 

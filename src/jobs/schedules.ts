@@ -7,12 +7,14 @@
  * free plan; they run in this order, each idempotent.
  */
 export const CRON_SCHEDULES = {
-  /** Every 5 minutes: pending orders past their payment window become expired. */
-  expireOrders: "*/5 * * * *",
-  /** Every 5 minutes: agent runs whose worker died (lease expired) or never started go again. */
-  sweepAgents: "*/5 * * * *",
-  /** Every 5 minutes: refunds left pending (settled later, or their answer lost) are asked again. */
-  reconcileRefunds: "*/5 * * * *",
+  /** Every minute: pending orders past their payment window become expired. */
+  expireOrders: "* * * * *",
+  /** Every minute: credit holds whose heartbeat stopped a minute ago are refunded. */
+  refundStaleHolds: "* * * * *",
+  /** Every minute: agent runs whose worker died (lease expired) or never started go again. */
+  sweepAgents: "* * * * *",
+  /** Every minute: refunds left pending (settled later, or their answer lost) are asked again. */
+  reconcileRefunds: "* * * * *",
   /** Hourly: allowance lots past their expiry are written off. */
   expireCredits: "0 * * * *",
   /** Hourly: running subscriptions get the allowance of the month they are in. */

@@ -5,6 +5,7 @@ import type { Deps } from "../deps";
 import { nowIso } from "../lib/clock";
 import { sweepAgentPipelines } from "../modules/agent/dispatch";
 import { purgeSessionRevocations } from "../modules/auth/revocations";
+import { refundStaleHolds } from "../modules/credits/holds";
 import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";
 import { expireDueCredits } from "../modules/credits/service";
 import { notifyCustomerReminders } from "../modules/customers/reminders";
@@ -117,6 +118,7 @@ export async function purgeExpired(deps: Deps): Promise<{ nonces: number; sessio
 
 export const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {
   expireOrders: async (deps) => ({ expired: await expirePendingOrders(deps) }),
+  refundStaleHolds,
   sweepAgents: sweepAgentPipelines,
   reconcileRefunds: reconcilePendingRefunds,
   trialDowngrade: downgradeExpiredPlans,

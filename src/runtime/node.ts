@@ -4,6 +4,7 @@ import { createApp } from "../app";
 import { ConfigError, parseConfig } from "../config";
 import { buildDeps } from "../deps";
 import { pendingMail } from "../modules/account/service";
+import { recoverInstanceWork } from "../modules/inflight/recovery";
 import { provideCjkFont } from "../modules/quotations/pdf-font";
 import { createNodeRuntime } from "./node/adapters";
 import { nodeCjkFont } from "./node/cjk-font";
@@ -17,6 +18,9 @@ async function main() {
   const config = parseConfig(process.env);
   const runtime = await createNodeRuntime(config);
   const deps = await buildDeps(config, runtime);
+  // What a previous life of this instance left (held charges, keys in flight, agent runs) is
+  // settled before the first request, so a retry after a crash finds its key free.
+  await recoverInstanceWork(deps);
   const app = createApp(deps, undefined, { headersSetByRuntime: true });
   // Read lazily on the first PDF export, never at start-up.
   provideCjkFont(nodeCjkFont);
@@ -49,6 +53,7 @@ async function main() {
       // A task still running finishes before the database it uses is closed.
       // Mails already accepted by a request (verification, reset) go out before exit.
       await Promise.all([scheduler?.stop(), pendingMail()]);
+      deps.work.stop();
       await Promise.allSettled([deps.limiter.close?.(), deps.database.close()]);
       process.exit(0);
     });

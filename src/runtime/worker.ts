@@ -185,6 +185,7 @@ async function buildWorker(env: WorkerEnv, routes: () => AppRouter[]): Promise<W
       encryptionKey: config.APP_ENCRYPTION_KEY,
     },
     platformIpHeader: "CF-Connecting-IP",
+    heartbeat: "per-item",
   });
   if (config.PDF_FONT_URL) {
     provideCjkFont(fetchedCjkFont(config.PDF_FONT_URL, { fetch: deps.fetch }));

@@ -76,6 +76,11 @@ export interface TestContext {
   database: Database;
   /** A second app on the same database and limiter store, as a second instance would be. */
   makeApp(overrides?: Partial<RuntimeAdapters>, env?: ConfigInput): Promise<App>;
+  /** makeApp with the instance's deps (its INSTANCE_ID, its work in flight). */
+  makeInstance(
+    overrides?: Partial<RuntimeAdapters>,
+    env?: ConfigInput,
+  ): Promise<{ app: App; deps: Deps }>;
 }
 
 /** What `APP_ENV=production` needs to start (src/config.ts), on the test database and limiter. */
@@ -136,6 +141,7 @@ export async function createTestContext(
     deps,
     database,
     makeApp: async (overrides, env) => (await build(overrides, env)).app,
+    makeInstance: build,
   };
 }
 

@@ -134,6 +134,37 @@ export const creditConsumptions = pgTable(
   ],
 );
 
+/**
+ * A charge whose work has not answered yet (issue #10, crash-safe billing): the instance doing
+ * the work renews `heartbeat_at` while it runs and deletes the row when the work answers; the
+ * work failing, the instance restarting, or the heartbeat stopping for HOLD_STALE_MS refunds
+ * the consumption in the statement that deletes the hold, so it happens once.
+ */
+export const creditHolds = pgTable(
+  "credit_holds",
+  {
+    consumptionId: uuid("consumption_id")
+      .primaryKey()
+      .references(() => creditConsumptions.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The instance doing the work (config INSTANCE_ID): it refunds its own holds at start-up. */
+    instanceId: text("instance_id").notNull(),
+    /** The request's Idempotency-Key: a retry taking over the key refunds the orphaned hold. */
+    idempotencyKey: text("idempotency_key"),
+    heartbeatAt: tstz("heartbeat_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("credit_holds_heartbeat_idx").on(t.heartbeatAt),
+    index("credit_holds_instance_idx").on(t.instanceId),
+    index("credit_holds_user_key_idx")
+      .on(t.userId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
+  ],
+);
+
 /** Client Idempotency-Key per user (IETF draft): the first outcome is replayed for 24 h. */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
@@ -146,12 +177,16 @@ export const idempotencyKeys = pgTable(
     status: text("status", { enum: ["in_flight", "completed"] }).notNull(),
     responseStatus: integer("response_status"),
     responseBody: jsonb("response_body"),
+    /** While in flight: the instance running the request, which renews the short lease. */
+    instanceId: text("instance_id"),
     createdAt: createdAt(),
     expiresAt: tstz("expires_at").notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.key] }),
     index("idempotency_keys_expires_idx").on(t.expiresAt),
+    // What an instance left in flight, freed when it restarts.
+    index("idempotency_keys_in_flight_idx").on(t.instanceId).where(sql`${t.status} = 'in_flight'`),
   ],
 );
 

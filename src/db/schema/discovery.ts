@@ -86,6 +86,10 @@ export const agentPipelines = pgTable(
     attempts: integer("attempts").notNull().default(0),
     /** A worker holds the run until then; past it another worker may take it over. */
     leaseUntil: tstz("lease_until"),
+    /** The instance that claimed the run last: it resumes the run at once when it restarts. */
+    instanceId: text("instance_id"),
+    /** What a resumed run needs from stages already done (the discovery result); not served. */
+    checkpoint: jsonb("checkpoint").$type<Record<string, unknown>>(),
     startedAt: tstz("started_at"),
     finishedAt: tstz("finished_at"),
     createdAt: createdAt(),

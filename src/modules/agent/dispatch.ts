@@ -63,9 +63,13 @@ export async function startAgentRun(
     },
     async (charge) => {
       const now = nowIso(deps);
+      // The run takes the charge over from the hold in the statement that records it: from
+      // here a crash is the run's to recover (it refunds when it fails), not the hold's.
       const [row] = await queryRows<{ id: string; status: PipelineStatus }>(
         deps.db,
-        sql`insert into agent_pipelines (id, user_id, status, product, market, max_leads,
+        sql`with handed_over as (
+              delete from credit_holds where consumption_id = ${charge.consumptionId}::uuid)
+            insert into agent_pipelines (id, user_id, status, product, market, max_leads,
               consumption_id, created_at, updated_at)
             values (${deps.ids.uuid()}, ${caller.userId}, 'queued', ${input.product}, ${input.market},
               ${input.max_leads}, ${charge.consumptionId}, ${now}::timestamptz, ${now}::timestamptz)
@@ -94,8 +98,8 @@ export async function dispatchAgentRun(deps: Deps, pipelineId: string, keepAlive
   runInBackground(deps, pipelineId, keepAlive);
 }
 
-/** A queued run nobody picked up for this long is taken by the sweep. */
-export const STALE_QUEUED_MINUTES = 5;
+/** A queued run nobody picked up for this long is taken by the sweep (every minute). */
+export const STALE_QUEUED_MINUTES = 2;
 /** Runs the sweep takes at most per call. */
 export const SWEEP_BATCH = 5;
 
@@ -142,4 +146,20 @@ export async function sweepAgentPipelines(
     }
   }
   return { found: due.length, published, ran };
+}
+
+/**
+ * At start-up: the runs a previous life of this instance was working on are claimed again at
+ * once (not after their lease) and resumed here from the stage they reached.
+ */
+export async function resumeInstanceRuns(deps: Deps, keepAlive: KeepAlive): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    deps.db,
+    sql`update agent_pipelines
+        set lease_until = ${nowIso(deps)}::timestamptz - interval '1 second'
+        where status = 'running' and instance_id = ${deps.work.instanceId}
+        returning id`,
+  );
+  for (const { id } of rows) runInBackground(deps, id, keepAlive);
+  return rows.length;
 }

@@ -8,20 +8,23 @@ import { refundCharge } from "../credits/service";
 import { runDiscovery } from "../discovery/service";
 import type { DiscoveredCompany, DiscoveryResult } from "../discovery/types";
 import { planLimitHit } from "../entitlements/limits";
+import { RUN_LEASE_MS } from "../inflight/heartbeat";
 import { OutreachAnswer } from "./schemas";
 
 /**
  * The AI Digital Employee: one run of discovery search -> analysis -> outreach drafts ->
  * automatic save, recorded in `agent_pipelines.pipeline_data` {stages, leads, summary}.
  *
- * A worker claims a run with a lease (LEASE_MINUTES); every write of the run is fenced by the
- * `attempts` value it claimed with, so a worker that stalled past its lease and was replaced
- * can no longer write. A run whose worker died is claimed again once the lease has expired (the
- * next QStash delivery, or sweepAgentPipelines in dispatch.ts); the claim after MAX_ATTEMPTS fails it and
- * returns the credits. See docs/agent.md.
+ * A worker claims a run with a lease (RUN_LEASE_MS, renewed by its instance's heartbeat while the
+ * run is tracked); every write of the run is fenced by the `attempts` value it claimed with, so
+ * a worker that stalled past its lease and was replaced can no longer write. A run whose worker
+ * died is claimed again at once when that instance restarts (resumeInstanceRuns), or once the
+ * lease has expired (the next QStash delivery, or sweepAgentPipelines in dispatch.ts); the
+ * claim after MAX_ATTEMPTS fails it and returns the credits. A run claimed again resumes from
+ * the stage it reached: the discovery result is kept in `checkpoint` and every outreach draft
+ * in `pipeline_data` as it is written. See docs/agent.md.
  */
 
-export const LEASE_MINUTES = 10;
 export const MAX_ATTEMPTS = 3;
 export const OUTREACH_CONCURRENCY = 3;
 
@@ -74,13 +77,20 @@ interface ClaimedRun {
   consumption_id: string | null;
   /** The fencing token: every later write requires the row to still carry it. */
   attempts: number;
+  /** What an earlier attempt recorded (stages, leads, drafts so far). */
+  pipeline_data: PipelineData | null;
+  checkpoint: Checkpoint | null;
+}
+
+/** What a run keeps for a later attempt: the search stage's result (not served to clients). */
+interface Checkpoint {
+  discovery?: DiscoveryResult;
 }
 
 /** The run was claimed again by another worker after this one's lease expired. */
 class LeaseLost extends Error {}
 
-const leaseEnd = (deps: Deps) =>
-  new Date(deps.clock.now().getTime() + LEASE_MINUTES * 60_000).toISOString();
+const leaseEnd = (deps: Deps) => new Date(deps.clock.now().getTime() + RUN_LEASE_MS).toISOString();
 
 /**
  * Claims the run in one statement (queued, or running with an expired lease) and runs it.
@@ -96,13 +106,16 @@ export async function runAgentPipeline(
     deps.db,
     sql`update agent_pipelines
         set status = 'running', attempts = attempts + 1, lease_until = ${leaseEnd(deps)}::timestamptz,
+          instance_id = ${deps.work.instanceId},
           started_at = coalesce(started_at, ${now}::timestamptz), updated_at = ${now}::timestamptz
         where id = ${pipelineId}
           and (status = 'queued' or (status = 'running' and lease_until < ${now}::timestamptz))
-        returning id, user_id, product, market, max_leads, consumption_id, attempts`,
+        returning id, user_id, product, market, max_leads, consumption_id, attempts, pipeline_data,
+          checkpoint`,
   );
   if (!run) return "skipped";
   const data: PipelineData = { stages: [], leads: [], summary: null };
+  deps.work.trackRun(run.id, run.attempts);
   try {
     if (run.attempts > MAX_ATTEMPTS) {
       // Refund first (a second refund changes nothing), then fail: a crash in between is
@@ -132,13 +145,95 @@ export async function runAgentPipeline(
       "The agent run failed unexpectedly; the credits for this run were returned",
     ).catch(() => undefined);
     return "failed";
+  } finally {
+    deps.work.untrackRun(run.id);
   }
 }
 
+/**
+ * What an earlier attempt of this run finished: with the discovery result checkpointed, its
+ * succeeded stages, the outreach stage in progress and the leads with the drafts written so far.
+ */
+function resumedState(run: ClaimedRun): { data: PipelineData; discovery: DiscoveryResult } | null {
+  const discovery = run.checkpoint?.discovery;
+  if (!discovery || !run.pipeline_data) return null;
+  const stored = run.pipeline_data;
+  return {
+    discovery,
+    data: {
+      stages: stored.stages.filter((s) => s.status === "succeeded" || s.name === "outreach"),
+      leads: stored.leads,
+      summary: null,
+    },
+  };
+}
+
 async function execute(deps: Deps, run: ClaimedRun, data: PipelineData) {
-  // (1) search + (2) analysis: one discovery search does both.
+  const progress = progressWriter(deps, run, data);
+  const resumed = resumedState(run);
+  let discovery: DiscoveryResult;
+  if (resumed) {
+    ({ discovery } = resumed);
+    Object.assign(data, resumed.data);
+    deps.logger.info("agent run resumed", { pipeline_id: run.id, attempt: run.attempts });
+  } else {
+    const searched = await searchAndAnalyse(deps, run, data, progress);
+    if (!searched) return "failed" as const;
+    discovery = searched;
+  }
+
+  // (3) outreach drafts, OUTREACH_CONCURRENCY at a time; a failed draft leaves the lead as is.
+  // Each draft is recorded as it is written, so a resumed run drafts only the leads left.
+  let outreachStage = data.stages.find((stage) => stage.name === "outreach");
+  if (!outreachStage) {
+    outreachStage = startStage(deps, data, "outreach");
+    await progress();
+  }
+  if (outreachStage.status !== "succeeded") {
+    const language = outreachLanguage(run.market);
+    const pending = data.leads.filter((lead) => lead.outreach === null && lead.note === undefined);
+    await eachLimited(pending, OUTREACH_CONCURRENCY, async (lead) => {
+      try {
+        lead.outreach = await draftOutreach(deps, run, lead, language);
+      } catch (error) {
+        deps.logger.warn("agent outreach draft failed", {
+          pipeline_id: run.id,
+          error: String(error),
+        });
+        lead.note = "No outreach draft: the AI service did not answer usably for this lead";
+      }
+      await progress();
+    });
+    const drafted = data.leads.filter((lead) => lead.outreach !== null).length;
+    endStage(deps, outreachStage, "succeeded", {
+      drafted,
+      failed: data.leads.length - drafted,
+      language: language.code,
+      ...(resumed ? { resumed_at_attempt: run.attempts } : {}),
+    });
+  }
+
+  // (4) save: customers, discovery record and the finished pipeline in one statement.
+  const saveStage = startStage(deps, data, "save");
+  await progress();
+  data.stages.pop();
+  await saveLeads(deps, run, data, saveStage.started_at, discovery);
+  return "succeeded" as const;
+}
+
+/**
+ * (1) search + (2) analysis: one discovery search does both. Its result is checkpointed with
+ * the stages, so a later attempt never searches (nor pays a provider) again. Null: the search
+ * failed, the run is failed and its credits returned.
+ */
+async function searchAndAnalyse(
+  deps: Deps,
+  run: ClaimedRun,
+  data: PipelineData,
+  progress: ProgressWriter,
+): Promise<DiscoveryResult | null> {
   const searchStage = startStage(deps, data, "search");
-  await writeProgress(deps, run, data);
+  await progress();
   let discovery: DiscoveryResult;
   try {
     discovery = await runDiscovery(deps, {
@@ -153,7 +248,7 @@ async function execute(deps: Deps, run: ClaimedRun, data: PipelineData) {
     endStage(deps, searchStage, "failed", { error: reason });
     await refundCharge(deps, { consumptionId: run.consumption_id }, "agent_run failed");
     await finishFailed(deps, run, data, reason);
-    return "failed" as const;
+    return null;
   }
   endStage(deps, searchStage, "succeeded", {
     queries: discovery.queries,
@@ -174,41 +269,8 @@ async function execute(deps: Deps, run: ClaimedRun, data: PipelineData) {
     ...company,
     outreach: null,
   }));
-
-  // (3) outreach drafts, OUTREACH_CONCURRENCY at a time; a failed draft leaves the lead as is.
-  const outreachStage = startStage(deps, data, "outreach");
-  await writeProgress(deps, run, data);
-  const language = outreachLanguage(run.market);
-  let lastBeat = deps.clock.now().getTime();
-  await eachLimited(data.leads, OUTREACH_CONCURRENCY, async (lead) => {
-    try {
-      lead.outreach = await draftOutreach(deps, run, lead, language);
-    } catch (error) {
-      deps.logger.warn("agent outreach draft failed", {
-        pipeline_id: run.id,
-        error: String(error),
-      });
-      lead.note = "No outreach draft: the AI service did not answer usably for this lead";
-    }
-    // Long outreach stages keep the lease alive (and learn early that it was lost).
-    if (deps.clock.now().getTime() - lastBeat > 60_000) {
-      lastBeat = deps.clock.now().getTime();
-      await heartbeat(deps, run);
-    }
-  });
-  const drafted = data.leads.filter((lead) => lead.outreach !== null).length;
-  endStage(deps, outreachStage, "succeeded", {
-    drafted,
-    failed: data.leads.length - drafted,
-    language: language.code,
-  });
-
-  // (4) save: customers, discovery record and the finished pipeline in one statement.
-  const saveStage = startStage(deps, data, "save");
-  await writeProgress(deps, run, data);
-  data.stages.pop();
-  await saveLeads(deps, run, data, saveStage.started_at, discovery);
-  return "succeeded" as const;
+  await progress({ discovery });
+  return discovery;
 }
 
 function startStage(deps: Deps, data: PipelineData, name: StageName): StageRecord {
@@ -234,24 +296,34 @@ function endStage(
   stage.detail = detail;
 }
 
-/** One UPDATE per stage transition, fenced by the claim; extends the lease. */
-async function writeProgress(deps: Deps, run: ClaimedRun, data: PipelineData) {
+type ProgressWriter = (checkpoint?: Checkpoint) => Promise<void>;
+
+/**
+ * Writes the run's progress, one UPDATE at a time in call order (so a later write never carries
+ * less than an earlier one), fenced by the claim; extends the lease. Once the lease is lost,
+ * every later write rejects with LeaseLost.
+ */
+function progressWriter(deps: Deps, run: ClaimedRun, data: PipelineData): ProgressWriter {
+  let chain: Promise<void> = Promise.resolve();
+  return (checkpoint) => {
+    chain = chain.then(() => writeProgress(deps, run, data, checkpoint));
+    return chain;
+  };
+}
+
+async function writeProgress(
+  deps: Deps,
+  run: ClaimedRun,
+  data: PipelineData,
+  checkpoint: Checkpoint | undefined,
+) {
   const now = nowIso(deps);
   const rows = await queryRows(
     deps.db,
     sql`update agent_pipelines
         set pipeline_data = ${JSON.stringify(data)}::jsonb,
+          checkpoint = coalesce(${checkpoint ? JSON.stringify(checkpoint) : null}::jsonb, checkpoint),
           lease_until = ${leaseEnd(deps)}::timestamptz, updated_at = ${now}::timestamptz
-        where id = ${run.id} and status = 'running' and attempts = ${run.attempts}
-        returning id`,
-  );
-  if (rows.length === 0) throw new LeaseLost();
-}
-
-async function heartbeat(deps: Deps, run: ClaimedRun) {
-  const rows = await queryRows(
-    deps.db,
-    sql`update agent_pipelines set lease_until = ${leaseEnd(deps)}::timestamptz
         where id = ${run.id} and status = 'running' and attempts = ${run.attempts}
         returning id`,
   );
@@ -264,7 +336,7 @@ async function finishFailed(deps: Deps, run: ClaimedRun, data: PipelineData | nu
   await queryRows(
     deps.db,
     sql`update agent_pipelines
-        set status = 'failed', error = ${error}, lease_until = null,
+        set status = 'failed', error = ${error}, lease_until = null, checkpoint = null,
           finished_at = ${now}::timestamptz, updated_at = ${now}::timestamptz,
           pipeline_data = coalesce(${data === null ? null : JSON.stringify(data)}::jsonb, pipeline_data)
         where id = ${run.id} and status = 'running' and attempts = ${run.attempts}`,
@@ -521,7 +593,7 @@ async function saveLeadsOnce(
               from quota) n),
       done as (
         update agent_pipelines p
-        set status = 'succeeded', error = null, lease_until = null,
+        set status = 'succeeded', error = null, lease_until = null, checkpoint = null,
           finished_at = ${now}::timestamptz, updated_at = ${now}::timestamptz,
           pipeline_data = jsonb_build_object(
             'stages', ${JSON.stringify(data.stages)}::jsonb || jsonb_build_array(jsonb_build_object(

@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
-import { type Charge, type CreditOperation, chargeCredits, refundCharge } from "../credits/service";
+import { refundHold } from "../credits/holds";
+import { type Charge, type CreditOperation, chargeCredits } from "../credits/service";
 
 /** The providers an operation cannot run without: checked before anything is charged. */
 export type ProviderNeed = "llm" | "translation" | "discovery";
@@ -21,8 +22,11 @@ export interface BilledInput {
  * The billable-operation pattern every AI route follows: charge the operation's configured
  * cost first (402 when the balance is short, nothing written), do the work, and give the
  * credits back if the work fails (a provider outage costs the user nothing; a second refund
- * changes nothing). A usage-log row records each billed operation with what it cost and which
- * provider served it (spec: usage logs are written on billable operations).
+ * changes nothing). Until the work answers, the charge is a hold of this instance
+ * (credits/holds.ts): if the process dies first, the credits come back when it restarts or when
+ * its heartbeat has been silent for two minutes. A usage-log row records each billed operation
+ * with what it cost and which provider served it (spec: usage logs are written on billable
+ * operations), in the statement that settles the hold.
  * When the operation's providers are not configured at all, it answers 503 before charging,
  * so an unconfigured deployment leaves no charge-and-refund pairs in the ledger.
  */
@@ -32,26 +36,88 @@ export async function billed<T>(
   work: (charge: Charge) => Promise<T>,
   describe: (result: T) => Record<string, unknown> = () => ({}),
 ): Promise<{ result: T; charge: Charge }> {
-  if (input.requires) await requireProviders(deps, input.requires);
-  const charge = await chargeCredits(deps, {
-    userId: input.userId,
-    operation: input.operation,
-    ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
-  });
+  const { charge, settle, fail } = await billedHold(deps, input);
   let result: T;
   try {
     result = await work(charge);
   } catch (error) {
-    await refundCharge(deps, charge, `${input.operation} failed`);
+    await fail(`${input.operation} failed`);
     throw error;
   }
-  await queryRows(
-    deps.db,
-    sql`insert into usage_logs (user_id, event, ip, metadata)
-        values (${input.userId}, ${input.operation}, ${input.ip ?? null},
-          ${JSON.stringify({ credits: charge.cost, consumption_id: charge.consumptionId, ...describe(result) })}::jsonb)`,
-  );
+  await settle(describe(result));
   return { result, charge };
+}
+
+export interface BilledHold {
+  charge: Charge;
+  /** The work answered: the credits stay spent, and the usage log says what it cost. */
+  settle(details?: Record<string, unknown>): Promise<void>;
+  /** The work failed: the credits come back. */
+  fail(reason: string): Promise<void>;
+}
+
+/**
+ * billed() for work that answers after the call returns (a streamed reply): the caller settles
+ * or fails the hold when the stream ends, and must do one of them (a `finally` does).
+ */
+export async function billedHold(deps: Deps, input: BilledInput): Promise<BilledHold> {
+  if (input.requires) await requireProviders(deps, input.requires);
+  const charge = await chargeCredits(deps, {
+    userId: input.userId,
+    operation: input.operation,
+    hold: true,
+    ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+  });
+  let ended = false;
+  return {
+    charge,
+    settle: async (details = {}) => {
+      if (ended) return;
+      ended = true;
+      await settleHold(deps, input, charge, details);
+    },
+    fail: async (reason) => {
+      if (ended) return;
+      ended = true;
+      if (charge.consumptionId) await refundHold(deps, charge.consumptionId, reason);
+    },
+  };
+}
+
+/**
+ * One statement: the hold goes (its credits stay spent) and the usage log is written. A hold
+ * already gone with its consumption refunded means the heartbeat stopped long enough for the
+ * sweep to refund it (a stalled instance): the answer is served anyway, and logged.
+ */
+async function settleHold(
+  deps: Deps,
+  input: BilledInput,
+  charge: Charge,
+  details: Record<string, unknown>,
+) {
+  const id = charge.consumptionId;
+  try {
+    const [row] = await queryRows<{ refunded: boolean }>(
+      deps.db,
+      sql`with settled as (
+          delete from credit_holds where consumption_id = ${id}::uuid returning consumption_id),
+        logged as (
+          insert into usage_logs (user_id, event, ip, metadata)
+          values (${input.userId}, ${input.operation}, ${input.ip ?? null},
+            ${JSON.stringify({ credits: charge.cost, consumption_id: id, ...details })}::jsonb))
+        select not exists (select 1 from settled) and exists (
+            select 1 from credit_consumptions where id = ${id}::uuid and status = 'refunded')
+          as refunded`,
+    );
+    if (row?.refunded) {
+      deps.logger.warn("billed work answered after its hold was refunded", {
+        operation: input.operation,
+        consumption_id: id,
+      });
+    }
+  } finally {
+    if (id) deps.work.untrackHold(id);
+  }
 }
 
 /** One query: whether any enabled provider of each kind exists. */

@@ -5,9 +5,8 @@ import { selectPage } from "../../db/page";
 import type { Deps } from "../../deps";
 import { ApiError, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
-import { billed } from "../ai/billing";
+import { billed, billedHold } from "../ai/billing";
 import { aiUnavailable, runLlmTask, streamLlmTask } from "../ai/routing";
-import { type Charge, refundCharge } from "../credits/service";
 import {
   type AssistantAction,
   actionBlockFilter,
@@ -283,56 +282,68 @@ export async function chatStream(
       }
     })();
   }
-  const { result: stream, charge } = await billed(
-    deps,
-    billedInput(request),
-    () => streamLlmTask(deps, "chat", llm),
-    (s) => ({ provider: s.provider, model: s.model, stream: true }),
-  );
+  // The hold ends with the stream: settled once the turn is stored, refunded if it breaks off or
+  // the client goes away first (the generator's finally).
+  const hold = await billedHold(deps, billedInput(request));
+  const { charge } = hold;
+  let stream: Awaited<ReturnType<typeof streamLlmTask>>;
+  try {
+    stream = await streamLlmTask(deps, "chat", llm);
+  } catch (error) {
+    await hold.fail("chat failed");
+    throw error;
+  }
   return (async function* llmEvents(): AsyncGenerator<ChatEvent> {
-    yield meta;
-    let stored: StoredTurn;
     try {
-      const filter = actionBlockFilter();
-      let full = "";
-      let shown = "";
-      for await (const chunk of stream.chunks) {
-        full += chunk;
-        const text = filter.push(chunk);
-        if (text) {
-          shown += text;
-          yield { event: "delta", data: { text } };
+      yield meta;
+      let stored: StoredTurn;
+      try {
+        const filter = actionBlockFilter();
+        let full = "";
+        let shown = "";
+        for await (const chunk of stream.chunks) {
+          full += chunk;
+          const text = filter.push(chunk);
+          if (text) {
+            shown += text;
+            yield { event: "delta", data: { text } };
+          }
         }
+        const held = filter.end();
+        if (held) {
+          shown += held;
+          yield { event: "delta", data: { text: held } };
+        }
+        const answer = answerOf(full);
+        // Text the model wrote after its action block was held back with it: send it now.
+        const sent = shown.trim();
+        if (answer.content.startsWith(sent) && answer.content.length > sent.length) {
+          yield { event: "delta", data: { text: answer.content.slice(sent.length) } };
+        }
+        stored = await storeTurn(deps, { ...base, ...answer, source: "llm" });
+      } catch (error) {
+        await endHold(deps, hold.fail("chat failed"));
+        yield failure(deps, error);
+        return;
       }
-      const held = filter.end();
-      if (held) {
-        shown += held;
-        yield { event: "delta", data: { text: held } };
-      }
-      const answer = answerOf(full);
-      // Text the model wrote after its action block was held back with it: send it now.
-      const sent = shown.trim();
-      if (answer.content.startsWith(sent) && answer.content.length > sent.length) {
-        yield { event: "delta", data: { text: answer.content.slice(sent.length) } };
-      }
-      stored = await storeTurn(deps, { ...base, ...answer, source: "llm" });
-    } catch (error) {
-      await refund(deps, charge);
-      yield failure(deps, error);
-      return;
+      await endHold(
+        deps,
+        hold.settle({ provider: stream.provider, model: stream.model, stream: true }),
+      );
+      yield done(stored, charge.cost, charge.balance);
+    } finally {
+      // The client left mid-stream (the generator was closed early): nothing was answered.
+      await endHold(deps, hold.fail("chat stream abandoned"));
     }
-    yield done(stored, charge.cost, charge.balance);
   })();
 }
 
-async function refund(deps: Deps, charge: Charge) {
+/** Ending a hold inside the stream never breaks the stream; a failure is logged. */
+async function endHold(deps: Deps, ending: Promise<void>) {
   try {
-    await refundCharge(deps, charge, "chat failed");
+    await ending;
   } catch (error) {
-    deps.logger.error("chat refund failed", {
-      consumption_id: charge.consumptionId,
-      error: String(error),
-    });
+    deps.logger.error("chat hold could not be ended", { error: String(error) });
   }
 }
 

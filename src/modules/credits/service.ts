@@ -40,11 +40,20 @@ export function insufficientCredits(required: number, balance: number) {
  * Charges the configured cost of `operation`: one statement reads the cost and runs
  * credit_charge (soonest-expiring credits first, ledger row and consumption row written with
  * it). Not enough credits is a 402 carrying `required` and `balance`; nothing is written.
+ * With `hold`, the same statement records the charge as held by that instance until the work
+ * answers (credits/holds.ts): a crash before then refunds it.
  */
 export async function chargeCredits(
   deps: Deps,
-  input: { userId: string; operation: CreditOperation; idempotencyKey?: string; note?: string },
+  input: {
+    userId: string;
+    operation: CreditOperation;
+    idempotencyKey?: string;
+    note?: string;
+    hold?: boolean;
+  },
 ): Promise<Charge> {
+  const now = sql`${nowIso(deps)}::timestamptz`;
   const [row] = await queryRows<{
     cost: number | null;
     ok: boolean | null;
@@ -55,13 +64,21 @@ export async function chargeCredits(
     deps.db,
     sql`with price as (
         select (value ->> ${input.operation})::int as cost
-        from system_config where key = 'credits.costs')
-      select price.cost, c.ok, c.balance, c.ledger_id, c.consumption_id
-      from price left join lateral (
-        select * from credit_charge(${input.userId}::uuid, price.cost, 'consumption',
-          ${input.operation}, ${input.note ?? null}, null::uuid, ${input.idempotencyKey ?? null},
-          ${nowIso(deps)}::timestamptz)
-        where price.cost > 0) c on true`,
+        from system_config where key = 'credits.costs'),
+      charged as (
+        select price.cost, c.ok, c.balance, c.ledger_id, c.consumption_id
+        from price left join lateral (
+          select * from credit_charge(${input.userId}::uuid, price.cost, 'consumption',
+            ${input.operation}, ${input.note ?? null}, null::uuid, ${input.idempotencyKey ?? null},
+            ${now})
+          where price.cost > 0) c on true),
+      held as (
+        insert into credit_holds (consumption_id, user_id, instance_id, idempotency_key,
+          heartbeat_at, created_at)
+        select consumption_id, ${input.userId}, ${deps.work.instanceId},
+          ${input.idempotencyKey ?? null}, ${now}, ${now}
+        from charged where ${input.hold === true} and ok and consumption_id is not null)
+      select * from charged`,
   );
   if (!row || row.cost === null) {
     throw new Error(`credits.costs has no cost for ${input.operation}`);
@@ -71,6 +88,7 @@ export async function chargeCredits(
     return { operation: input.operation, cost: 0, balance, consumptionId: null, ledgerId: null };
   }
   if (!row.ok) throw insufficientCredits(row.cost, row.balance ?? 0);
+  if (input.hold && row.consumption_id) deps.work.trackHold(row.consumption_id);
   return {
     operation: input.operation,
     cost: row.cost,

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import type { RuntimeAdapters } from "../../deps";
@@ -28,6 +29,8 @@ export async function createNodeRuntime(
     overrides.secrets ?? loadNodeSecrets(config),
   ]);
   return {
+    // Stable across restarts of this server, so it recovers its own unfinished work at start-up.
+    ...(config.PORT > 0 ? { instanceId: `${hostname()}:${config.PORT}` } : {}),
     limiter: createNodeRateLimiter(config),
     passwords: createNodePasswordHasher(),
     resolveHost: nodeResolver,

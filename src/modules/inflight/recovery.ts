@@ -1,0 +1,25 @@
+import type { Deps } from "../../deps";
+import { type KeepAlive, resumeInstanceRuns } from "../agent/dispatch";
+import { refundInstanceHolds } from "../credits/holds";
+import { releaseInstanceKeys } from "../credits/idempotency";
+
+/**
+ * Run by an instance as it starts, before it serves: what a previous life of it left unfinished
+ * (it crashed, or was killed mid-request) is settled at once instead of after the leases. Its
+ * held charges are refunded, its in-flight Idempotency-Keys freed for the clients' retries, and
+ * its agent runs resumed from the stage they reached.
+ */
+export async function recoverInstanceWork(deps: Deps, keepAlive?: KeepAlive) {
+  const refunded = await refundInstanceHolds(deps);
+  const keys = await releaseInstanceKeys(deps);
+  const runs = await resumeInstanceRuns(deps, keepAlive);
+  if (refunded + keys + runs > 0) {
+    deps.logger.info("recovered unfinished work of this instance", {
+      instance_id: deps.work.instanceId,
+      refunded_holds: refunded,
+      released_keys: keys,
+      resumed_runs: runs,
+    });
+  }
+  return { refunded, keys, runs };
+}
