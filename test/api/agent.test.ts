@@ -1,7 +1,11 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { pendingAgentRuns, sweepAgentPipelines } from "../../src/modules/agent/dispatch";
+import {
+  pendingAgentRuns,
+  startAgentRun,
+  sweepAgentPipelines,
+} from "../../src/modules/agent/dispatch";
 import { outreachLanguage, runAgentPipeline } from "../../src/modules/agent/pipeline";
 import {
   adjustCredits,
@@ -9,10 +13,12 @@ import {
   getBalance,
   refundCharge,
 } from "../../src/modules/credits/service";
+import { recoverInstanceWork } from "../../src/modules/inflight/recovery";
 import type { FakeOpenAi } from "../fakes/openai";
 import type { FakeSearch } from "../fakes/search";
 import { useFakeAgentProviders } from "../support/ai";
 import { call, type Session } from "../support/client";
+import { dyingDatabase } from "../support/dying-database";
 import { createTestContext } from "../support/harness";
 import { registerBusinessUser, setPlan } from "../support/plans";
 
@@ -48,7 +54,7 @@ const COMPANIES = [
 ];
 
 /** The discovery analysis lists COMPANIES; outreach drafts greet the lead (or fail for one). */
-function scriptLlm(options: { failOutreachFor?: string } = {}) {
+function scriptLlm(options: { failOutreachFor?: string; onOutreach?: () => void } = {}) {
   llm.reply((messages) => {
     const system = messages.find((m) => m.role === "system")?.content ?? "";
     const user = messages.find((m) => m.role === "user")?.content ?? "";
@@ -65,6 +71,7 @@ function scriptLlm(options: { failOutreachFor?: string } = {}) {
         })),
       });
     }
+    options.onOutreach?.();
     const company = /Company: (.*)/.exec(user)?.[1] ?? "?";
     if (company === options.failOutreachFor) return "{ this is not json";
     return JSON.stringify({ subject: `Panels for ${company}`, body: `Dear ${company}, hello.` });
@@ -570,3 +577,95 @@ describe("leases, attempts and the sweep", () => {
     expect(saved).toHaveLength(3);
   });
 });
+
+describe("a run whose instance died mid-run", () => {
+  it("is resumed by that instance at its restart from the stage it reached: no second search, only the drafts left", async () => {
+    const user = await registerBusinessUser(app, deps);
+    const before = await balance(user);
+    const dying = dyingDatabase(ctx.database);
+    const a = await ctx.makeInstance({ database: dying.database }, { INSTANCE_ID: "agent-dies" });
+    // The instance is killed as the first outreach draft is asked for: search and analysis are
+    // done and checkpointed, no draft is recorded yet.
+    scriptLlm({
+      onOutreach: () => {
+        dying.kill();
+        a.deps.work.stop();
+      },
+    });
+    const started = await startAgentRun(
+      a.deps,
+      { userId: user.userId, ip: null },
+      { product: "LED panels", market: "Germany", max_leads: 3 },
+      undefined,
+    );
+    await pendingAgentRuns();
+    const [left] = await queryRows<{
+      status: string;
+      attempts: number;
+      instance_id: string;
+      stages: string[];
+      checkpointed: boolean;
+    }>(
+      deps.db,
+      sql`select status, attempts, instance_id, checkpoint is not null as checkpointed,
+            (select jsonb_agg(s ->> 'name' || ':' || (s ->> 'status'))
+             from jsonb_array_elements(pipeline_data -> 'stages') s) as stages
+          from agent_pipelines where id = ${started.id}`,
+    );
+    expect(left).toEqual({
+      status: "running",
+      attempts: 1,
+      instance_id: "agent-dies",
+      stages: ["search:succeeded", "analysis:succeeded", "outreach:running"],
+      checkpointed: true,
+    });
+    // One draft had been written before the kill (drafts are recorded one by one).
+    await queryRows(
+      deps.db,
+      sql`update agent_pipelines set pipeline_data = jsonb_set(pipeline_data, '{leads,0,outreach}',
+            '{"subject": "Kept from the first attempt", "body": "Dear buyer", "language": "de", "provider": "llm"}')
+          where id = ${started.id}`,
+    );
+
+    scriptLlm();
+    const searches = search.requests.length;
+    const asked = llm.requests.length;
+    const restarted = await ctx.makeInstance({}, { INSTANCE_ID: "agent-dies" });
+    expect(await recoverInstanceWork(restarted.deps)).toMatchObject({ runs: 1 });
+    await pendingAgentRuns();
+
+    const { status, body } = await call(app, `/agent/${started.id}`, { token: user.accessToken });
+    expect(status).toBe(200);
+    expect(body.status).toBe("succeeded");
+    expect(search.requests.length).toBe(searches);
+    const prompts = llm.requests.slice(asked).map((r) => r.messages.at(-1)?.content ?? "");
+    expect(prompts).toHaveLength(2);
+    expect(prompts.every((p) => p.includes("Company:"))).toBe(true);
+    const leads = body.pipeline_data.leads as { name: string; outreach: { subject: string } }[];
+    expect(leads[0]!.outreach.subject).toBe("Kept from the first attempt");
+    expect(leads.slice(1).map((l) => l.outreach.subject)).toEqual(
+      leads.slice(1).map((l) => `Panels for ${l.name}`),
+    );
+    expect(body.pipeline_data.summary).toMatchObject({ leads: 3, drafted: 3, saved: 3 });
+    const outreach = (body.pipeline_data.stages as { name: string; detail: unknown }[]).find(
+      (stage) => stage.name === "outreach",
+    );
+    expect(outreach?.detail).toMatchObject({ resumed_at_attempt: 2, drafted: 3 });
+    // Charged once for the run, never refunded; the checkpoint is not kept after the run.
+    expect(await balance(user)).toBe(before - (await agentRunCost()));
+    expect(await refunds(user.userId)).toBe(0);
+    const [row] = await queryRows<{ checkpoint: unknown; attempts: number }>(
+      deps.db,
+      sql`select checkpoint, attempts from agent_pipelines where id = ${started.id}`,
+    );
+    expect(row).toEqual({ checkpoint: null, attempts: 2 });
+  });
+});
+
+async function agentRunCost() {
+  const [row] = await queryRows<{ cost: number }>(
+    deps.db,
+    sql`select (value ->> 'agent_run')::int as cost from system_config where key = 'credits.costs'`,
+  );
+  return row!.cost;
+}

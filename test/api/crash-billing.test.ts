@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Database, queryRows } from "../../src/db/client";
+import { queryRows } from "../../src/db/client";
 import { runScheduledTasks } from "../../src/jobs/tasks";
 import { getBalance } from "../../src/modules/credits/service";
 import {
@@ -12,6 +12,7 @@ import { recoverInstanceWork } from "../../src/modules/inflight/recovery";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { addAiProvider, clearAiProviders, setAiRouting } from "../support/ai";
 import { call, registerUser, type Session } from "../support/client";
+import { dyingDatabase } from "../support/dying-database";
 import { createTestContext } from "../support/harness";
 
 /**
@@ -55,24 +56,6 @@ beforeEach(() => {
   llm.fail(null);
   llm.reply((messages) => `translated: ${messages.at(-1)?.content.slice(-12)}`);
 });
-
-/** A database handle that fails every statement once the instance using it is "killed". */
-function dyingDatabase(database: Database) {
-  let dead = false;
-  const db = new Proxy(database.db, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (property === "execute") {
-        return (...args: unknown[]) =>
-          dead
-            ? Promise.reject(new Error("the instance was killed"))
-            : (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { database: { ...database, db, close: async () => {} }, kill: () => (dead = true) };
-}
 
 let seq = 0;
 const translate = (target: { request: typeof app.request }, user: Session, key?: string) =>
