@@ -4,6 +4,9 @@ import { defineConfig } from "vitest/config";
 // DATABASE_URL / REDIS_URL. Unit, provider and end-to-end suites run once.
 const dbSuites = ["test/api/**/*.test.ts"];
 const withPostgres = Boolean(process.env.DATABASE_URL);
+// Every response the HTTP suites receive is checked against the OpenAPI document
+// (test/support/contract.ts): an undeclared status, content type or field fails the call.
+const contract = { OPENAPI_CONTRACT: process.env.OPENAPI_CONTRACT ?? "strict" };
 
 export default defineConfig({
   test: {
@@ -19,12 +22,19 @@ export default defineConfig({
           exclude: [...dbSuites, "test/e2e/**"],
         },
       },
-      { extends: true, test: { name: "pglite", include: dbSuites, env: { TEST_DB: "pglite" } } },
+      {
+        extends: true,
+        test: { name: "pglite", include: dbSuites, env: { TEST_DB: "pglite", ...contract } },
+      },
       ...(withPostgres
         ? [
             {
               extends: true as const,
-              test: { name: "postgres", include: dbSuites, env: { TEST_DB: "postgres" } },
+              test: {
+                name: "postgres",
+                include: dbSuites,
+                env: { TEST_DB: "postgres", ...contract },
+              },
             },
           ]
         : []),

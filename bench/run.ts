@@ -40,6 +40,7 @@ import {
   RUNS,
   WARMUP_S,
 } from "./load";
+import { measurePdf, type PdfResult, pdfReport } from "./pdf";
 import { type CountingProxy, type PgCounts, startCountingProxy } from "./pg-count-proxy";
 import {
   type Child,
@@ -624,6 +625,10 @@ async function main() {
     `billing check: ${billing.check.ok ? "OK" : "MISMATCH"} (${billing.check.balanceMatches}/${billing.check.users} balances = sum(ledger.delta))`,
   );
 
+  // --- quotation PDF: in this process, no server running --------------------------------------
+  log(`\nquotation PDF: renderQuotationPdf vs the same page in Helvetica`);
+  const pdf: PdfResult = await measurePdf(log);
+
   // --- embedded start-up ---------------------------------------------------------------------
   const startup = { fresh: [] as number[], existing: [] as number[], cleanExit: true };
   const embeddedEnv = { ...env0, LOG_LEVEL: "warn" };
@@ -904,6 +909,8 @@ async function main() {
     `  ledger check: ${check.ok ? "OK" : "MISMATCH"} - ${check.balanceMatches}/${check.users} users balance = sum(ledger.delta), ${check.balanceMismatches} mismatched, ${check.lotMismatches} balance != sum(lots.remaining); ${check.consumptions} consumption rows for ${check.chargesCounted} charges counted.`,
   );
   out();
+  for (const line of pdfReport(pdf)) out(line);
+  out();
   out(
     `Embedded start-up (PGlite, no DATABASE_URL/REDIS_URL/secrets; process spawn -> first 200 on /health, polled every 25 ms), median of ${STARTUP_RUNS}:`,
   );
@@ -997,6 +1004,7 @@ async function main() {
       poolSize: BILLING_POOL_SIZE,
       pgbench: { scale: PGBENCH_SCALE, clients: PGBENCH_CLIENTS, threads: PGBENCH_THREADS },
     },
+    quotationPdf: pdf,
     startup: {
       freshMs: startup.fresh,
       existingMs: startup.existing,

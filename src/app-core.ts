@@ -1,14 +1,18 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { Deps } from "./deps";
 import { accessLog } from "./http/access-log";
+import { mountApiDocs } from "./http/api-docs";
+import { publicCache } from "./http/caching";
+import { type BrotliEncoder, compression } from "./http/compression";
+import { describeOperations } from "./http/contract";
 import { ACCESS_COOKIE } from "./http/cookies";
 import { CSRF_HEADER, declareCookieSessions } from "./http/csrf";
 import type { AppEnv } from "./http/env";
 import { ApiError, handleError } from "./http/errors";
 import { refuseControlCharacters } from "./http/input-guard";
+import { documentTags, finishDocument } from "./http/openapi-document";
 import { requestIdFromRuntime, responseHeaders } from "./http/response-headers";
 import type { AppRouter } from "./http/router";
 import { createHealthRoutes } from "./modules/health/routes";
@@ -27,6 +31,10 @@ const SIGNED_PATHS = new Set<string>([
 export interface AppOptions {
   /** The Node listener writes the request id and security headers itself (see listener.ts). */
   headersSetByRuntime?: boolean;
+  /** The runtime's brotli encoder (Node's zlib); without one, responses are gzip only. */
+  brotli?: BrotliEncoder;
+  /** Workers: the runtime compresses a body whose response names a Content-Encoding. */
+  runtimeEncodes?: boolean;
 }
 
 /** The app around the given routers: middleware, health, OpenAPI document, docs, errors. */
@@ -39,12 +47,18 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
     await next();
   });
   if (deps.config.LOG_LEVEL === "debug" || deps.config.LOG_LEVEL === "info") app.use(accessLog);
+  // Outside CORS and the routes, so it sees every finished response (and the ETag to weaken).
+  app.use(compression({ brotli: options.brotli, runtimeEncodes: options.runtimeEncodes }));
   const corsAllowList = cors({
     origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
     allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     allowHeaders: ["Content-Type", "Authorization", CSRF_HEADER, "Idempotency-Key", "X-Request-Id"],
+    // What a frontend's script must read: the download's file name, the validator for
+    // If-None-Match, and the rate-limit budget.
     exposeHeaders: [
       "X-Request-Id",
+      "Content-Disposition",
+      "ETag",
       "Retry-After",
       "RateLimit-Limit",
       "RateLimit-Remaining",
@@ -54,7 +68,7 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
     maxAge: 600,
   });
   // Only cross-origin browser requests carry Origin; the rest skip CORS work entirely (no
-  // Vary needed: every response is Cache-Control: no-store).
+  // Vary needed on no-store answers; the cacheable ones say Vary: Origin, see caching.ts).
   app.use(async function corsForBrowsers(c, next) {
     if (c.req.header("Origin") === undefined) return next();
     return corsAllowList(c, next);
@@ -83,6 +97,9 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
     ),
   );
 
+  // The OpenAPI document is the same for everyone and large: cacheable, revalidated by ETag.
+  app.use(OPENAPI_PATH, publicCache());
+
   app.route("/", createHealthRoutes());
   for (const router of routers) app.route("/", router);
 
@@ -102,16 +119,28 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
     in: "cookie",
     name: ACCESS_COOKIE,
   });
+  describeOperations(app.openAPIRegistry);
   declareCookieSessions(app.openAPIRegistry);
-  app.doc31(OPENAPI_PATH, {
+  const documentConfig = {
     openapi: "3.1.0",
     info: {
       title: "Trade assistant service",
       version: "1.0.0",
       description: "Backend API for export sellers: accounts, AI tools, customers, credits.",
+      // Not open source: an SPDX reference to the terms rather than an SPDX licence.
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
+    // Paths carry their /api/v1 prefix, so the server is the origin this document came from.
+    servers: [{ url: "/", description: "The server answering this document" }],
+    tags: documentTags(app.openAPIRegistry),
+  };
+  // Built on first request, then kept: the routes cannot change once the app is built.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.get(OPENAPI_PATH, function openApiDocument(c) {
+    document ??= finishDocument(app.getOpenAPI31Document(documentConfig));
+    return c.json(document);
   });
-  app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Trade assistant API" }));
+  mountApiDocs(app, OPENAPI_PATH);
 
   app.notFound((c) => c.json({ detail: "Not found" }, 404));
   app.onError(handleError);

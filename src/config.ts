@@ -84,6 +84,13 @@ export const configSchema = z.object({
     .enum(["auto", "true", "false"])
     .default("auto")
     .transform((v) => v),
+  /**
+   * SameSite of the session cookies. `lax` (default): the access and CSRF cookies are Lax, the
+   * refresh cookie Strict, so a frontend on another site gets no session. `none`: every session
+   * cookie is `SameSite=None; Secure`, for a frontend on another site (listed in CORS_ORIGINS);
+   * it needs Secure cookies (COOKIE_SECURE=true, or auto in production). `strict`: all Strict.
+   */
+  COOKIE_SAMESITE: z.enum(["lax", "strict", "none"]).default("lax"),
   CORS_ORIGINS: csv,
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
@@ -130,14 +137,30 @@ export const configSchema = z.object({
    * the sandbox signs and verifies in the same request.
    */
   PAYMENT_SANDBOX_SECRET: optionalSecret,
+  /**
+   * The frontend page a payer lands on after the gateway or Stripe (and the sandbox page's link
+   * back), with `?order_no=` added (and `&result=success|cancel` from Stripe). Unset:
+   * `FRONTEND_URL/checkout/result`. The notify/callback URLs stay on PUBLIC_BASE_URL.
+   */
+  PAYMENT_RETURN_URL: optionalUrl.refine((url) => !url?.includes("#"), {
+    error: "must not contain a fragment (#): the order number is added as a query",
+  }),
   /** Minutes a pending order waits for payment. */
   PAYMENT_ORDER_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(30),
   /** Stripe (pay_type card); STRIPE_API_BASE only points tests at a fake server. */
   STRIPE_SECRET_KEY: z.string().default(""),
   STRIPE_WEBHOOK_SECRET: z.string().default(""),
   STRIPE_API_BASE: optionalUrl,
-  /** Frankfurter-protocol (ECB) exchange-rate API; unset: the shipped snapshot and stored rates. */
-  RATES_API_URL: optionalUrl,
+  /**
+   * Frankfurter-protocol (ECB reference rates) API the daily refresh reads; `off` disables it.
+   * Unset: the public Frankfurter API (DEFAULT_RATES_API_URL), except under APP_ENV=test, where
+   * a test points it at a fake. After parsing: the URL, or "" when off.
+   */
+  RATES_API_URL: z
+    .string()
+    .default("")
+    .transform((s) => s.trim())
+    .pipe(z.union([z.enum(["", "off"]), z.url({ error: "must be a URL or off" })])),
   /**
    * QStash (Upstash) for background jobs: with a token, agent runs are published to
    * `${PUBLIC_BASE_URL}/api/v1/jobs/agent-run`; without one they run in-process. The signing keys
@@ -202,14 +225,30 @@ export function parseConfig(input: ConfigInput): Config {
       result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`),
     );
   }
+  result.data.RATES_API_URL = ratesApiUrl(result.data);
   const problems: string[] = [];
   // A mail provider without a sender would fail on every mail, long after start-up.
   if ((result.data.SMTP_URL || result.data.MAIL_API_KEY) && !result.data.MAIL_FROM) {
     problems.push("MAIL_FROM: required when SMTP_URL or MAIL_API_KEY is set");
   }
+  // Browsers drop a SameSite=None cookie that is not Secure: every login would look fine, then 401.
+  if (result.data.COOKIE_SAMESITE === "none" && !cookiesSecure(result.data)) {
+    problems.push("COOKIE_SAMESITE: none requires Secure cookies (set COOKIE_SECURE=true)");
+  }
   if (result.data.APP_ENV === "production") problems.push(...productionProblems(result.data));
   if (problems.length > 0) throw new ConfigError(problems);
   return result.data;
+}
+
+/** The public ECB euro reference rates, republished by the Frankfurter API (no key). */
+export const DEFAULT_RATES_API_URL = "https://api.frankfurter.dev/v1";
+
+/** RATES_API_URL as the service uses it: the URL to refresh from, or "" when refreshing is off. */
+function ratesApiUrl(config: Pick<Config, "APP_ENV" | "RATES_API_URL">): string {
+  if (config.RATES_API_URL === "off") return "";
+  if (config.RATES_API_URL !== "") return config.RATES_API_URL;
+  // Tests never reach the public internet unless they say so.
+  return config.APP_ENV === "test" ? "" : DEFAULT_RATES_API_URL;
 }
 
 const SECRET_SETTINGS = ["JWT_SECRET", "CSRF_SECRET", "APP_ENCRYPTION_KEY"] as const;
@@ -287,6 +326,9 @@ export function productionProblems(config: Config): string[] {
     problems.push("PUBLIC_BASE_URL: required in production (links and callback URLs use it)");
   } else if (!URL.canParse(config.PUBLIC_BASE_URL.trim())) {
     problems.push("PUBLIC_BASE_URL: must be an absolute URL");
+  }
+  if (config.PAYMENT_RETURN_URL && !config.PAYMENT_RETURN_URL.startsWith("https://")) {
+    problems.push("PAYMENT_RETURN_URL: must be an https:// URL in production");
   }
   if (config.CORS_ORIGINS.length === 0) {
     problems.push("CORS_ORIGINS: required in production (the web app's origins)");

@@ -22,7 +22,7 @@ export async function migrateDatabase(database: Database): Promise<void> {
       migrationsFolder: MIGRATIONS_FOLDER,
     });
     await seedDefaults(db);
-    // Rates for the embedded default, which has no network: only into an empty table.
+    // The shipped snapshot's day, if not stored yet: the fallback when no refresh has run.
     await seedRatesSnapshot({ db, clock: systemClock });
   } finally {
     if (database.kind !== "pglite") await db.execute(sql`select pg_advisory_unlock(${lockKey})`);

@@ -8,6 +8,7 @@ import { ACCESS_COOKIE } from "./cookies";
 import { isWriteMethod, verifyCsrf } from "./csrf";
 import type { AppEnv, AuthContext } from "./env";
 import { forbidden, unauthorized } from "./errors";
+import { markMiddleware } from "./route-traits";
 
 function bearerToken(c: Context): string | undefined {
   const header = c.req.header("Authorization");
@@ -42,6 +43,7 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async function requireAuth
   c.set("auth", context);
   await next();
 };
+markMiddleware(requireAuth, "auth");
 
 /**
  * Admin rights come from the database role only, never from the token or a setting

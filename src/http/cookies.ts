@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
-import { cookiesSecure } from "../config";
+import type { CookieOptions } from "hono/utils/cookie";
+import { type Config, cookiesSecure } from "../config";
 import type { AppEnv } from "./env";
 
 export const ACCESS_COOKIE = "access_token";
@@ -16,20 +17,40 @@ export interface SessionCookies {
   refreshMaxAgeSeconds: number;
 }
 
+type SameSite = NonNullable<CookieOptions["sameSite"]>;
+
+/**
+ * SameSite of the access and CSRF cookies, and of the refresh cookie, per COOKIE_SAMESITE.
+ * `lax` keeps the refresh cookie Strict (only the app's own pages refresh); `none` must make it
+ * None too, or a frontend on another site could log in but never refresh.
+ */
+export function sameSitePolicy(config: Config): { session: SameSite; refresh: SameSite } {
+  switch (config.COOKIE_SAMESITE) {
+    case "none":
+      return { session: "None", refresh: "None" };
+    case "strict":
+      return { session: "Strict", refresh: "Strict" };
+    default:
+      return { session: "Lax", refresh: "Strict" };
+  }
+}
+
+/** The attributes every cookie of this service shares (a delete must repeat them to apply). */
+function attributes(config: Config, sameSite: SameSite, path: string) {
+  return { secure: cookiesSecure(config), sameSite, path } as const;
+}
+
 export function setSessionCookies(c: Context<AppEnv>, cookies: SessionCookies) {
-  const secure = cookiesSecure(c.get("deps").config);
+  const config = c.get("deps").config;
+  const policy = sameSitePolicy(config);
   setCookie(c, ACCESS_COOKIE, cookies.accessToken, {
+    ...attributes(config, policy.session, "/"),
     httpOnly: true,
-    secure,
-    sameSite: "Lax",
-    path: "/",
-    maxAge: c.get("deps").config.ACCESS_TOKEN_TTL_SECONDS,
+    maxAge: config.ACCESS_TOKEN_TTL_SECONDS,
   });
   setCookie(c, REFRESH_COOKIE, cookies.refreshToken, {
+    ...attributes(config, policy.refresh, REFRESH_PATH),
     httpOnly: true,
-    secure,
-    sameSite: "Strict",
-    path: REFRESH_PATH,
     maxAge: cookies.refreshMaxAgeSeconds,
   });
   setCsrfCookie(c, cookies.csrfToken);
@@ -37,16 +58,21 @@ export function setSessionCookies(c: Context<AppEnv>, cookies: SessionCookies) {
 
 /** Readable by the page's script, which echoes it in X-CSRF-Token. */
 export function setCsrfCookie(c: Context<AppEnv>, token: string) {
+  const config = c.get("deps").config;
   setCookie(c, CSRF_COOKIE, token, {
+    ...attributes(config, sameSitePolicy(config).session, "/"),
     httpOnly: false,
-    secure: cookiesSecure(c.get("deps").config),
-    sameSite: "Lax",
-    path: "/",
   });
 }
 
+/**
+ * A cross-site browser only takes a cookie change that is itself `SameSite=None; Secure`, so
+ * the deletions carry the same attributes as the cookies they end.
+ */
 export function clearSessionCookies(c: Context<AppEnv>) {
-  deleteCookie(c, ACCESS_COOKIE, { path: "/" });
-  deleteCookie(c, REFRESH_COOKIE, { path: REFRESH_PATH });
-  deleteCookie(c, CSRF_COOKIE, { path: "/" });
+  const config = c.get("deps").config;
+  const policy = sameSitePolicy(config);
+  deleteCookie(c, ACCESS_COOKIE, attributes(config, policy.session, "/"));
+  deleteCookie(c, REFRESH_COOKIE, attributes(config, policy.refresh, REFRESH_PATH));
+  deleteCookie(c, CSRF_COOKIE, attributes(config, policy.session, "/"));
 }

@@ -47,10 +47,17 @@ export function validationError(errors: ValidationIssue[], detail = "Validation 
   return new ApiError(422, detail, { extra: { errors } });
 }
 
+/**
+ * Where a value came from, in FastAPI's words (`body`, `query`, `path`, `header`, `cookie`),
+ * which clients already parse: zod-openapi names its validator targets `json`, `form`, `param`.
+ */
+const LOCATION_OF_TARGET: Record<string, string> = { json: "body", form: "body", param: "path" };
+export const issueLocation = (target: string) => LOCATION_OF_TARGET[target] ?? target;
+
 /** Maps zod issues to FastAPI-style `{loc, msg, type}` entries. */
 export function zodIssues(target: string, error: z.ZodError): ValidationIssue[] {
   return error.issues.map((issue) => ({
-    loc: [target, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+    loc: [issueLocation(target), ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
     msg: issue.message,
     type: issue.code,
   }));
@@ -61,6 +68,9 @@ export const ErrorSchema = z
     detail: z.string().openapi({ example: "Not found" }),
     request_id: z.string().optional(),
   })
+  // Some refusals say more for a client to act on (a plan limit's `limit`, `max` and `plans`,
+  // an exhausted quota's `reason` and `resets_at`); the route's description names them.
+  .catchall(z.unknown())
   .openapi("Error");
 
 export const ValidationErrorSchema = z
@@ -76,10 +86,32 @@ export const ValidationErrorSchema = z
   })
   .openapi("ValidationError");
 
+/** 402: the operation's price and the caller's balance, so a client can offer a top-up. */
+export const InsufficientCreditsSchema = z
+  .object({
+    detail: z.string().openapi({ example: "Not enough credits for this operation" }),
+    required: z.number().int().openapi({ description: "Credits the operation costs" }),
+    balance: z.number().int().openapi({ description: "Credits the caller has" }),
+  })
+  .openapi("InsufficientCredits");
+
 const json = (schema: z.ZodType, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
+
+/** A response header telling the client how many seconds to wait before trying again. */
+export const retryAfterHeader = {
+  "Retry-After": {
+    description: "Seconds to wait before retrying",
+    schema: { type: "integer" as const, minimum: 0 },
+  },
+};
+/** 503: a dependency (database, limiter, provider) is down; retry after the given seconds. */
+export const unavailableResponse = {
+  ...json(ErrorSchema, "Temporarily unavailable (see Retry-After)"),
+  headers: retryAfterHeader,
+};
 
 /** Error responses shared by every route's OpenAPI description. */
 export const errorResponses = {
@@ -95,8 +127,8 @@ export const csrfErrorResponses = {
   403: json(ErrorSchema, "Missing or invalid CSRF token"),
 } as const;
 export const rateLimitedResponses = {
-  429: json(ErrorSchema, "Rate limited (see Retry-After)"),
-  503: json(ErrorSchema, "Temporarily unavailable"),
+  429: { ...json(ErrorSchema, "Rate limited (see Retry-After)"), headers: retryAfterHeader },
+  503: unavailableResponse,
 } as const;
 export const errorResponse = json;
 

@@ -7,6 +7,7 @@ import {
 } from "../modules/credits/idempotency";
 import type { AppEnv } from "./env";
 import { ApiError, validationError } from "./errors";
+import { markMiddleware } from "./route-traits";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -39,7 +40,11 @@ export async function claimRequestKey(c: Context<AppEnv>, key: string, requestTe
     requestHash: await sha256Hex(requestText),
   });
   if (claim.kind === "mismatch") {
-    throw new ApiError(422, "This Idempotency-Key was used for a different request");
+    const detail = "This Idempotency-Key was used for a different request";
+    throw validationError(
+      [{ loc: ["header", IDEMPOTENCY_HEADER], msg: detail, type: "idempotency_key_reused" }],
+      detail,
+    );
   }
   if (claim.kind === "in_flight") {
     throw new ApiError(409, "A request with this Idempotency-Key is still being processed", {
@@ -83,3 +88,8 @@ export const idempotentRequest: MiddlewareHandler<AppEnv> = async function idemp
     : null;
   await completeIdempotencyKey(deps, { userId, key, status, body });
 };
+markMiddleware(idempotentRequest, "idempotency-key");
+
+/** A route's own middleware that honours the key (a wrapper, or one calling claimRequestKey). */
+export const honoursIdempotencyKey = <T extends MiddlewareHandler<AppEnv>>(middleware: T): T =>
+  markMiddleware(middleware, "idempotency-key");

@@ -5,6 +5,7 @@ import { clientIp, ipRateLimitKey } from "./client-ip";
 import type { AppEnv } from "./env";
 import { rateLimit } from "./rate-limit";
 import { RATE_LIMIT_RULES } from "./rate-limit-rules";
+import { markMiddleware } from "./route-traits";
 
 /** The caller's address as configured for this runtime (socket, trusted XFF hop, or CF header). */
 export function requestIp(c: Context<AppEnv>): string {
@@ -23,11 +24,17 @@ const logUnavailable = (c: Context<AppEnv>, message: string, rule: string) => {
 };
 
 export const limitByIp = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
-  rateLimit<AppEnv>(rule, (c) => ipRateLimitKey(requestIp(c)), limiterOf, logUnavailable);
+  markMiddleware(
+    rateLimit<AppEnv>(rule, (c) => ipRateLimitKey(requestIp(c)), limiterOf, logUnavailable),
+    "rate-limited",
+  );
 
 /** Runs after requireAuth: one budget per user whatever address they come from. */
 export const limitByUser = (rule: RateLimitRule): MiddlewareHandler<AppEnv> =>
-  rateLimit<AppEnv>(rule, (c) => c.get("auth").userId, limiterOf, logUnavailable);
+  markMiddleware(
+    rateLimit<AppEnv>(rule, (c) => c.get("auth").userId, limiterOf, logUnavailable),
+    "rate-limited",
+  );
 
 /** The spec's 5 per minute per address and e-mail, read before validation (the body is cached). */
 const limitLoginPerEmail: MiddlewareHandler<AppEnv> = rateLimit<AppEnv>(
@@ -45,6 +52,7 @@ const limitLoginPerEmail: MiddlewareHandler<AppEnv> = rateLimit<AppEnv>(
   limiterOf,
   logUnavailable,
 );
+markMiddleware(limitLoginPerEmail, "rate-limited");
 
 /**
  * Every budget a password login spends before any hash runs: the address across all e-mails

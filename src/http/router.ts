@@ -1,15 +1,28 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./env";
 import { validationError, zodIssues } from "./errors";
+import { ROUTE_TRAITS, traitsOfMiddleware } from "./route-traits";
 
-/** Every router shares one validation hook, so every 422 has the same shape. */
+/**
+ * Every router shares one validation hook, so every 422 has the same shape; and every route
+ * it registers carries what its middleware enforces (auth, Idempotency-Key, rate limits) to
+ * the OpenAPI description (http/contract.ts), which the middleware list itself never reaches.
+ */
 export function createRouter() {
-  return new OpenAPIHono<AppEnv>({
+  const router = new OpenAPIHono<AppEnv>({
     strict: false,
     defaultHook: (result) => {
       if (!result.success) throw validationError(zodIssues(result.target, result.error));
     },
   });
+  const register = router.openapi;
+  router.openapi = ((route, handler, hook) =>
+    register(
+      { ...route, [ROUTE_TRAITS]: traitsOfMiddleware(route.middleware) },
+      handler,
+      hook,
+    )) as typeof register;
+  return router;
 }
 
 export type AppRouter = ReturnType<typeof createRouter>;

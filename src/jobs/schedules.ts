@@ -13,6 +13,8 @@ export const CRON_SCHEDULES = {
   refundStaleHolds: "* * * * *",
   /** Every minute: agent runs whose worker died (lease expired) or never started go again. */
   sweepAgents: "* * * * *",
+  /** Every minute: discovery jobs whose worker died (lease expired) or never started go again. */
+  sweepDiscoveryJobs: "* * * * *",
   /** Every minute: refunds left pending (settled later, or their answer lost) are asked again. */
   reconcileRefunds: "* * * * *",
   /** Hourly: allowance lots past their expiry are written off. */

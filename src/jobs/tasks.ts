@@ -9,6 +9,7 @@ import { refundStaleHolds } from "../modules/credits/holds";
 import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";
 import { expireDueCredits } from "../modules/credits/service";
 import { notifyCustomerReminders } from "../modules/customers/reminders";
+import { sweepDiscoveryJobs } from "../modules/discovery/jobs";
 import { refreshExchangeRates } from "../modules/exchange/service";
 import { expirePendingOrders } from "../modules/payments/orders";
 import { reconcilePendingRefunds } from "../modules/payments/refunds";
@@ -120,6 +121,7 @@ export const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>>
   expireOrders: async (deps) => ({ expired: await expirePendingOrders(deps) }),
   refundStaleHolds,
   sweepAgents: sweepAgentPipelines,
+  sweepDiscoveryJobs,
   reconcileRefunds: reconcilePendingRefunds,
   trialDowngrade: downgradeExpiredPlans,
   expireCredits: expireDueCredits,

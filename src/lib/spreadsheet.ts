@@ -246,20 +246,76 @@ export function cellText(value: ExcelJS.CellValue): string {
   return String(value);
 }
 
-export type XlsxCell = string | number | null;
+/** A cell of a written sheet: text (formula-guarded), a number, or a date-time (UTC). */
+export type XlsxCell = string | number | Date | null;
 
-/** One worksheet with a bold, frozen header row; returns the .xlsx bytes. */
+/** How a column's numbers or dates are shown; the cell value itself stays exact. */
+export interface XlsxColumnFormat {
+  /** An Excel number format, e.g. `#,##0.00` or `yyyy-mm-dd`. */
+  numFmt?: string;
+}
+
+/** Date-time cells: a real date serial number, shown in ISO order so every locale reads it. */
+export const XLSX_DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
+/** A date-time at exactly midnight UTC is shown as a day: it was given as one. */
+export const XLSX_DATE_FORMAT = "yyyy-mm-dd";
+
+const MIN_WIDTH = 8;
+const MAX_WIDTH = 60;
+
+/** Width in Excel character units: CJK and other wide characters take two. */
+function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text)
+    width +=
+      /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(
+        ch,
+      )
+        ? 2
+        : 1;
+  return width;
+}
+
+/** The width a cell needs as shown: its longest line, dates and numbers as formatted. */
+function cellWidth(value: XlsxCell, numFmt: string | undefined): number {
+  if (value === null) return 0;
+  if (value instanceof Date) return (numFmt ?? XLSX_DATETIME_FORMAT).length;
+  if (typeof value === "number") return String(value).length + 4;
+  return Math.max(...value.split(/\r?\n/).map(displayWidth));
+}
+
+const isMidnightUtc = (d: Date) => d.getTime() % 86_400_000 === 0;
+
+/**
+ * One worksheet with a bold, frozen header row, returned as .xlsx bytes. Text cells go through
+ * the formula guard, numbers stay number cells, dates become date cells (an Excel serial number
+ * with a date format, the UTC wall-clock time), and each column is as wide as its content.
+ */
 export async function writeXlsx(
   sheetName: string,
   header: string[],
   rows: XlsxCell[][],
+  formats: Readonly<Record<number, XlsxColumnFormat>> = {},
 ): Promise<Uint8Array> {
   const workbook = new (await loadExcel()).Workbook();
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: "frozen", ySplit: 1 }] });
-  sheet.addRow(header).font = { bold: true };
-  for (const row of rows) sheet.addRow(row);
-  sheet.columns.forEach((column, i) => {
-    column.width = Math.min(40, Math.max(10, (header[i]?.length ?? 8) + 4));
+  sheet.addRow(header.map(guardCell)).font = { bold: true };
+  const widths = header.map((h) => displayWidth(h) + 2);
+  for (const cells of rows) {
+    const row = sheet.addRow(cells.map((v) => (typeof v === "string" ? guardCell(v) : v)));
+    cells.forEach((value, i) => {
+      const cell = row.getCell(i + 1);
+      let numFmt = formats[i]?.numFmt;
+      if (value instanceof Date) {
+        numFmt ??= isMidnightUtc(value) ? XLSX_DATE_FORMAT : XLSX_DATETIME_FORMAT;
+      }
+      if (numFmt && value !== null && typeof value !== "string") cell.numFmt = numFmt;
+      if (typeof value === "string" && value.includes("\n")) cell.alignment = { wrapText: true };
+      widths[i] = Math.max(widths[i] ?? 0, cellWidth(value, numFmt) + 2);
+    });
+  }
+  widths.forEach((width, i) => {
+    sheet.getColumn(i + 1).width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width));
   });
   const out = await workbook.xlsx.writeBuffer();
   return new Uint8Array(out as ArrayBuffer);
@@ -289,6 +345,14 @@ export const CUSTOMER_COLUMNS = {
   notes: ["notes", "note", "remark", "remarks", "备注"],
   estimated_value: ["estimated_value", "estimated value", "value", "预估金额", "预计金额"],
   estimated_currency: ["estimated_currency", "currency", "币种", "货币"],
+  last_contact_at: [
+    "last_contact_at",
+    "last contact",
+    "last contacted",
+    "上次联系",
+    "上次联系时间",
+    "最近联系时间",
+  ],
   next_followup_at: [
     "next_followup_at",
     "next follow-up",

@@ -3,12 +3,15 @@ import { getRequestListener } from "@hono/node-server";
 import { createApp } from "../app";
 import { ConfigError, parseConfig } from "../config";
 import { buildDeps } from "../deps";
+import { provideDocsBundle } from "../http/api-docs";
 import { pendingMail } from "../modules/account/service";
 import { recoverInstanceWork } from "../modules/inflight/recovery";
 import { provideCjkFont } from "../modules/quotations/pdf-font";
 import { createNodeRuntime } from "./node/adapters";
+import { nodeBrotli } from "./node/brotli";
 import { nodeCjkFont } from "./node/cjk-font";
 import { DataDirLockedError } from "./node/data-dir-lock";
+import { nodeDocsBundle } from "./node/docs-bundle";
 import { answerClientError, createNodeListener } from "./node/listener";
 import { type Scheduler, startScheduler } from "./node/scheduler";
 
@@ -21,9 +24,10 @@ async function main() {
   // What a previous life of this instance left (held charges, keys in flight, agent runs) is
   // settled before the first request, so a retry after a crash finds its key free.
   await recoverInstanceWork(deps);
-  const app = createApp(deps, undefined, { headersSetByRuntime: true });
-  // Read lazily on the first PDF export, never at start-up.
+  const app = createApp(deps, undefined, { headersSetByRuntime: true, brotli: nodeBrotli });
+  // Read lazily on the first PDF export (and the first /docs), never at start-up.
   provideCjkFont(nodeCjkFont);
+  provideDocsBundle(nodeDocsBundle);
 
   // Scheduled jobs in-process (SCHEDULER_ENABLED, on by default); Workers use cron triggers.
   const scheduler: Scheduler | null = config.SCHEDULER_ENABLED ? startScheduler(deps) : null;

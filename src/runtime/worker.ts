@@ -1,10 +1,13 @@
 // biome-ignore lint/style/noRestrictedImports: workerd implements AsyncLocalStorage natively (nodejs_compat); the per-request pool below needs it.
 import { AsyncLocalStorage } from "node:async_hooks";
+// wrangler.toml's Text rule makes this the file's contents (a string), bundled with the Worker.
+import scalarBundle from "@scalar/api-reference/browser/standalone.js";
 import { type App, buildApp } from "../app-core";
 import { type Config, ConfigError, parseConfig } from "../config";
 import type { Database, Db } from "../db/client";
 import { openNeonDatabase } from "../db/neon";
 import { buildDeps, type Deps } from "../deps";
+import { provideDocsBundle } from "../http/api-docs";
 import type { AppRouter } from "../http/router";
 import { createPrecompiledWasmPasswordHasher } from "../lib/password-wasm-module";
 import { dohResolver } from "../lib/ssrf";
@@ -190,7 +193,9 @@ async function buildWorker(env: WorkerEnv, routes: () => AppRouter[]): Promise<W
   if (config.PDF_FONT_URL) {
     provideCjkFont(fetchedCjkFont(config.PDF_FONT_URL, { fetch: deps.fetch }));
   }
-  return { app: buildApp(deps, routes()), deps, openDatabase };
+  provideDocsBundle(async () => scalarBundle);
+  // workerd gzips or brotlis a body itself once the response names the encoding.
+  return { app: buildApp(deps, routes(), { runtimeEncodes: true }), deps, openDatabase };
 }
 
 function startupFailure(error: unknown): Response {

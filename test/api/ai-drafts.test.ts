@@ -536,9 +536,9 @@ describe("POST /api/v1/quotations/from-inquiry", () => {
     // GET/PATCH/DELETE /quotations/{id} take a UUID: the literal path is not an id.
     const get = await call(app, "/api/v1/quotations/from-inquiry", { token: user.accessToken });
     expect(get.status).toBe(422);
-    expect(get.body.errors[0].loc).toEqual(["param", "id"]);
+    expect(get.body.errors[0].loc).toEqual(["path", "id"]);
     const post = await fromInquiry(user, { inquiry_text: "" });
-    expect(post.body.errors[0].loc).toEqual(["json", "inquiry_text"]);
+    expect(post.body.errors[0].loc).toEqual(["body", "inquiry_text"]);
     expect(
       (await call(app, "/api/v1/quotations/from-inquiry", { method: "POST", json: {} })).status,
     ).toBe(401);

@@ -61,7 +61,7 @@ describe("register", () => {
       ip: randomIp(),
     });
     expect(status).toBe(422);
-    expect(body.errors[0].loc).toEqual(["json", "password"]);
+    expect(body.errors[0].loc).toEqual(["body", "password"]);
     const login = await call(app, "/api/v1/auth/login", {
       json: { email, password: "12345" },
       ip: randomIp(),
@@ -76,7 +76,7 @@ describe("register", () => {
     });
     expect(status).toBe(422);
     const locs = body.errors.map((e: { loc: string[] }) => e.loc.join("."));
-    expect(locs).toEqual(expect.arrayContaining(["json.email", "json.password"]));
+    expect(locs).toEqual(expect.arrayContaining(["body.email", "body.password"]));
   });
 
   it("answers 409 for a duplicate email, whatever its case", async () => {

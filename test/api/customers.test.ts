@@ -344,7 +344,7 @@ describe("literal routes and ids", () => {
     ]) {
       const res = await api(path);
       expect(res.status, path).toBe(422);
-      expect(res.body.errors[0].loc).toEqual(["param", "id"]);
+      expect(res.body.errors[0].loc).toEqual(["path", "id"]);
     }
     expect((await api(`${BASE}/nope`, { method: "PATCH", json: { notes: "x" } })).status).toBe(422);
     expect((await api(`${BASE}/nope`, { method: "DELETE" })).status).toBe(422);

@@ -105,7 +105,7 @@ describe("exchange rates", () => {
     expect((await call(app, "/api/v1/exchange/rates", { token: "not-a-token" })).status).toBe(401);
   });
 
-  it("seeds the shipped snapshot into an empty table only, once", async () => {
+  it("seeds the shipped snapshot's day once, beside rows already there", async () => {
     await clearRates();
     expect(await seedRatesSnapshot(deps)).toEqual({ inserted: 30 });
     expect(await seedRatesSnapshot(deps)).toEqual({ inserted: 0 });
@@ -117,15 +117,21 @@ describe("exchange rates", () => {
     );
     expect(row).toEqual({ rate: "37.750000000000", source: "ECB (snapshot)", date: "2024-01-04" });
 
-    // A table that already holds rates (from a provider) is left alone.
+    // Rows a provider wrote are kept; the snapshot's day is added beside them, and the newest
+    // day still answers.
     await clearRates();
     await queryRows(
       deps.db,
       sql`insert into exchange_rates (base, quote, date, source, rate)
           values ('EUR', 'USD', '2024-02-01', 'ECB', 1.08)`,
     );
-    expect(await seedRatesSnapshot(deps)).toEqual({ inserted: 0 });
-    expect(await countRates()).toBe(1);
+    expect(await seedRatesSnapshot(deps)).toEqual({ inserted: 30 });
+    expect(await countRates()).toBe(31);
+    expect((await get("/api/v1/exchange/rates")).body).toMatchObject({
+      date: "2024-02-01",
+      source: "ECB",
+      snapshot: false,
+    });
     await clearRates();
     await seedRatesSnapshot(deps);
   });
@@ -136,6 +142,7 @@ describe("exchange rates", () => {
     expect(res.body.base).toBe("EUR");
     expect(res.body.date).toBe("2024-01-04");
     expect(res.body.source).toBe("ECB (snapshot)");
+    expect(res.body.snapshot).toBe(true);
     const published = Object.fromEntries(
       Object.entries(RATES_SNAPSHOT.rates).map(([q, r]) => [q, trim(r)]),
     );
@@ -267,6 +274,7 @@ describe("refresh from the rates provider", () => {
       base: "EUR",
       date: "2024-01-05",
       source: "ECB",
+      snapshot: false,
       rates: { CNY: "7.8", GBP: "0.8625", JPY: "162.5", USD: "1.25" },
     });
 

@@ -128,7 +128,15 @@ describe("customer import", () => {
       "Beta GmbH,,sales@beta.de,,DE,,已报价,,1000,JPY,\r\n";
     const res = await upload(CUSTOMERS, user.accessToken, csv, "客户.csv");
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ rows: 2, valid: 2, invalid: 0, created: 2, updated: 0 });
+    expect(res.body).toMatchObject({
+      rows: 2,
+      valid: 2,
+      invalid: 0,
+      created: 2,
+      updated: 0,
+      would_create: 2,
+      would_update: 0,
+    });
     const rows = await customersOf(user.userId);
     expect(rows).toHaveLength(2);
     const acme = rows.find((r) => r.company === "Acme, Inc.")!;
@@ -161,7 +169,17 @@ describe("customer import", () => {
     ]);
     const res = await upload(`${CUSTOMERS}?dry_run=true`, user.accessToken, file, "c.xlsx");
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ dry_run: true, rows: 3, valid: 1, invalid: 2, created: 1 });
+    // A dry run writes nothing: `created` is 0 and the plan is under `would_create`.
+    expect(res.body).toMatchObject({
+      dry_run: true,
+      rows: 3,
+      valid: 1,
+      invalid: 2,
+      created: 0,
+      updated: 0,
+      would_create: 1,
+      would_update: 0,
+    });
     expect(res.body.preview).toEqual([
       {
         row: 2,
@@ -212,6 +230,9 @@ describe("customer import", () => {
       { row: 3, column: "estimated_value", message: expect.stringContaining("negative") },
     ]);
     expect(res.body).toMatchObject({ invalid: 1, valid: 1 });
+    // Nothing was imported, so nothing is reported as created; the plan is named as one.
+    expect(res.body.detail).toMatch(/nothing was imported/);
+    expect(res.body).toMatchObject({ created: 0, updated: 0, would_create: 1, would_update: 0 });
     expect(await customersOf(user.userId)).toHaveLength(0);
   });
 

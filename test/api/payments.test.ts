@@ -136,7 +136,7 @@ describe("ordering in sandbox mode", () => {
       pay_type: "paypal",
     });
     expect(badType.status).toBe(422);
-    expect(badType.body.errors[0].loc).toEqual(["json", "pay_type"]);
+    expect(badType.body.errors[0].loc).toEqual(["body", "pay_type"]);
     const missing = await buy(app, user, "/api/v1/payments/create-order", { plan: "pro" });
     expect(missing.status).toBe(422);
     const badCycle = await buy(app, user, "/api/v1/credits/subscribe", {

@@ -172,11 +172,14 @@ describe("quotations priced in another currency than their products", () => {
     expect(stored).toEqual([{ from: "USD", to: "CNY", rate: USD_CNY, ...SNAPSHOT }]);
     expect((await api(`/api/v1/quotations/${q.id}`)).body).toEqual(q);
 
-    const line = `1 USD = ${USD_CNY} CNY, ECB (snapshot) 2024-01-04`;
+    // Buyers read the rate to 6 significant digits with its source and day (the exact one
+    // stays in the API); the stored rate is not the one printed.
     const lines = await sheetLines(user, q.id);
-    expect(lines).toContain(`Exchange rate|${line}`);
+    expect(lines).toContain("Exchange rate|1 USD = 7.15147 CNY, ECB (snapshot) 2024-01-04");
+    expect(lines.join("\n")).not.toContain(USD_CNY);
     expect(lines.find((l) => l.startsWith("1|"))).toBe("1|不锈钢保温杯||pcs|1000|92.9|92900");
-    expect(await pdfText(user, q.id)).toContain(line);
+    // The PDF prints the same line as the xlsx.
+    expect(await pdfText(user, q.id)).toContain("1 USD = 7.15147 CNY, ECB (snapshot) 2024-01-04");
   });
 
   it("converts EUR -> JPY to whole yen, half to even", async () => {
@@ -200,7 +203,7 @@ describe("quotations priced in another currency than their products", () => {
     expect((await convertRoute(user, "150", "EUR", "JPY")).result).toBe("23686");
     expect((await convertRoute(user, "0.35", "EUR", "JPY")).result).toBe("55");
     expect(await sheetLines(user, q.id)).toContain(
-      "Exchange rate|1 EUR = 157.91 JPY, ECB (snapshot) 2024-01-04",
+      "Exchange rate|1 EUR = 157.910 JPY, ECB (snapshot) 2024-01-04",
     );
   });
 
@@ -223,8 +226,8 @@ describe("quotations priced in another currency than their products", () => {
       { from: "USD", to: "CNY", rate: USD_CNY, ...SNAPSHOT },
     ]);
     const lines = await sheetLines(user, q.id);
-    expect(lines).toContain("Exchange rate|1 EUR = 7.833 CNY, ECB (snapshot) 2024-01-04");
-    expect(lines).toContain(`|1 USD = ${USD_CNY} CNY, ECB (snapshot) 2024-01-04`);
+    expect(lines).toContain("Exchange rate|1 EUR = 7.83300 CNY, ECB (snapshot) 2024-01-04");
+    expect(lines).toContain("|1 USD = 7.15147 CNY, ECB (snapshot) 2024-01-04");
 
     const plain = await api("/api/v1/quotations", {
       json: { currency: "CNY", items: [{ product_id: boxId, quantity: 1 }] },
@@ -363,7 +366,7 @@ describe("quotations priced in another currency than their products", () => {
     ]);
     expect((await api(`/api/v1/quotations/${q.id}`)).body).toEqual(repriced.body);
     expect(await sheetLines(user, q.id)).toContain(
-      "Exchange rate|1 USD = 7.18181818182 CNY, ECB 2024-02-01",
+      "Exchange rate|1 USD = 7.18182 CNY, ECB 2024-02-01",
     );
 
     // The JPY quotation was never touched: still the snapshot's figure and rate.

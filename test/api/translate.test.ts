@@ -235,6 +235,20 @@ describe("POST /api/v1/translate", () => {
     expect(res.body).toMatchObject({ translation: "你好", provider: "backup", source_lang: "en" });
   });
 
+  it("says the quota is used up, with its limit and reset, when every provider is over it", async () => {
+    const user = await registerUser(app);
+    await setQuota("deepl", 10, 8);
+    await setQuota("gpt", 10, 10);
+    await setQuota("backup", 5);
+    const res = await translate(user, { text: "Bonjour", target_lang: "zh" });
+    expect(res.status).toBe(503);
+    expect(res.body.reason).toBe("quota_exhausted");
+    expect(res.body.detail).toMatch(/translation quota is used up \(\d+ characters a day\)/);
+    expect(res.body.detail).not.toMatch(/unavailable/);
+    expect(Number(res.res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await balanceOf(user)).toBe(30);
+  });
+
   it("answers 503 when no provider can translate, refunds and releases every quota", async () => {
     const user = await registerUser(app);
     await setQuota("deepl", 1000);
@@ -301,7 +315,7 @@ describe("POST /api/v1/translate", () => {
       expect(res.status, JSON.stringify(json).slice(0, 60)).toBe(422);
       if (field) {
         expect(res.body.errors.map((e: { loc: string[] }) => e.loc.join("."))).toContain(
-          `json.${field}`,
+          `body.${field}`,
         );
       }
     }

@@ -1,4 +1,5 @@
 import type { App } from "../../src/app";
+import { checkResponse } from "./contract";
 
 let counter = 0;
 const unique = () =>
@@ -47,6 +48,7 @@ export async function call(app: App, path: string, options: CallOptions = {}) {
   } catch {
     data = text;
   }
+  await checkResponse(options.method ?? (body === undefined ? "GET" : "POST"), path, res, data);
   return { res, status: res.status, body: data, cookies: parseSetCookies(res) };
 }
 

@@ -58,7 +58,7 @@ export const discoveryRecords = pgTable(
   (t) => [index("discovery_records_user_created_idx").on(t.userId, t.createdAt)],
 );
 
-export const PIPELINE_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+export const PIPELINE_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
 
 /**
@@ -102,8 +102,57 @@ export const agentPipelines = pgTable(
       .where(sql`${t.status} in ('queued', 'running')`),
     check(
       "agent_pipelines_status_check",
-      sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`,
+      sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'cancelled')`,
     ),
     check("agent_pipelines_max_leads_check", sql`${t.maxLeads} between 1 and 50`),
+  ],
+);
+
+export const DISCOVERY_JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+export type DiscoveryJobStatus = (typeof DISCOVERY_JOB_STATUSES)[number];
+
+/**
+ * A discovery search run in the background (POST /discovery/jobs): leased and fenced by
+ * `attempts` like an agent run; `progress` says where each query and the analysis are, `result`
+ * holds the search's answer once it succeeded, saved as the discovery record `record_id` too.
+ */
+export const discoveryJobs = pgTable(
+  "discovery_jobs",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: DISCOVERY_JOB_STATUSES }).notNull().default("queued"),
+    product: text("product").notNull(),
+    market: text("market").notNull(),
+    maxCompanies: integer("max_companies"),
+    /** The charge the job took over from its hold, refunded if the job fails. */
+    consumptionId: uuid("consumption_id"),
+    /** What the charge cost and left, served with the result as the search serves them. */
+    creditsCharged: integer("credits_charged").notNull(),
+    balanceAfter: integer("balance_after").notNull(),
+    progress: jsonb("progress").$type<Record<string, unknown>>().notNull(),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    recordId: uuid("record_id").references(() => discoveryRecords.id, { onDelete: "set null" }),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    /** A worker holds the job until then; past it the sweep runs it again. */
+    leaseUntil: tstz("lease_until"),
+    startedAt: tstz("started_at"),
+    finishedAt: tstz("finished_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("discovery_jobs_user_created_idx").on(t.userId, t.createdAt),
+    index("discovery_jobs_open_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('queued', 'running')`),
+    check(
+      "discovery_jobs_status_check",
+      sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`,
+    ),
+    check("discovery_jobs_max_companies_check", sql`${t.maxCompanies} between 1 and 50`),
   ],
 );

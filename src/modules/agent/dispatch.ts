@@ -4,6 +4,7 @@ import type { PipelineStatus } from "../../db/schema/discovery";
 import type { Deps } from "../../deps";
 import { nowIso } from "../../lib/clock";
 import { billed } from "../ai/billing";
+import type { KeepAlive } from "../jobs/background";
 import { publishJob, qstashPublishing } from "../jobs/qstash";
 import { runAgentPipeline } from "./pipeline";
 import type { StartAgentInput } from "./schemas";
@@ -16,8 +17,7 @@ export interface AgentCaller {
   ip: string | null;
 }
 
-/** Keeps a background task alive past the response (Workers: `executionCtx.waitUntil`). */
-export type KeepAlive = ((task: Promise<unknown>) => void) | undefined;
+export type { KeepAlive };
 
 /* In-process runs that have not settled yet. Module-level on purpose: a run outlives the
  * request that started it, and tests (or a graceful shutdown) await them via pendingAgentRuns. */

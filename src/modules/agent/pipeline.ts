@@ -4,7 +4,6 @@ import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
 import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
-import { refundCharge } from "../credits/service";
 import { runDiscovery } from "../discovery/service";
 import type { DiscoveredCompany, DiscoveryResult } from "../discovery/types";
 import { planLimitHit } from "../entitlements/limits";
@@ -87,7 +86,7 @@ interface Checkpoint {
   discovery?: DiscoveryResult;
 }
 
-/** The run was claimed again by another worker after this one's lease expired. */
+/** The run was claimed again by another worker after this one's lease expired, or cancelled. */
 class LeaseLost extends Error {}
 
 const leaseEnd = (deps: Deps) => new Date(deps.clock.now().getTime() + RUN_LEASE_MS).toISOString();
@@ -120,7 +119,7 @@ export async function runAgentPipeline(
     if (run.attempts > MAX_ATTEMPTS) {
       // Refund first (a second refund changes nothing), then fail: a crash in between is
       // claimed again later and ends here once more.
-      await refundCharge(deps, { consumptionId: run.consumption_id }, "agent_run failed");
+      await refundOwnedRun(deps, run, "agent_run failed");
       await finishFailed(
         deps,
         run,
@@ -132,12 +131,12 @@ export async function runAgentPipeline(
     return await execute(deps, run, data);
   } catch (error) {
     if (error instanceof LeaseLost) {
-      deps.logger.warn("agent run lost its lease", { pipeline_id: run.id });
+      deps.logger.warn("agent run lost its lease (or was cancelled)", { pipeline_id: run.id });
       return "lease_lost";
     }
     // An unexpected failure (database, bug): fail the run and return the credits.
     deps.logger.error("agent run failed", { pipeline_id: run.id, error: String(error) });
-    await refundCharge(deps, { consumptionId: run.consumption_id }, "agent_run failed");
+    await refundOwnedRun(deps, run, "agent_run failed");
     await finishFailed(
       deps,
       run,
@@ -246,7 +245,7 @@ async function searchAndAnalyse(
     deps.logger.warn("agent discovery failed", { pipeline_id: run.id, error: String(error) });
     const reason = discoveryFailure(error);
     endStage(deps, searchStage, "failed", { error: reason });
-    await refundCharge(deps, { consumptionId: run.consumption_id }, "agent_run failed");
+    await refundOwnedRun(deps, run, "agent_run failed");
     await finishFailed(deps, run, data, reason);
     return null;
   }
@@ -328,6 +327,23 @@ async function writeProgress(
         returning id`,
   );
   if (rows.length === 0) throw new LeaseLost();
+}
+
+/**
+ * Refunds the run's charge while the run is still this worker's (fenced by the claim, the row
+ * locked first): a run cancelled meanwhile was refunded for its unused stages by the cancel
+ * (agent/cancel.ts) and is not refunded again; credit_refund itself refunds once.
+ */
+async function refundOwnedRun(deps: Deps, run: ClaimedRun, reason: string) {
+  await queryRows(
+    deps.db,
+    sql`select r.applied
+        from (select consumption_id from agent_pipelines
+              where id = ${run.id} and status = 'running' and attempts = ${run.attempts}
+                and consumption_id is not null
+              for update) p
+        cross join lateral credit_refund(p.consumption_id, ${reason}, ${nowIso(deps)}::timestamptz) r`,
+  );
 }
 
 /** Marks the run failed (fenced by the claim). `data` null keeps the recorded stages. */

@@ -1,12 +1,12 @@
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
-import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
 import { queryRows } from "../../db/client";
 import { selectPage } from "../../db/page";
+import type { PipelineStatus } from "../../db/schema/discovery";
 import type { Deps } from "../../deps";
 import { requireAuth } from "../../http/auth";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
-import type { AppEnv } from "../../http/env";
 import {
   authErrorResponses,
   csrfErrorResponses,
@@ -19,8 +19,12 @@ import { requestIp } from "../../http/limits";
 import { jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { iso } from "../../lib/clock";
-import { type KeepAlive, startAgentRun } from "./dispatch";
+import { keepAliveOf } from "../jobs/background";
+import { cancelAgentRun } from "./cancel";
+import { startAgentRun } from "./dispatch";
+import { readRunView, streamRunEvents } from "./events";
 import {
+  AgentCancelledSchema,
   AgentStartedSchema,
   PipelineIdParam,
   PipelineSchema,
@@ -91,9 +95,59 @@ const getRoute = (prefix: string) =>
     },
   });
 
+const eventsRoute = (prefix: string) =>
+  createRoute({
+    method: "get",
+    path: `${prefix}/{id}/events`,
+    tags,
+    security,
+    summary: "Server-sent events of one agent run: its state, then each stage change, then its end",
+    description:
+      "`text/event-stream`. First `state` {id, status, error, stages, summary, finished_at} (the " +
+      "run as it is now; `stages` as in pipeline_data, without the leads); then, as they happen, " +
+      "`status` {status} when the run's status changes and `stage` {name, status, started_at, " +
+      "finished_at, detail} for each stage that starts or ends; when the run has ended " +
+      "(succeeded, failed or cancelled) a final `end` {status, error, summary, finished_at}, and " +
+      "the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every " +
+      "15 s and closes after 10 minutes (reconnect: the first event is the current state again). " +
+      "404 (JSON, before any event) when the run is not the caller's.",
+    middleware: [requireAuth] as const,
+    request: { params: PipelineIdParam },
+    responses: {
+      200: {
+        description: "The event stream",
+        content: { "text/event-stream": { schema: z.string() } },
+      },
+      404: errorResponse(ErrorSchema, "No such pipeline of the caller"),
+      ...authErrorResponses,
+    },
+  });
+
+const cancelRoute = (prefix: string) =>
+  createRoute({
+    method: "post",
+    path: `${prefix}/{id}/cancel`,
+    tags,
+    security,
+    summary: "Stop a queued or running agent run; the unused stages' credits are refunded",
+    description:
+      "The run becomes `cancelled` at once; its worker writes nothing more. Refund: the run's " +
+      "charge times the stages not started (of search, analysis, outreach, save) divided by 4, " +
+      "rounded down: a queued run gets everything back. A run that already ended is 409 and " +
+      "refunds nothing, so cancelling twice refunds once.",
+    middleware: [requireAuth] as const,
+    request: { params: PipelineIdParam },
+    responses: {
+      200: json(AgentCancelledSchema, "The run was cancelled"),
+      404: errorResponse(ErrorSchema, "No such pipeline of the caller"),
+      409: errorResponse(ErrorSchema, "The run already ended (succeeded, failed or cancelled)"),
+      ...csrfErrorResponses,
+    },
+  });
+
 interface PipelineRow {
   id: string;
-  status: "queued" | "running" | "succeeded" | "failed";
+  status: PipelineStatus;
   product: string;
   market: string;
   max_leads: number;
@@ -169,18 +223,7 @@ async function getPipeline(deps: Deps, userId: string, id: string) {
   };
 }
 
-/** Workers give `executionCtx.waitUntil`; Node (and app.request in tests) has none. */
-function keepAliveOf(c: Context<AppEnv>): KeepAlive {
-  let ctx: { waitUntil(promise: Promise<unknown>): void } | undefined;
-  try {
-    ctx = c.executionCtx;
-  } catch {
-    ctx = undefined;
-  }
-  return ctx ? (task) => ctx.waitUntil(task) : undefined;
-}
-
-/** The AI Digital Employee agent: start a run, list and read pipelines. */
+/** The AI Digital Employee agent: start a run, list and read pipelines, follow, cancel. */
 export function createAgentRoutes() {
   const router = createRouter();
   for (const prefix of PREFIXES) {
@@ -200,6 +243,33 @@ export function createAgentRoutes() {
     );
     router.openapi(getRoute(prefix), async (c) =>
       c.json(await getPipeline(c.get("deps"), c.get("auth").userId, c.req.valid("param").id), 200),
+    );
+    router.openapi(eventsRoute(prefix), async (c) => {
+      const deps = c.get("deps");
+      const userId = c.get("auth").userId;
+      // 404 as JSON before the stream opens.
+      const first = await readRunView(deps, userId, c.req.valid("param").id);
+      if (!first) throw notFound("Pipeline not found");
+      return streamSSE(c, async (stream) => {
+        let closed = false;
+        stream.onAbort(() => {
+          closed = true;
+        });
+        await streamRunEvents(deps, userId, first, {
+          send: ({ event, data }) => stream.writeSSE({ event, data: JSON.stringify(data) }),
+          comment: (text) => stream.write(`: ${text}\n\n`).then(() => undefined),
+          sleep: (ms) => stream.sleep(ms),
+          get closed() {
+            return closed || stream.aborted || stream.closed;
+          },
+        });
+      });
+    });
+    router.openapi(cancelRoute(prefix), async (c) =>
+      c.json(
+        await cancelAgentRun(c.get("deps"), c.get("auth").userId, c.req.valid("param").id),
+        200,
+      ),
     );
   }
   return router;

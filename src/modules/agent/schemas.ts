@@ -105,6 +105,18 @@ export const PipelineSchema = z
   })
   .openapi("AgentPipeline");
 
+export const AgentCancelledSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.literal("cancelled"),
+    credits_refunded: z.number().int().openapi({
+      description: "The share of the run's charge for the stages not started (docs/agent.md)",
+      example: 7,
+    }),
+    balance: z.number().int().nullable().openapi({ description: "Credits after the refund" }),
+  })
+  .openapi("AgentCancelled");
+
 /** What the LLM answers for one lead's outreach e-mail. */
 export const OutreachAnswer = z.object({
   subject: z.string().trim().min(1).max(300),

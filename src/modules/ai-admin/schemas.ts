@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { AI_PROVIDER_KINDS, QUOTA_PERIODS } from "../../db/schema";
 import { booleanQuery } from "../../http/query";
+import { timestamp } from "../../http/schemas";
 import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { AI_TASKS } from "../ai/routing";
@@ -135,7 +136,10 @@ export const RoutingSchema = z
   .object({
     routing: taskMap(z.array(z.string())).openapi({
       description: "The stored `ai.routing`, every known task listed",
-      example: routingExample,
+      // Every task is listed in the stored form, so its example lists them all.
+      example: Object.fromEntries(
+        AI_TASKS.map((task) => [task, routingExample[task as keyof typeof routingExample] ?? []]),
+      ),
     }),
     effective: taskMap(z.array(z.object({ provider: z.string(), model: z.string() }))).openapi({
       description:
@@ -185,7 +189,7 @@ export const QuotaSchema = z
       description: "Used in the current period (0 once the stored period has ended)",
     }),
     remaining: z.number().int(),
-    period_start: z.string(),
+    period_start: timestamp(),
     resets_at: z.string(),
     enabled: z.boolean(),
     created_at: z.string(),

@@ -10,7 +10,12 @@ import {
   ErrorSchema,
   errorResponse,
 } from "../../http/errors";
-import { claimRequestKey, IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
+import {
+  claimRequestKey,
+  honoursIdempotencyKey,
+  IDEMPOTENCY_HEADER,
+  idempotentRequest,
+} from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
 import { jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
@@ -19,6 +24,7 @@ import {
   ChatBody,
   ChatQuery,
   ChatResponse,
+  ChatStreamEventSchema,
   ConversationDetail,
   ConversationIdParam,
   ConversationsPage,
@@ -45,13 +51,12 @@ const notFoundResponse = {
  * claims the key itself (streamedChat below), keeps the finished turn, and a retry gets it again
  * as events instead of a second answer and charge.
  */
-const idempotentUnlessStreaming: MiddlewareHandler<AppEnv> = async function idempotentChat(
-  c,
-  next,
-) {
-  if (c.req.query("stream") === "true") return next();
-  return idempotentRequest(c, next);
-};
+const idempotentUnlessStreaming: MiddlewareHandler<AppEnv> = honoursIdempotencyKey(
+  async function idempotentChat(c, next) {
+    if (c.req.query("stream") === "true") return next();
+    return idempotentRequest(c, next);
+  },
+);
 
 export const chatRoute = createRoute({
   method: "post",
@@ -76,7 +81,18 @@ export const chatRoute = createRoute({
       description: "The answer (JSON), or its event stream with stream=true",
       content: {
         "application/json": { schema: ChatResponse },
-        "text/event-stream": { schema: z.string() },
+        "text/event-stream": {
+          schema: z.string().openapi({
+            description:
+              "Server-sent events, each `event: <name>` and `data: <JSON>`: one `meta`, " +
+              "`delta`s, then `done` or `error`; the parsed events are `ChatStreamEvent`s.",
+            example:
+              'event: meta\ndata: {"conversation_id":"0190..."}\n\nevent: delta\n' +
+              'data: {"text":"Hello"}\n\nevent: done\ndata: {"message_id":"0190...",' +
+              '"action":null,"credits_charged":1,"balance":99}\n\n',
+          }),
+          "x-event-schema": { $ref: "#/components/schemas/ChatStreamEvent" },
+        },
       },
     },
     402: errorResponse(ErrorSchema, "Not enough credits (nothing written)"),
@@ -158,6 +174,8 @@ function replayedTurn(turn: StoredStreamTurn): ChatEvent[] {
 /** The AI assistant: chat (FAQ first, SSE with stream=true), quick questions, conversations. */
 export function createAssistantRoutes() {
   const router = createRouter();
+  // Named by the stream's `x-event-schema`, which the generator does not follow itself.
+  router.openAPIRegistry.register("ChatStreamEvent", ChatStreamEventSchema);
   router.openapi(chatRoute, async (c) => {
     const deps = c.get("deps");
     const request = {

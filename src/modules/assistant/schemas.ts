@@ -106,3 +106,36 @@ export const ConversationDetail = z
 export const ConversationIdParam = z.object({
   id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
 });
+
+/**
+ * The events of `POST /ai/chat?stream=true` (text/event-stream): each is an `event:` line
+ * naming it and a `data:` line holding its JSON. Registered as schemas so generated clients
+ * type the parsed events; the wire body itself is text.
+ */
+export const ChatStreamEventSchema = z
+  .discriminatedUnion("event", [
+    z.object({
+      event: z.literal("meta"),
+      data: z.object({ conversation_id: z.string() }),
+    }),
+    z.object({
+      event: z.literal("delta"),
+      data: z.object({ text: z.string().openapi({ description: "The next chunk of the answer" }) }),
+    }),
+    z.object({
+      event: z.literal("done"),
+      data: z.object({
+        message_id: z.string(),
+        action: ActionSchema.nullable(),
+        credits_charged: z.number().int(),
+        balance: z.number().int(),
+      }),
+    }),
+    z.object({
+      event: z.literal("error"),
+      data: z.object({
+        detail: z.string().openapi({ description: "Why the turn broke off (credits refunded)" }),
+      }),
+    }),
+  ])
+  .openapi("ChatStreamEvent");

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
+import { publicCache } from "../../http/caching";
 import { csrfSecurity, requireCsrf } from "../../http/csrf";
 import {
   authErrorResponses,
@@ -58,6 +59,8 @@ export const packagesRoute = createRoute({
   path: "/api/v1/credits/packages",
   tags,
   summary: "Credit packages on sale",
+  description: "Public and cacheable: `Cache-Control: public`, an ETag, 304 on If-None-Match.",
+  middleware: [publicCache()] as const,
   responses: { ...ok(z.object({ items: z.array(PackageSchema) }), "Packages"), ...errorResponses },
 });
 
@@ -66,6 +69,8 @@ export const plansRoute = createRoute({
   path: "/api/v1/credits/plans",
   tags,
   summary: "Subscription plans; yearly = round(12 x monthly x (1 - plans.yearly_discount))",
+  description: "Public and cacheable: `Cache-Control: public`, an ETag, 304 on If-None-Match.",
+  middleware: [publicCache()] as const,
   responses: { ...ok(z.object({ items: z.array(PlanSchema) }), "Plans"), ...errorResponses },
 });
 

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { LEDGER_KINDS } from "../../db/schema";
+import { timestamp } from "../../http/schemas";
 import { currencyCode } from "../../lib/currency";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
@@ -199,8 +200,8 @@ export const SubscriptionSchema = z
         "free trial; granted: a paid plan without a payment (referral reward, admin); free",
     }),
     billing_cycle: z.enum(["monthly", "yearly"]).nullable(),
-    current_period_start: z.string().nullable(),
-    current_period_end: z.string().nullable(),
+    current_period_start: timestamp().nullable(),
+    current_period_end: timestamp().nullable(),
     plan_expires_at: z
       .string()
       .nullable()

@@ -26,6 +26,7 @@ import {
   IdParam,
   SilentPage,
   SilentQuery,
+  StatusConflictSchema,
 } from "./schemas";
 import {
   createCustomer,
@@ -164,7 +165,7 @@ export const updateCustomerRoute = createRoute({
   responses: {
     200: json(CustomerSchema, "Updated"),
     ...notFoundResponse,
-    409: errorResponse(ErrorSchema, "Status change not allowed from the current status"),
+    409: errorResponse(StatusConflictSchema, "Status change not allowed from the current status"),
     ...authErrorResponses,
   },
 });

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CUSTOMER_STATUSES, FOLLOWUP_CHANNELS } from "../../db/schema";
 import { booleanQuery } from "../../http/query";
+import { timestamp } from "../../http/schemas";
 import { currencyCode } from "../../lib/currency";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
@@ -110,7 +111,9 @@ export const IdParam = z.object({
 
 export const SilentQuery = pageQuery(1000);
 export const SilentCustomerSchema = CustomerSchema.extend({
-  silent_since: z.string().openapi({ description: "Last contact, or creation if never contacted" }),
+  silent_since: timestamp().openapi({
+    description: "Last contact, or creation if never contacted",
+  }),
   silent_days: z.number().int(),
 }).openapi("SilentCustomer");
 export const SilentPage = pageSchema(SilentCustomerSchema)
@@ -203,3 +206,14 @@ export const HealthOverviewSchema = z
     }),
   })
   .openapi("CustomerHealthOverview");
+
+/** 409 on a status change the pipeline does not allow: where it is and where it may go. */
+export const StatusConflictSchema = z
+  .object({
+    detail: z.string(),
+    status: z.enum(CUSTOMER_STATUSES).openapi({ description: "The current status" }),
+    allowed_statuses: z
+      .array(z.enum(CUSTOMER_STATUSES))
+      .openapi({ description: "Statuses reachable from it" }),
+  })
+  .openapi("CustomerStatusConflict");

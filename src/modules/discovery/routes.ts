@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import {
@@ -12,9 +12,13 @@ import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
 import { jsonResponse as json, jsonBody, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { keepAliveOf } from "../jobs/background";
+import { getDiscoveryJob, startDiscoveryJob } from "./jobs";
 import { deleteRecord, getRecord, listRecords, saveRecord } from "./records";
 import {
   DeleteQuery,
+  DiscoveryJobSchema,
+  DiscoveryJobStarted,
   DiscoveryResultSchema,
   IdParam,
   RecordBody,
@@ -54,6 +58,50 @@ export const searchRoute = createRoute({
     503: errorResponse(ErrorSchema, "No search or AI provider answered; the credits were returned"),
     ...csrfErrorResponses,
     ...featureGateResponses("discovery"),
+  },
+});
+
+export const startJobRoute = createRoute({
+  method: "post",
+  path: "/api/v1/discovery/jobs",
+  tags,
+  security,
+  summary: "Run a discovery search in the background (billed); poll the job for progress",
+  description:
+    "Same body, feature, price and Idempotency-Key handling as POST /discovery/search, but " +
+    "answers 202 at once with `Location: /api/v1/discovery/jobs/{id}`; GET it for the progress " +
+    "of each query and of the analysis, then the result (saved as a discovery record too). A " +
+    "failed search fails the job and returns the credits.",
+  middleware: [requireAuth, requireFeature("discovery"), idempotentRequest],
+  request: { body: jsonBody(SearchBody) },
+  responses: {
+    202: {
+      description: "The job was queued",
+      headers: z.object({
+        Location: z.string().openapi({ example: "/api/v1/discovery/jobs/{id}" }),
+      }),
+      content: { "application/json": { schema: DiscoveryJobStarted } },
+    },
+    402: errorResponse(ErrorSchema, "Not enough credits (nothing written)"),
+    409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
+    503: errorResponse(ErrorSchema, "No search or AI provider is configured; nothing charged"),
+    ...csrfErrorResponses,
+    ...featureGateResponses("discovery"),
+  },
+});
+
+export const getJobRoute = createRoute({
+  method: "get",
+  path: "/api/v1/discovery/jobs/{id}",
+  tags,
+  security,
+  summary: "A background discovery search: status, progress per query and analysis, the result",
+  middleware: [requireAuth] as const,
+  request: { params: IdParam },
+  responses: {
+    200: json(DiscoveryJobSchema, "The job"),
+    404: errorResponse(ErrorSchema, "No such discovery job of the caller"),
+    ...authErrorResponses,
   },
 });
 
@@ -116,7 +164,7 @@ export const deleteRecordByQueryRoute = createRoute({
   responses: { 204: { description: "Deleted" }, ...notFoundResponse, ...csrfErrorResponses },
 });
 
-/** Customer discovery: search (billed), saved records. */
+/** Customer discovery: search (billed, or as a background job), saved records. */
 export function createDiscoveryRoutes() {
   const router = createRouter();
   router.openapi(searchRoute, async (c) => {
@@ -134,6 +182,23 @@ export function createDiscoveryRoutes() {
       200,
     );
   });
+  router.openapi(startJobRoute, async (c) => {
+    const key = c.req.header(IDEMPOTENCY_HEADER);
+    const started = await startDiscoveryJob(
+      c.get("deps"),
+      { userId: c.get("auth").userId, ...(key ? { idempotencyKey: key } : {}), ip: requestIp(c) },
+      c.req.valid("json"),
+      keepAliveOf(c),
+    );
+    c.header("Location", `/api/v1/discovery/jobs/${started.id}`);
+    return c.json(started, 202);
+  });
+  router.openapi(getJobRoute, async (c) =>
+    c.json(
+      await getDiscoveryJob(c.get("deps"), c.get("auth").userId, c.req.valid("param").id),
+      200,
+    ),
+  );
   router.openapi(saveRecordRoute, async (c) =>
     c.json(await saveRecord(c.get("deps"), c.get("auth").userId, c.req.valid("json")), 201),
   );

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { SEARCH_PROVIDER_KINDS } from "../../db/schema";
+import { DISCOVERY_JOB_STATUSES, SEARCH_PROVIDER_KINDS } from "../../db/schema";
 import { booleanQuery } from "../../http/query";
 import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
@@ -90,6 +90,65 @@ export const DiscoveryResultSchema = z
     balance: z.number().int().openapi({ description: "Credits left after the charge" }),
   })
   .openapi("DiscoverySearchResult");
+
+// ---------------------------------------------------------------- background jobs
+
+export const DiscoveryJobStarted = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(DISCOVERY_JOB_STATUSES).openapi({ example: "queued" }),
+  })
+  .openapi("DiscoveryJobStarted");
+
+const stepStatus = z.enum(["pending", "running", "succeeded", "failed"]);
+
+export const DiscoveryJobProgress = z
+  .object({
+    queries: z
+      .array(
+        z.object({
+          query: z.string(),
+          status: stepStatus,
+          provider: z.string().nullable().openapi({ description: "The provider that answered" }),
+          results: z.number().int().nullable().openapi({ description: "Results it returned" }),
+        }),
+      )
+      .openapi({ description: "The 3 web-search queries, in order, as they run" }),
+    analysis: z.object({
+      status: z.enum([...stepStatus.options, "skipped"]).openapi({
+        description: "`skipped` when the queries found nothing to analyse",
+      }),
+      provider: z.string().nullable(),
+      companies: z.number().int().nullable(),
+    }),
+  })
+  .openapi("DiscoveryJobProgress");
+
+export const DiscoveryJobSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(DISCOVERY_JOB_STATUSES),
+    product: z.string(),
+    market: z.string(),
+    max_companies: z.number().int().nullable(),
+    progress: DiscoveryJobProgress,
+    // A union, not .nullable(): that renders as allOf [the result, null], which null fails.
+    result: z.union([DiscoveryResultSchema, z.null()]).openapi({
+      description: "Once succeeded: the same answer POST /discovery/search gives",
+    }),
+    record_id: z.uuid().nullable().openapi({
+      description: "The discovery record the result was saved as (GET /discovery/records/{id})",
+    }),
+    error: z.string().nullable().openapi({ description: "Why the job failed (user-safe)" }),
+    attempts: z.number().int(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+  })
+  .openapi("DiscoveryJob");
+
+/** QStash job payload of `discovery-run`. */
+export const DiscoveryRunJob = z.object({ job_id: z.uuid() });
 
 // ---------------------------------------------------------------- records
 

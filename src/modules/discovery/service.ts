@@ -314,6 +314,17 @@ function deadlineReached(signal: AbortSignal): Promise<never> {
 }
 
 /**
+ * What runDiscovery reports as it goes (background jobs show it): each query as it starts and
+ * ends (`index` into `queries`), then the analysis. A failure after a step started is not
+ * reported: runDiscovery throws, and the caller marks what was running as failed.
+ */
+export type DiscoveryProgressEvent =
+  | { step: "query"; index: number; status: "running" | "failed" }
+  | { step: "query"; index: number; status: "succeeded"; provider: string; results: number }
+  | { step: "analysis"; status: "running" | "skipped" }
+  | { step: "analysis"; status: "succeeded"; provider: string; companies: number };
+
+/**
  * Runs a discovery search: at most 3 web-search queries for the product in the market, over the
  * configured search providers, then an LLM analysis (task `discovery_analysis`) of the results
  * into companies; bounded to 120 s in all. Not billed here: the route and the agent bill.
@@ -323,10 +334,12 @@ function deadlineReached(signal: AbortSignal): Promise<never> {
  * next. Results are merged and de-duplicated by URL; result URLs are data only, never fetched.
  * No provider configured, or none answering any query: 503 (searchUnavailable). The LLM analysis
  * failing or the deadline passing: 503 (aiUnavailable). Either way callers that billed refund.
+ * `onProgress` hears each step as it happens (DiscoveryProgressEvent); it must not throw.
  */
 export async function runDiscovery(
   deps: Deps,
   input: { product: string; market: string; maxCompanies?: number },
+  onProgress: (event: DiscoveryProgressEvent) => void = () => {},
 ): Promise<DiscoveryResult> {
   const deadline = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS);
   const product = input.product.replace(/\s+/g, " ").trim();
@@ -350,7 +363,24 @@ export async function runDiscovery(
       ),
     )
   ).filter((s): s is Searcher => s !== undefined);
-  const answers = await Promise.all(queries.map((q) => searchOne(deps, searchers, q, deadline)));
+  const answers = await Promise.all(
+    queries.map(async (query, index) => {
+      onProgress({ step: "query", index, status: "running" });
+      const answer = await searchOne(deps, searchers, query, deadline);
+      onProgress(
+        answer
+          ? {
+              step: "query",
+              index,
+              status: "succeeded",
+              provider: answer.provider,
+              results: answer.results.length,
+            }
+          : { step: "query", index, status: "failed" },
+      );
+      return answer;
+    }),
+  );
   if (answers.every((a) => a === undefined)) throw searchUnavailable();
 
   const results: SearchResult[] = [];
@@ -366,7 +396,11 @@ export async function runDiscovery(
   const searchProviders = [...new Set(answers.flatMap((a) => (a ? [a.provider] : [])))];
   const base = { product, market, queries, search_providers: searchProviders };
   // Nothing found: nothing to analyse (the searches themselves were done).
-  if (results.length === 0) return { ...base, companies: [], analysis_provider: "" };
+  if (results.length === 0) {
+    onProgress({ step: "analysis", status: "skipped" });
+    return { ...base, companies: [], analysis_provider: "" };
+  }
+  onProgress({ step: "analysis", status: "running" });
 
   const analysis = runLlmParsedTask(
     deps,
@@ -383,11 +417,14 @@ export async function runDiscovery(
     },
   );
   const { value, result } = await Promise.race([analysis, deadlineReached(deadline)]);
-  return {
-    ...base,
-    companies: checkCompanies(value.companies, results, maxCompanies),
-    analysis_provider: result.provider,
-  };
+  const companies = checkCompanies(value.companies, results, maxCompanies);
+  onProgress({
+    step: "analysis",
+    status: "succeeded",
+    provider: result.provider,
+    companies: companies.length,
+  });
+  return { ...base, companies, analysis_provider: result.provider };
 }
 
 /**

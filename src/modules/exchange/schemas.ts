@@ -29,7 +29,16 @@ export const RatesSchema = z
   .object({
     base: z.string().openapi({ example: "USD" }),
     date: z.string().openapi({ example: "2024-01-04", description: "Publication day used" }),
-    source: z.string().openapi({ example: "ECB", description: "Who published the rates" }),
+    source: z.string().openapi({
+      example: "ECB",
+      description:
+        "Who published the rates: `ECB` when refreshed from RATES_API_URL, `ECB (snapshot)` for the rates shipped with the build",
+    }),
+    snapshot: z.boolean().openapi({
+      example: false,
+      description:
+        "true: the shipped snapshot answers because no refresh has brought a newer day (offline, or RATES_API_URL=off)",
+    }),
     rates: z.record(z.string(), z.string()).openapi({
       example: { CNY: "7.15155665115", EUR: "0.912991874372" },
       description: "One unit of `base` in each quote currency, decimal strings",

@@ -11,7 +11,10 @@ import { RATES_SNAPSHOT, SNAPSHOT_SOURCE } from "./snapshot";
  * cross-computed in SQL numeric. The arithmetic is written down in docs/exchange.md.
  */
 
-/** Significant digits of a cross rate (ECB publishes 5 or 6; 12 keeps every one of them). */
+/**
+ * Significant digits of a cross rate (ECB publishes 5 or 6; 12 keeps every one of them).
+ * Documents shown to buyers round further, to DISPLAY_RATE_DIGITS (display.ts).
+ */
 export const RATE_SIGNIFICANT_DIGITS = 12;
 
 /** ISO 4217 minor units that are not 2. */
@@ -58,6 +61,8 @@ export interface RatesResult {
   base: string;
   date: string;
   source: string;
+  /** True when the shipped snapshot answered: no refresh has brought a newer day. */
+  snapshot: boolean;
   rates: Record<string, string>;
 }
 
@@ -134,7 +139,13 @@ export async function getRates(deps: Deps, base: string): Promise<RatesResult> {
   if (first.quote === null) throw unknownCurrency("base");
   const rates: Record<string, string> = {};
   for (const row of rows) if (row.quote && row.rate) rates[row.quote] = row.rate;
-  return { base, date: first.date, source: first.source, rates };
+  return {
+    base,
+    date: first.date,
+    source: first.source,
+    snapshot: first.source === SNAPSHOT_SOURCE,
+    rates,
+  };
 }
 
 /** The amount as the canonical string convert works on; a 422 when it is not a valid amount. */
@@ -203,7 +214,6 @@ export async function convert(
 async function upsertEurRates(
   deps: Pick<Deps, "db" | "clock">,
   day: { date: string; source: string; rates: Record<string, string> },
-  onlyIntoEmptyTable: boolean,
 ): Promise<{ written: number }> {
   const entries = Object.entries(day.rates).filter(([quote]) => quote !== "EUR");
   for (const [quote, rate] of entries) {
@@ -220,13 +230,10 @@ async function upsertEurRates(
     ),
     sql`, `,
   );
-  const guard = onlyIntoEmptyTable
-    ? sql`where not exists (select 1 from exchange_rates)`
-    : sql`where true`;
   const rows = await queryRows<{ quote: string }>(
     deps.db,
     sql`insert into exchange_rates (base, quote, date, source, rate, fetched_at)
-      select * from (values ${values}) v(base, quote, date, source, rate, fetched_at) ${guard}
+      select * from (values ${values}) v(base, quote, date, source, rate, fetched_at)
       on conflict (base, quote, date, source) do update
         set rate = excluded.rate, fetched_at = excluded.fetched_at
         where exchange_rates.rate <> excluded.rate
@@ -240,6 +247,20 @@ export type RefreshOutcome =
   | { status: "refreshed"; date: string; source: string; currencies: number; written: number };
 
 /**
+ * What answers rates right now: the newest day and its source, and whether that is the
+ * shipped snapshot (no refresh has reached the provider since it was built). Null: no rates.
+ */
+export async function currentRatesSource(
+  deps: Pick<Deps, "db">,
+): Promise<{ date: string; source: string; snapshot: boolean } | null> {
+  const [row] = await queryRows<{ date: string; source: string }>(
+    deps.db,
+    sql`with ${eurRatesCte} select date::text as date, source from pick`,
+  );
+  return row ? { ...row, snapshot: row.source === SNAPSHOT_SOURCE } : null;
+}
+
+/**
  * Fetches the latest EUR reference rates and upserts them in one statement. Idempotent: a rerun
  * of the same day writes nothing (`written: 0`); a corrected rate replaces the old one.
  * Provider failures (RatesUnavailableError) propagate, so the scheduler logs them.
@@ -250,11 +271,11 @@ export async function refreshExchangeRates(
 ): Promise<RefreshOutcome> {
   if (!client) return { status: "skipped", reason: "not_configured" };
   const latest = await client.latest("EUR");
-  const { written } = await upsertEurRates(
-    deps,
-    { date: latest.date, source: RATES_SOURCE_ECB, rates: latest.rates },
-    false,
-  );
+  const { written } = await upsertEurRates(deps, {
+    date: latest.date,
+    source: RATES_SOURCE_ECB,
+    rates: latest.rates,
+  });
   return {
     status: "refreshed",
     date: latest.date,
@@ -265,16 +286,18 @@ export async function refreshExchangeRates(
 }
 
 /**
- * Loads the shipped snapshot when the table has no rows at all, so a fresh install answers
- * `rates` and `convert` without network. One statement; safe to run on every start.
+ * Loads the shipped snapshot's day (under its own source) unless it is already there, so a
+ * fresh install answers `rates` and `convert` without network and an install that cannot reach
+ * the provider falls back to the newest snapshot a build shipped. Rows of other days and
+ * sources are left alone; the newest day still answers. One statement; run on every start.
  */
 export async function seedRatesSnapshot(
   deps: Pick<Deps, "db" | "clock">,
 ): Promise<{ inserted: number }> {
-  const { written } = await upsertEurRates(
-    deps,
-    { date: RATES_SNAPSHOT.date, source: RATES_SNAPSHOT.source, rates: RATES_SNAPSHOT.rates },
-    true,
-  );
+  const { written } = await upsertEurRates(deps, {
+    date: RATES_SNAPSHOT.date,
+    source: RATES_SNAPSHOT.source,
+    rates: RATES_SNAPSHOT.rates,
+  });
   return { inserted: written };
 }

@@ -4,17 +4,18 @@ import { bodyLimit } from "hono/body-limit";
 import { requireAuth } from "../../http/auth";
 import { planLimitResponses } from "../../http/entitlements";
 import type { AppEnv } from "../../http/env";
-import { ApiError, authErrorResponses, ErrorSchema, validationError } from "../../http/errors";
+import {
+  ApiError,
+  authErrorResponses,
+  ErrorSchema,
+  ValidationErrorSchema,
+  validationError,
+} from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { CSV_MIME, XLSX_MIME } from "../../lib/spreadsheet";
+import { exportRows } from "./exports";
 import { IMPORT_PATHS } from "./paths";
-import {
-  errorsFile,
-  exportCustomers,
-  IMPORT_MAX_BYTES,
-  type ImportKind,
-  runImport,
-} from "./service";
+import { errorsFile, IMPORT_MAX_BYTES, type ImportKind, runImport } from "./service";
 
 const security = [{ bearerAuth: [] }];
 
@@ -59,14 +60,37 @@ const ImportResultSchema = z
       .number()
       .int()
       .openapi({ description: "Valid rows matching an existing row or an earlier row" }),
-    created: z.number().int(),
-    updated: z.number().int(),
+    created: z.number().int().openapi({
+      description: "Rows this request inserted: 0 on a dry run and on a refused import",
+    }),
+    updated: z.number().int().openapi({
+      description: "Rows this request updated: 0 on a dry run and on a refused import",
+    }),
+    would_create: z.number().int().openapi({
+      description: "Rows the file creates when committed (equal to `created` once committed)",
+    }),
+    would_update: z.number().int().openapi({
+      description: "Existing rows the file updates when committed",
+    }),
     ignored_columns: z.array(z.string()),
     preview: z.array(z.record(z.string(), z.unknown())),
     errors: z.array(RowErrorSchema),
     errors_truncated: z.boolean(),
   })
   .openapi("ImportResult");
+
+/**
+ * 422 of a sheet that cannot be imported: a header row without the required column, an
+ * unreadable file (`reason`), or a commit with invalid rows (the dry run's summary and errors).
+ */
+const ImportRejectedSchema = ImportResultSchema.omit({ preview: true })
+  .partial()
+  .extend({
+    detail: z.string(),
+    errors: z.array(RowErrorSchema),
+    reason: z.string().optional().openapi({ description: "Why the file could not be read" }),
+  })
+  .openapi("ImportRejected");
 
 const fileResponse = (description: string) => ({
   description,
@@ -98,6 +122,14 @@ const importRoute = (kind: ImportKind, path: string) =>
       },
       413: { description: "Over 10 MB", content: { "application/json": { schema: ErrorSchema } } },
       ...authErrorResponses,
+      422: {
+        description: "The sheet was rejected (row errors), or the request was invalid",
+        content: {
+          "application/json": {
+            schema: z.union([ImportRejectedSchema, ValidationErrorSchema]),
+          },
+        },
+      },
       ...(kind === "customers" ? planLimitResponses("customers") : {}),
     },
   });
@@ -105,16 +137,30 @@ const importRoute = (kind: ImportKind, path: string) =>
 const customersImportRoute = importRoute("customers", IMPORT_PATHS[0]);
 const productsImportRoute = importRoute("products", IMPORT_PATHS[1]);
 
-const customersExportRoute = createRoute({
-  method: "get",
-  path: "/api/v1/customers/export",
-  tags: ["Customers"],
-  security,
-  summary: "The caller's customers as .xlsx (default) or csv, with the import's headers",
-  middleware: [requireAuth] as const,
-  request: { query: z.object({ format: z.enum(["xlsx", "csv"]).default("xlsx") }) },
-  responses: { 200: fileResponse("The spreadsheet"), ...authErrorResponses },
+const ExportQuery = z.object({
+  format: z
+    .enum(["xlsx", "csv"])
+    .default("xlsx")
+    .openapi({
+      param: { name: "format", in: "query" },
+      description: "xlsx: number and date cells, frozen header; csv: UTF-8 with BOM, CRLF",
+    }),
 });
+
+const exportRoute = (kind: ImportKind, path: string) =>
+  createRoute({
+    method: "get",
+    path,
+    tags: [kind === "customers" ? "Customers" : "Products"],
+    security,
+    summary: `The caller's ${kind} as .xlsx (default) or csv, with the import's headers`,
+    middleware: [requireAuth] as const,
+    request: { query: ExportQuery },
+    responses: { 200: fileResponse("The spreadsheet"), ...authErrorResponses },
+  });
+
+const customersExportRoute = exportRoute("customers", "/api/v1/customers/export");
+const productsExportRoute = exportRoute("products", "/api/v1/products/export");
 
 function download(bytes: Uint8Array, format: "xlsx" | "csv", name: string): Response {
   return new Response(bytes as Uint8Array<ArrayBuffer>, {
@@ -156,6 +202,13 @@ async function handleImport(
   return c.json(await runImport(deps, { ...input, dryRun }), 200);
 }
 
+async function handleExport(c: Context<AppEnv>, kind: ImportKind, format: "xlsx" | "csv") {
+  const deps = c.get("deps");
+  const bytes = await exportRows(deps, kind, c.get("auth").userId, format);
+  const day = deps.clock.now().toISOString().slice(0, 10);
+  return download(bytes, format, `${kind}-${day}`);
+}
+
 export function createImportExportRoutes() {
   const router = createRouter();
   router.openapi(customersImportRoute, async (c) =>
@@ -164,12 +217,11 @@ export function createImportExportRoutes() {
   router.openapi(productsImportRoute, async (c) =>
     handleImport(c, "products", c.req.valid("form").file, c.req.valid("query")),
   );
-  router.openapi(customersExportRoute, async (c) => {
-    const { format } = c.req.valid("query");
-    const deps = c.get("deps");
-    const bytes = await exportCustomers(deps, c.get("auth").userId, format);
-    const day = deps.clock.now().toISOString().slice(0, 10);
-    return download(bytes, format, `customers-${day}`);
-  });
+  router.openapi(customersExportRoute, async (c) =>
+    handleExport(c, "customers", c.req.valid("query").format),
+  );
+  router.openapi(productsExportRoute, async (c) =>
+    handleExport(c, "products", c.req.valid("query").format),
+  );
   return router;
 }

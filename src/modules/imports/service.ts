@@ -13,13 +13,11 @@ import {
   SpreadsheetError,
   writeCsv,
   writeXlsx,
-  type XlsxCell,
 } from "../../lib/spreadsheet";
 import { readXlsxStream } from "../../lib/xlsx-stream";
 import { planLimitError } from "../entitlements/service";
 import {
   CellError,
-  formatMoney,
   limitText,
   parseCurrency,
   parseDateTime,
@@ -30,6 +28,9 @@ import {
   parseStatus,
   parseTags,
 } from "./values";
+
+/** Export / canonical column order of each kind: the import's own field names. */
+export const exportColumns = (kind: ImportKind): string[] => KINDS[kind].order;
 
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 5_000;
@@ -69,6 +70,7 @@ const CUSTOMER_FIELDS: Record<keyof typeof CUSTOMER_COLUMNS, FieldSpec> = {
   estimated_value: {
     parse: (t, row) => parseMoney(t, safeCurrency(row.estimated_currency)),
   },
+  last_contact_at: { parse: parseDateTime },
   next_followup_at: { parse: parseDateTime },
 };
 
@@ -313,8 +315,12 @@ export interface ImportOutcome {
   valid: number;
   invalid: number;
   duplicates: number;
+  /** Rows written by this request: 0 on a dry run and on a refused import. */
   created: number;
   updated: number;
+  /** Rows the plan creates / updates: what a commit of this file writes (or wrote). */
+  would_create: number;
+  would_update: number;
   ignored_columns: string[];
   preview: (Record_ & { row: number; action: "create" | "update" })[];
   errors: RowError[];
@@ -368,8 +374,11 @@ export async function runImport(deps: Deps, input: ImportInput): Promise<ImportO
     valid: validRows.length,
     invalid: invalidRows.length,
     duplicates: validRows.length - inserts.length,
-    created: inserts.length,
-    updated: updates.length,
+    // Nothing is written yet; a successful commit below sets these.
+    created: 0,
+    updated: 0,
+    would_create: inserts.length,
+    would_update: updates.length,
     ignored_columns: ignored,
     preview: planned
       .slice(0, PREVIEW_ROWS)
@@ -393,7 +402,7 @@ export async function runImport(deps: Deps, input: ImportInput): Promise<ImportO
     // One statement: past the plan's customers limit, none of the rows is written.
     throw (await planLimitError(deps, error, "nothing was imported")) ?? error;
   }
-  return outcome;
+  return { ...outcome, created: inserts.length, updated: updates.length };
 }
 
 async function commit(deps: Deps, kind: ImportKind, userId: string, planned: Planned[]) {
@@ -406,7 +415,8 @@ async function commit(deps: Deps, kind: ImportKind, userId: string, planned: Pla
           select * from jsonb_to_recordset(${payload}::jsonb) as x(
             id uuid, company text, contact_name text, email text, phone text, whatsapp text,
             country text, source text, tags jsonb, status text, notes text,
-            estimated_value int, estimated_currency text, next_followup_at timestamptz)),
+            estimated_value int, estimated_currency text, last_contact_at timestamptz,
+            next_followup_at timestamptz)),
         upd as (
           update customers c set
             company = coalesce(i.company, c.company),
@@ -421,6 +431,7 @@ async function commit(deps: Deps, kind: ImportKind, userId: string, planned: Pla
             notes = coalesce(i.notes, c.notes),
             estimated_value = coalesce(i.estimated_value, c.estimated_value),
             estimated_currency = coalesce(i.estimated_currency, c.estimated_currency),
+            last_contact_at = coalesce(i.last_contact_at, c.last_contact_at),
             next_followup_at = coalesce(i.next_followup_at, c.next_followup_at),
             updated_at = ${now}::timestamptz
           from input i
@@ -428,12 +439,12 @@ async function commit(deps: Deps, kind: ImportKind, userId: string, planned: Pla
           returning c.id),
         ins as (
           insert into customers (user_id, company, contact_name, email, phone, whatsapp, country,
-            source, tags, status, notes, estimated_value, estimated_currency, next_followup_at,
-            created_at, updated_at)
+            source, tags, status, notes, estimated_value, estimated_currency, last_contact_at,
+            next_followup_at, created_at, updated_at)
           select ${userId}::uuid, i.company, i.contact_name, i.email, i.phone, i.whatsapp,
             i.country, i.source, coalesce(i.tags, '[]'::jsonb), coalesce(i.status, 'new'),
             i.notes, i.estimated_value, coalesce(i.estimated_currency, 'USD'),
-            i.next_followup_at, ${now}::timestamptz, ${now}::timestamptz
+            i.last_contact_at, i.next_followup_at, ${now}::timestamptz, ${now}::timestamptz
           from input i where i.id is null
           returning id)
         select (select count(*) from upd)::int as updated, (select count(*) from ins)::int as created`,
@@ -490,54 +501,4 @@ export async function errorsFile(
     byLine.get(r.line) ?? "",
   ]);
   return format === "xlsx" ? writeXlsx("errors", header, out) : writeCsv(header, out);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Export
-
-export const CUSTOMER_EXPORT_COLUMNS = KINDS.customers.order;
-
-interface CustomerExportRow {
-  company: string | null;
-  contact_name: string | null;
-  email: string | null;
-  phone: string | null;
-  whatsapp: string | null;
-  country: string | null;
-  source: string | null;
-  tags: string[] | null;
-  status: string;
-  notes: string | null;
-  estimated_value: number | null;
-  estimated_currency: string;
-  next_followup_at: string | null;
-}
-
-/** The caller's customers, oldest first, with the headers the import reads. */
-export async function exportCustomers(deps: Deps, userId: string, format: SheetFormat) {
-  const rows = await queryRows<CustomerExportRow>(
-    deps.db,
-    sql`select company, contact_name, email, phone, whatsapp, country, source, tags, status,
-        notes, estimated_value, estimated_currency,
-        to_char(next_followup_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-          as next_followup_at
-      from customers where user_id = ${userId}::uuid order by created_at, id`,
-  );
-  const header = CUSTOMER_EXPORT_COLUMNS;
-  const cells = rows.map((r) =>
-    header.map((column): XlsxCell => {
-      if (column === "tags") return (r.tags ?? []).join(", ");
-      if (column === "estimated_value") {
-        if (r.estimated_value === null) return null;
-        const text = formatMoney(r.estimated_value, r.estimated_currency);
-        return format === "xlsx" ? Number(text) : text;
-      }
-      return (r[column as keyof CustomerExportRow] as string | null) ?? null;
-    }),
-  );
-  if (format === "xlsx") return writeXlsx("customers", header, cells);
-  return writeCsv(
-    header,
-    cells.map((r) => r.map((c) => (c === null ? "" : String(c)))),
-  );
 }

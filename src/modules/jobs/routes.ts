@@ -6,6 +6,8 @@ import { createRouter } from "../../http/router";
 import { AGENT_RUN_JOB } from "../agent/dispatch";
 import { runAgentPipeline } from "../agent/pipeline";
 import { AgentRunJob } from "../agent/schemas";
+import { DISCOVERY_RUN_JOB, runDiscoveryJob } from "../discovery/jobs";
+import { DiscoveryRunJob } from "../discovery/schemas";
 import { JOBS_PATH_PREFIX, qstashVerifying, verifyJobSignature } from "./qstash";
 import { claimDelivery, releaseDelivery } from "./service";
 
@@ -24,6 +26,19 @@ const JOBS = new Map<string, (deps: Deps, payload: unknown) => Promise<void>>([
       await runAgentPipeline(deps, parsed.data.pipeline_id);
     },
   ],
+  [
+    DISCOVERY_RUN_JOB,
+    async (deps, payload) => {
+      const parsed = DiscoveryRunJob.safeParse(payload);
+      if (!parsed.success) {
+        throw validationError([
+          { loc: ["body", "job_id"], msg: "A discovery job id is required", type: "value_error" },
+        ]);
+      }
+      // As for agent runs: a job already finished or held answers 200 without running.
+      await runDiscoveryJob(deps, parsed.data.job_id);
+    },
+  ],
 ]);
 
 const JobParam = z.object({
@@ -40,7 +55,8 @@ export const runJobRoute = createRoute({
   tags: ["Jobs"],
   summary: "A background job delivered by QStash (Upstash-Signature verified)",
   description:
-    "Jobs: `agent-run` `{pipeline_id}` runs (or resumes) an agent pipeline. The signature is " +
+    "Jobs: `agent-run` `{pipeline_id}` runs (or resumes) an agent pipeline; `discovery-run` " +
+    "`{job_id}` runs a background discovery search. The signature is " +
     "checked against the raw body and PUBLIC_BASE_URL + path (unset: 503). Any non-2xx answer is " +
     "retried by QStash; a run that is already finished or held answers 200 as well, and so does a " +
     "replay of a delivery already run (its signed token's `jti` is recorded), without running.",

@@ -8,6 +8,8 @@ import { iso } from "../../lib/clock";
 import { offsetOf } from "../../lib/pagination";
 import { PaymentGatewayError } from "../../providers/payment/gateway";
 import { yearlyPrice } from "../credits/catalog";
+import { notifyOrderPaid } from "./notices";
+import { paymentReturnUrl } from "./return-url";
 
 const ORDER_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -239,8 +241,8 @@ async function startPayment(
       amount: order.amount,
       currency: order.currency,
       description: order.subject,
-      successUrl: `${base}/api/v1/payments/orders/${order.order_no}`,
-      cancelUrl: `${base}/api/v1/payments/orders/${order.order_no}`,
+      successUrl: paymentReturnUrl(deps, order.order_no, "success"),
+      cancelUrl: paymentReturnUrl(deps, order.order_no, "cancel"),
       expiresAt: new Date(order.expires_at),
     });
     return { payUrl: session.url, tradeNo: session.id };
@@ -252,7 +254,7 @@ async function startPayment(
     pay_type: order.pay_type as "alipay" | "wxpay",
     subject: order.subject,
     notify_url: `${base}/api/v1/payments/callback`,
-    return_url: `${base}/api/v1/payments/orders/${order.order_no}`,
+    return_url: paymentReturnUrl(deps, order.order_no),
     expire_at: new Date(order.expires_at).toISOString(),
   });
   return { payUrl: created.pay_url, tradeNo: created.trade_no };
@@ -386,6 +388,11 @@ export async function recordPaymentEvent(
   }
   if (result === "amount_mismatch" || result === "unknown_order" || result === "wrong_provider") {
     deps.logger.warn("payment event not applied", { ...event, payload: undefined, result });
+  }
+  // Also on a duplicate: a delivery retried because the first died after paying the order still
+  // notifies, and the notification's dedupe key keeps it to one.
+  if (event.payment && event.orderNo && (result === "applied" || result === "duplicate")) {
+    await notifyOrderPaid(deps, event.orderNo);
   }
   return result;
 }

@@ -8,6 +8,7 @@ import {
 } from "../../providers/payment/gateway";
 import { StripeUnavailableError } from "../../providers/payment/stripe";
 import { type Actor, auditCte } from "../admin/writes";
+import { notifyRefund } from "./notices";
 import type { OrderRow } from "./orders";
 
 const REFUND_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -78,6 +79,8 @@ export async function applyRefund(deps: Deps, refundNo: string, adminId: string 
         from payment_refund_apply(${refundNo}, ${adminId}::uuid,
           ${deps.clock.now().toISOString()}::timestamptz)`,
   );
+  // On a duplicate too: whoever applied it first may have died before notifying.
+  if (row?.result === "applied" || row?.result === "duplicate") await notifyRefund(deps, refundNo);
   return row!;
 }
 
@@ -190,6 +193,7 @@ export async function refundOrder(
         provider: reserved.provider,
         error: String(error),
       });
+      await notifyRefund(deps, refundNo);
       return pending;
     }
     await markFailed(deps, refundNo);
@@ -213,6 +217,7 @@ export async function refundOrder(
     throw unavailable("The payment provider refused the refund; nothing was changed");
   }
   if (outcome === "pending") {
+    await notifyRefund(deps, refundNo);
     return pending;
   }
   const applied = await applyRefund(deps, refundNo, actor.id);
@@ -292,7 +297,9 @@ export async function reconcilePendingRefunds(
     if (outcome === "pending") {
       counts.pending++;
     } else if (outcome === "failed") {
+      // The payer was told the refund was under way, so they hear that it was not made.
       await markFailed(deps, refund.refund_no);
+      await notifyRefund(deps, refund.refund_no);
       counts.failed++;
     } else {
       const applied = await applyRefund(deps, refund.refund_no, refund.admin_id);

@@ -4,7 +4,9 @@ import { conflict, notFound } from "../../http/errors";
 import { randomToken } from "../../lib/crypto";
 import { type GatewayCallback, signGatewayCallback } from "../../providers/payment/gateway";
 import { CALLBACK_PATH, handleGatewayCallback } from "./callback";
+import { formatMinor } from "./money";
 import { findOrder, type OrderRow, sandboxEnabled } from "./orders";
+import { paymentReturnUrl } from "./return-url";
 
 /**
  * The built-in sandbox gateway of the embedded default: a page per order with Pay and Cancel.
@@ -22,16 +24,7 @@ async function sandboxOrder(deps: Deps, orderNo: string): Promise<OrderRow> {
   return order;
 }
 
-/** Amount in minor units, shown in major units with the currency's own decimals. */
-export function formatMinor(amount: number, currency: string): string {
-  try {
-    const format = new Intl.NumberFormat("en", { style: "currency", currency });
-    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-    return format.format(amount / 10 ** digits);
-  } catch {
-    return `${(amount / 100).toFixed(2)} ${currency}`;
-  }
-}
+export { formatMinor };
 
 export async function renderSandboxPage(deps: Deps, orderNo: string) {
   const order = await sandboxOrder(deps, orderNo);
@@ -61,6 +54,9 @@ ${
 <form method="post" action="${base}/cancel"><button type="submit">Cancel</button></form>`
     : ""
 }
+<p><a id="return" href="${paymentReturnUrl(deps, order.order_no)}">${
+    pending ? "Back to the shop without paying" : "Back to the shop"
+  }</a></p>
 </main>
 </body>
 </html>`;

@@ -47,12 +47,3 @@ export function convertMinor(minor: number, rate: string, fromDigits: number, to
   if (twice > denominator || (twice === denominator && k % 2n === 1n)) k += 1n;
   return k;
 }
-
-/** "1 USD = 7.15146535196 CNY, ECB 2024-01-04": the line a document shows for a frozen rate. */
-export const rateLine = (r: {
-  from: string;
-  to: string;
-  rate: string;
-  date: string;
-  source: string;
-}) => `1 ${r.from} = ${r.rate} ${r.to}, ${r.source} ${r.date}`;

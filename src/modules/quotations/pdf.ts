@@ -1,9 +1,13 @@
-import type { PDFFont, PDFPage } from "pdf-lib";
-import { formatMinor, rateLine } from "./money";
+import type { PDFDocument, PDFFont, PDFPage } from "pdf-lib";
+import { displayRateLine } from "../exchange/display";
+import { formatMinor } from "./money";
+import { pdfFontkit } from "./pdf-fontkit";
 import type { QuotationDocument } from "./service";
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 40;
+/** Between an item's rule and the next item's baseline: room for 10 pt capitals. */
+const ROW_GAP = 10;
 
 /** Breaks text into lines that fit `width`: at spaces for Latin text, anywhere for CJK. */
 export function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
@@ -36,23 +40,35 @@ export function wrapText(text: string, font: PDFFont, size: number, width: numbe
 
 /**
  * The quotation as an A4 PDF. `fontBytes` is a CJK-capable TrueType font; only the glyphs the
- * document uses are embedded (pdf-lib subsetting through fontkit), so a one-page quotation stays
- * in the tens of kilobytes although the font is megabytes. Runs on Node and Workers alike.
+ * document uses are embedded (pdf-lib subsetting through upstream fontkit 2, pdf-fontkit.ts), so
+ * a one-page quotation stays in the tens of kilobytes although the font is megabytes. Runs on
+ * Node and Workers alike.
  */
 export async function renderQuotationPdf(
-  { quotation: q, parties: p }: QuotationDocument,
+  doc: QuotationDocument,
   fontBytes: Uint8Array,
 ): Promise<Uint8Array> {
   // Loaded on the first export, not at start-up (pdf-lib and fontkit cost ~300 ms to import).
-  const [{ PDFDocument, rgb }, { default: fontkit }] = await Promise.all([
-    import("pdf-lib"),
-    import("@pdf-lib/fontkit"),
-  ]);
-  const GREY = rgb(0.4, 0.4, 0.4);
-  const LINE = rgb(0.8, 0.8, 0.8);
+  const [{ PDFDocument }, fontkit] = await Promise.all([import("pdf-lib"), pdfFontkit()]);
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   const font = await pdf.embedFont(fontBytes, { subset: true });
+  return drawQuotation(pdf, font, doc);
+}
+
+/**
+ * Lays the quotation out in `pdf` with `font` and serialises it. Kept apart from the font
+ * embedding so the bench can draw the very same page with a standard font (its ceiling,
+ * bench/pdf.ts).
+ */
+export async function drawQuotation(
+  pdf: PDFDocument,
+  font: PDFFont,
+  { quotation: q, parties: p }: QuotationDocument,
+): Promise<Uint8Array> {
+  const { rgb } = await import("pdf-lib");
+  const GREY = rgb(0.4, 0.4, 0.4);
+  const LINE = rgb(0.8, 0.8, 0.8);
   pdf.setTitle(`Quotation ${q.quote_no}`);
   pdf.setProducer("Trade assistant");
   pdf.setCreationDate(new Date(q.created_at));
@@ -121,7 +137,7 @@ export async function renderQuotationPdf(
     const descLines = item.description
       ? wrapText(item.description, font, 8, cols.qty - cols.name - 60)
       : [];
-    const height = nameLines.length * 13 + descLines.length * 10 + 6;
+    const height = nameLines.length * 13 + descLines.length * 10 + ROW_GAP;
     if (y - height < MARGIN + 80) {
       newPage();
       header();
@@ -139,13 +155,15 @@ export async function renderQuotationPdf(
       text(line, cols.name, 8, GREY);
       y -= 10;
     }
-    y -= 6;
+    // The rule sits under the row's descenders and clear of the next row's capitals (drawn
+    // 4 pt above the next baseline, it struck through that row's text).
     page.drawLine({
       start: { x: MARGIN, y: y + 4 },
       end: { x: MARGIN + width, y: y + 4 },
       thickness: 0.5,
       color: LINE,
     });
+    y -= ROW_GAP;
   }
 
   if (y < MARGIN + 120) newPage();
@@ -166,13 +184,15 @@ export async function renderQuotationPdf(
     y -= size + 6;
   }
   if (q.exchange_rates.length > 0) {
-    // The rates the prices were converted at, as frozen with the quotation.
+    // The rates the prices were converted at, as frozen with the quotation: 6 significant
+    // digits beside their source and day, as the xlsx shows them (the exact rate stays in the
+    // API answer; the prices were computed from it, never from the shortened figure).
     y -= 12;
     if (y < MARGIN + 13 * (q.exchange_rates.length + 1)) newPage();
     text(q.exchange_rates.length > 1 ? "Exchange rates" : "Exchange rate", MARGIN, 9, GREY);
     y -= 13;
     for (const rate of q.exchange_rates) {
-      text(rateLine(rate), MARGIN, 9);
+      text(displayRateLine(rate), MARGIN, 9);
       y -= 12;
     }
   }

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { INCOTERMS, QUOTATION_STATUSES } from "../../db/schema";
+import { calendarDay } from "../../http/schemas";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { currencyCode, minorUnits } from "../products/schemas";
 
@@ -109,7 +110,7 @@ const quotationFields = {
   status: z.enum(QUOTATION_STATUSES),
   currency: z.string(),
   incoterm: z.enum(INCOTERMS).nullable(),
-  valid_until: z.string().nullable(),
+  valid_until: calendarDay().nullable(),
   subtotal: z.number().int().openapi({ description: "Minor units: the sum of line totals" }),
   discount: z.number().int(),
   shipping: z.number().int(),

@@ -18,6 +18,7 @@ import {
   type ProviderRow,
   providerKey,
 } from "../ai/routing";
+import { translationQuotaExhausted } from "./quota-exhausted";
 import { codePoints, normaliseLang, type TranslateInput } from "./schemas";
 
 export interface Reply {
@@ -116,12 +117,17 @@ async function translateText(
   chars: number,
   { mt, llm }: { mt: ProviderRow[]; llm: ProviderRow[] },
 ) {
+  // Providers skipped for their quota; when no other was tried, the answer names the quota.
+  const overQuota: string[] = [];
+  let tried = 0;
   for (const row of mt) {
     const at = nowIso(deps);
     if (!(await reserveQuota(deps, row.id, chars, at))) {
       deps.logger.info("translation quota exhausted", { provider: row.name, tier: "mt" });
+      overQuota.push(row.id);
       continue;
     }
+    tried++;
     try {
       const out = await translateWithMt(
         {
@@ -154,8 +160,10 @@ async function translateText(
     const at = nowIso(deps);
     if (!(await reserveQuota(deps, row.id, chars, at))) {
       deps.logger.info("translation quota exhausted", { provider: row.name, tier: "llm" });
+      overQuota.push(row.id);
       continue;
     }
+    tried++;
     try {
       const answer = await generateWithLlm(await llmTarget(deps, row), request, deps.fetch);
       const out = readLlmTranslation(answer.text, input);
@@ -169,6 +177,13 @@ async function translateText(
       });
       await releaseQuota(deps, row.id, chars, at);
     }
+  }
+  if (tried === 0 && overQuota.length > 0) {
+    throw await translationQuotaExhausted(deps, {
+      providerIds: overQuota,
+      chars,
+      at: nowIso(deps),
+    });
   }
   throw aiUnavailable();
 }

@@ -1,0 +1,13 @@
+import { z } from "@hono/zod-openapi";
+
+/**
+ * Response fields the server writes itself, with the format clients generate types and
+ * validators from. For a field the naming conventions do not cover (http/openapi-document.ts
+ * formats `*_at`, `date`, `*_date`, `id`, `email` by name): a timestamp called `silent_since`,
+ * a day called `valid_until`. Inputs keep their validating schemas (z.iso.datetime, z.uuid).
+ */
+export const timestamp = () =>
+  z.string().openapi({ format: "date-time", example: "2026-11-24T08:30:00.000Z" });
+export const calendarDay = () => z.string().openapi({ format: "date", example: "2026-11-24" });
+export const uuidString = () => z.string().openapi({ format: "uuid" });
+export const emailAddress = () => z.string().openapi({ format: "email" });

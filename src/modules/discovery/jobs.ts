@@ -1,0 +1,445 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import type { DiscoveryJobStatus } from "../../db/schema/discovery";
+import type { Deps } from "../../deps";
+import { ApiError, notFound } from "../../http/errors";
+import { iso, nowIso } from "../../lib/clock";
+import { billed } from "../ai/billing";
+import { type KeepAlive, runDetached } from "../jobs/background";
+import { publishJob, qstashPublishing } from "../jobs/qstash";
+import type { SearchInput } from "./schemas";
+import {
+  DISCOVERY_TIMEOUT_MS,
+  type DiscoveryProgressEvent,
+  discoveryQueries,
+  runDiscovery,
+} from "./service";
+import type { DiscoveryResult } from "./types";
+
+/**
+ * Discovery searches run in the background (POST /api/v1/discovery/jobs), the way agent runs
+ * are (docs/discovery.md, "Background jobs"): the charge is taken over from its hold by the
+ * statement that queues the job; QStash delivers it (else it runs in-process); a worker claims it
+ * with a lease and every write of the job is fenced by the `attempts` value it claimed with; the
+ * sweep runs it again when its worker died; a failure refunds in the statement that fails it.
+ * No checkpoint: a job claimed again searches again (the user is not charged again).
+ */
+
+export const DISCOVERY_RUN_JOB = "discovery-run";
+/** Claims after which the job fails and refunds (the claim after the third fails it). */
+export const MAX_JOB_ATTEMPTS = 3;
+/**
+ * A job's lease: the search's own bound plus a margin. The search cannot outlive its deadline,
+ * so no heartbeat is needed; each progress write extends the lease too.
+ */
+export const JOB_LEASE_MS = DISCOVERY_TIMEOUT_MS + 60_000;
+/** A job queued for this long without a worker is taken by the sweep (every minute). */
+export const STALE_QUEUED_JOB_MINUTES = 2;
+/** Jobs the sweep takes at most per call. */
+export const JOB_SWEEP_BATCH = 5;
+
+export type StepStatus = "pending" | "running" | "succeeded" | "failed";
+
+export interface JobProgress {
+  queries: { query: string; status: StepStatus; provider: string | null; results: number | null }[];
+  analysis: {
+    status: StepStatus | "skipped";
+    provider: string | null;
+    companies: number | null;
+  };
+}
+
+export interface JobCaller {
+  userId: string;
+  idempotencyKey?: string;
+  ip: string | null;
+}
+
+/** The progress of a job nothing has happened to yet: its 3 queries and the analysis pending. */
+export function pendingProgress(product: string, market: string): JobProgress {
+  return {
+    queries: discoveryQueries(product, market).map((query) => ({
+      query,
+      status: "pending",
+      provider: null,
+      results: null,
+    })),
+    analysis: { status: "pending", provider: null, companies: null },
+  };
+}
+
+/**
+ * Charges `discovery` (402 when short, nothing written; an Idempotency-Key charges a retry
+ * once), records the queued job and takes the charge over from the hold in the same statement,
+ * then hands the job to QStash when configured, else runs it in-process in the background.
+ */
+export async function startDiscoveryJob(
+  deps: Deps,
+  caller: JobCaller,
+  input: SearchInput,
+  keepAlive: KeepAlive,
+): Promise<{ id: string; status: DiscoveryJobStatus }> {
+  const product = input.product.replace(/\s+/g, " ").trim();
+  const market = input.market.replace(/\s+/g, " ").trim();
+  const { result } = await billed(
+    deps,
+    {
+      userId: caller.userId,
+      operation: "discovery",
+      requires: "discovery",
+      ...(caller.idempotencyKey ? { idempotencyKey: caller.idempotencyKey } : {}),
+      ip: caller.ip,
+    },
+    async (charge) => {
+      const now = nowIso(deps);
+      // From here a crash is the job's to recover (it refunds when it fails), not the hold's.
+      const [row] = await queryRows<{ id: string; status: DiscoveryJobStatus }>(
+        deps.db,
+        sql`with handed_over as (
+              delete from credit_holds where consumption_id = ${charge.consumptionId}::uuid)
+            insert into discovery_jobs (id, user_id, status, product, market, max_companies,
+              consumption_id, credits_charged, balance_after, progress, created_at, updated_at)
+            values (${deps.ids.uuid()}, ${caller.userId}, 'queued', ${product}, ${market},
+              ${input.max_companies ?? null}, ${charge.consumptionId}, ${charge.cost},
+              ${charge.balance}, ${JSON.stringify(pendingProgress(product, market))}::jsonb,
+              ${now}::timestamptz, ${now}::timestamptz)
+            returning id, status`,
+      );
+      return row!;
+    },
+    (row) => ({ job_id: row.id }),
+  );
+  await dispatchDiscoveryJob(deps, result.id, keepAlive);
+  return result;
+}
+
+/** QStash when configured (a failed publish falls back to in-process), else in-process. */
+export async function dispatchDiscoveryJob(deps: Deps, jobId: string, keepAlive: KeepAlive) {
+  if (await publishedToQstash(deps, jobId)) return;
+  runDetached(
+    deps,
+    "discovery job",
+    { job_id: jobId },
+    () => runDiscoveryJob(deps, jobId),
+    keepAlive,
+  );
+}
+
+async function publishedToQstash(deps: Deps, jobId: string): Promise<boolean> {
+  if (!qstashPublishing(deps.config)) return false;
+  try {
+    await publishJob(deps.config, DISCOVERY_RUN_JOB, { job_id: jobId });
+    return true;
+  } catch (error) {
+    deps.logger.warn("qstash publish failed; running in-process", {
+      job_id: jobId,
+      error: String(error),
+    });
+    return false;
+  }
+}
+
+interface ClaimedJob {
+  id: string;
+  user_id: string;
+  product: string;
+  market: string;
+  max_companies: number | null;
+  /** The fencing token: every later write requires the row to still carry it. */
+  attempts: number;
+}
+
+const leaseEnd = (deps: Deps) => new Date(deps.clock.now().getTime() + JOB_LEASE_MS).toISOString();
+
+/**
+ * Claims the job in one statement (queued, or running with an expired lease) and runs the
+ * search, writing its progress as it goes. Nothing to claim is "skipped"; a worker that lost
+ * the job (claimed again after its lease) writes nothing and reports "lease_lost". Never throws
+ * for a failure of the search: that fails the job and refunds it.
+ */
+export async function runDiscoveryJob(
+  deps: Deps,
+  jobId: string,
+): Promise<"skipped" | "succeeded" | "failed" | "lease_lost"> {
+  const now = nowIso(deps);
+  const [job] = await queryRows<ClaimedJob>(
+    deps.db,
+    sql`update discovery_jobs
+        set status = 'running', attempts = attempts + 1, lease_until = ${leaseEnd(deps)}::timestamptz,
+          started_at = coalesce(started_at, ${now}::timestamptz), updated_at = ${now}::timestamptz
+        where id = ${jobId}
+          and (status = 'queued' or (status = 'running' and lease_until < ${now}::timestamptz))
+        returning id, user_id, product, market, max_companies, attempts`,
+  );
+  if (!job) return "skipped";
+  const progress = pendingProgress(job.product, job.market);
+  if (job.attempts > MAX_JOB_ATTEMPTS) {
+    return failJob(
+      deps,
+      job,
+      progress,
+      `The search did not finish after ${MAX_JOB_ATTEMPTS} attempts; the credits were returned`,
+    );
+  }
+  const writer = progressWriter(deps, job, progress);
+  let result: DiscoveryResult;
+  try {
+    result = await runDiscovery(
+      deps,
+      {
+        product: job.product,
+        market: job.market,
+        ...(job.max_companies ? { maxCompanies: job.max_companies } : {}),
+      },
+      (event) => {
+        applyProgress(progress, event);
+        writer.push();
+      },
+    );
+  } catch (error) {
+    if (!(await writer.flush())) return "lease_lost";
+    deps.logger.warn("discovery job failed", { job_id: job.id, error: String(error) });
+    markRunningFailed(progress);
+    return failJob(deps, job, progress, searchFailure(error));
+  }
+  if (!(await writer.flush())) return "lease_lost";
+  try {
+    return (await finishSucceeded(deps, job, progress, result)) ? "succeeded" : "lease_lost";
+  } catch (error) {
+    // An unexpected failure (database, bug): fail the job and return the credits.
+    deps.logger.error("discovery job failed unexpectedly", {
+      job_id: job.id,
+      error: String(error),
+    });
+    return failJob(
+      deps,
+      job,
+      progress,
+      "The search failed unexpectedly; the credits were returned",
+    );
+  }
+}
+
+export function applyProgress(progress: JobProgress, event: DiscoveryProgressEvent) {
+  if (event.step === "query") {
+    const query = progress.queries[event.index];
+    if (!query) return;
+    query.status = event.status;
+    if (event.status === "succeeded") {
+      query.provider = event.provider;
+      query.results = event.results;
+    }
+    return;
+  }
+  progress.analysis.status = event.status;
+  if (event.status === "succeeded") {
+    progress.analysis.provider = event.provider;
+    progress.analysis.companies = event.companies;
+  }
+}
+
+/** The search threw: what was running failed with it, and what never started stays pending. */
+function markRunningFailed(progress: JobProgress) {
+  for (const query of progress.queries) if (query.status === "running") query.status = "failed";
+  if (progress.analysis.status === "running") progress.analysis.status = "failed";
+}
+
+/**
+ * Writes the latest progress, one UPDATE at a time (a write asked for while one is waiting is
+ * covered by it), fenced by the claim; extends the lease. Progress is best effort: a failed
+ * write is logged and the next one carries it. `flush` waits for the writes and says whether
+ * the job is still this worker's.
+ */
+function progressWriter(deps: Deps, job: ClaimedJob, progress: JobProgress) {
+  let chain: Promise<void> = Promise.resolve();
+  let waiting = false;
+  let lost = false;
+  const write = async () => {
+    waiting = false;
+    if (lost) return;
+    const now = nowIso(deps);
+    const rows = await queryRows(
+      deps.db,
+      sql`update discovery_jobs
+          set progress = ${JSON.stringify(progress)}::jsonb,
+            lease_until = ${leaseEnd(deps)}::timestamptz, updated_at = ${now}::timestamptz
+          where id = ${job.id} and status = 'running' and attempts = ${job.attempts}
+          returning id`,
+    );
+    if (rows.length === 0) lost = true;
+  };
+  return {
+    push() {
+      if (waiting || lost) return;
+      waiting = true;
+      chain = chain.then(write).catch((error: unknown) => {
+        deps.logger.warn("discovery job progress not written", {
+          job_id: job.id,
+          error: String(error),
+        });
+      });
+    },
+    async flush(): Promise<boolean> {
+      await chain;
+      return !lost;
+    },
+  };
+}
+
+/**
+ * One statement: the job becomes `failed` (fenced by the claim) and its consumption is refunded
+ * (credit_refund: once, with its ledger row). A worker that lost the job refunds nothing.
+ */
+async function failJob(
+  deps: Deps,
+  job: ClaimedJob,
+  progress: JobProgress,
+  error: string,
+): Promise<"failed" | "lease_lost"> {
+  const now = nowIso(deps);
+  const rows = await queryRows<{ id: string }>(
+    deps.db,
+    sql`with done as (
+          update discovery_jobs
+          set status = 'failed', error = ${error}, progress = ${JSON.stringify(progress)}::jsonb,
+            lease_until = null, finished_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
+          where id = ${job.id} and status = 'running' and attempts = ${job.attempts}
+          returning id, consumption_id)
+        select done.id from done
+        cross join lateral credit_refund(done.consumption_id, 'discovery job failed',
+          ${now}::timestamptz) r`,
+  );
+  return rows.length > 0 ? "failed" : "lease_lost";
+}
+
+/**
+ * One statement, fenced by the claim: the companies are saved as a discovery record of the
+ * user and the job becomes `succeeded` with the result and the record's id.
+ */
+async function finishSucceeded(
+  deps: Deps,
+  job: ClaimedJob,
+  progress: JobProgress,
+  result: DiscoveryResult,
+): Promise<boolean> {
+  const now = nowIso(deps);
+  const rows = await queryRows<{ id: string }>(
+    deps.db,
+    sql`with owner as (
+          select id from discovery_jobs
+          where id = ${job.id} and status = 'running' and attempts = ${job.attempts}
+          for update),
+        record as (
+          insert into discovery_records (user_id, product, market, companies, created_at)
+          select ${job.user_id}, ${result.product}, ${result.market},
+            ${JSON.stringify(result.companies)}::jsonb, ${now}::timestamptz
+          where exists (select 1 from owner)
+          returning id)
+        update discovery_jobs
+        set status = 'succeeded', error = null, lease_until = null,
+          progress = ${JSON.stringify(progress)}::jsonb, result = ${JSON.stringify(result)}::jsonb,
+          record_id = (select id from record), finished_at = ${now}::timestamptz,
+          updated_at = ${now}::timestamptz
+        where id in (select id from owner)
+        returning id`,
+  );
+  return rows.length > 0;
+}
+
+/** What a user may read about a failed search: never a provider's or an exception's text. */
+function searchFailure(error: unknown): string {
+  if (error instanceof ApiError && error.status < 500) {
+    return `The discovery search could not run: ${error.detail}; the credits were returned`;
+  }
+  if (error instanceof ApiError) {
+    return "The search or AI service was unavailable; the credits were returned";
+  }
+  return "The discovery search failed; the credits were returned";
+}
+
+/**
+ * Recovery for jobs nobody is working on: jobs whose lease expired (their worker died) and jobs
+ * queued for over STALE_QUEUED_JOB_MINUTES (a lost dispatch), at most JOB_SWEEP_BATCH per call,
+ * oldest first. With QStash they are published again; without, they run here one after another.
+ * Cheap when there is nothing to do (one query on discovery_jobs_open_idx). Every minute.
+ */
+export async function sweepDiscoveryJobs(
+  deps: Deps,
+): Promise<{ found: number; published: number; ran: number }> {
+  const now = deps.clock.now();
+  const staleQueued = new Date(now.getTime() - STALE_QUEUED_JOB_MINUTES * 60_000).toISOString();
+  const due = await queryRows<{ id: string }>(
+    deps.db,
+    sql`select id from discovery_jobs
+        where status in ('queued', 'running')
+          and ((status = 'running' and lease_until < ${now.toISOString()}::timestamptz)
+            or (status = 'queued' and created_at < ${staleQueued}::timestamptz))
+        order by created_at limit ${JOB_SWEEP_BATCH}`,
+  );
+  let published = 0;
+  let ran = 0;
+  for (const { id } of due) {
+    if (await publishedToQstash(deps, id)) {
+      published += 1;
+      continue;
+    }
+    try {
+      if ((await runDiscoveryJob(deps, id)) !== "skipped") ran += 1;
+    } catch (error) {
+      deps.logger.error("discovery job sweep run failed", { job_id: id, error: String(error) });
+    }
+  }
+  return { found: due.length, published, ran };
+}
+
+interface JobRow {
+  id: string;
+  status: DiscoveryJobStatus;
+  product: string;
+  market: string;
+  max_companies: number | null;
+  credits_charged: number;
+  balance_after: number;
+  progress: JobProgress | string;
+  result: DiscoveryResult | string | null;
+  record_id: string | null;
+  error: string | null;
+  attempts: number;
+  created_at: Date | string;
+  started_at: Date | string | null;
+  finished_at: Date | string | null;
+}
+
+const parsedJson = <T>(value: T | string): T =>
+  typeof value === "string" ? (JSON.parse(value) as T) : value;
+
+/** One job of the caller; another user's job is as missing as one that does not exist. */
+export async function getDiscoveryJob(deps: Deps, userId: string, id: string) {
+  const [row] = await queryRows<JobRow>(
+    deps.db,
+    sql`select id, status, product, market, max_companies, credits_charged, balance_after,
+          progress, result, record_id, error, attempts, created_at, started_at, finished_at
+        from discovery_jobs where id = ${id} and user_id = ${userId}`,
+  );
+  if (!row) throw notFound("Discovery job not found");
+  const result = row.result === null ? null : parsedJson(row.result);
+  return {
+    id: row.id,
+    status: row.status,
+    product: row.product,
+    market: row.market,
+    max_companies: row.max_companies,
+    progress: parsedJson(row.progress),
+    result: result && {
+      ...result,
+      credits_charged: row.credits_charged,
+      balance: row.balance_after,
+    },
+    record_id: row.record_id,
+    error: row.error,
+    attempts: row.attempts,
+    created_at: iso(row.created_at),
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+  };
+}

@@ -1,0 +1,75 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../db/client";
+import type { Deps } from "../../deps";
+import { notify } from "../notifications/service";
+import { formatMinor } from "./money";
+
+/**
+ * The notifications a payer gets when their money moves: the order is paid, a refund is under
+ * way, made or refused. Each carries a dedupe key naming the order or refund and the state, so a
+ * repeated callback, a retried webhook or a reconciliation racing the callback notifies once.
+ */
+
+/** Notifies the order's owner that it is paid; nothing when it is not (or no longer) paid. */
+export async function notifyOrderPaid(deps: Deps, orderNo: string): Promise<void> {
+  const [order] = await queryRows<{
+    user_id: string;
+    subject: string;
+    amount: number;
+    currency: string;
+    kind: string;
+    paid_late: boolean;
+  }>(
+    deps.db,
+    sql`select user_id, subject, amount, currency, kind, paid_late from payment_transactions
+        where order_no = ${orderNo} and paid_at is not null`,
+  );
+  if (!order) return;
+  await notify(deps, {
+    userId: order.user_id,
+    kind: "payment_succeeded",
+    title: "Payment received",
+    body: `We received ${formatMinor(order.amount, order.currency)} for ${order.subject}.`,
+    data: { order_no: orderNo, kind: order.kind, amount: order.amount, currency: order.currency },
+    dedupeKey: `payment_succeeded:${orderNo}`,
+  });
+}
+
+const REFUND_TEXT = {
+  pending: ["Refund in progress", "is on its way back"],
+  succeeded: ["Refund completed", "was refunded"],
+  failed: ["Refund not completed", "could not be refunded; we will contact you"],
+} as const;
+
+/** Notifies the owner of a refund's order of the refund's current state. */
+export async function notifyRefund(deps: Deps, refundNo: string): Promise<void> {
+  const [refund] = await queryRows<{
+    user_id: string;
+    order_no: string;
+    subject: string;
+    amount: number;
+    currency: string;
+    status: keyof typeof REFUND_TEXT;
+  }>(
+    deps.db,
+    sql`select t.user_id, t.order_no, t.subject, r.amount, t.currency, r.status
+        from payment_refunds r join payment_transactions t on t.order_no = r.order_no
+        where r.refund_no = ${refundNo}`,
+  );
+  if (!refund) return;
+  const [title, verb] = REFUND_TEXT[refund.status];
+  await notify(deps, {
+    userId: refund.user_id,
+    kind: `refund_${refund.status}`,
+    title,
+    body: `${formatMinor(refund.amount, refund.currency)} for ${refund.subject} ${verb}.`,
+    data: {
+      order_no: refund.order_no,
+      refund_no: refundNo,
+      amount: refund.amount,
+      currency: refund.currency,
+      status: refund.status,
+    },
+    dedupeKey: `refund_${refund.status}:${refundNo}`,
+  });
+}
