@@ -3315,7 +3315,8 @@ export interface components {
             market: string;
             max_companies: number | null;
             progress: components["schemas"]["DiscoveryJobProgress"];
-            result: components["schemas"]["DiscoverySearchResult"] & (Record<string, never> | null);
+            /** @description Once succeeded: the same answer POST /discovery/search gives */
+            result: components["schemas"]["DiscoverySearchResult"] | null;
             /**
              * Format: uuid
              * @description The discovery record the result was saved as (GET /discovery/records/{id})
