@@ -6,18 +6,18 @@ import type {
   BillingReady,
   BillingRunResult,
 } from "./billing-worker";
+import { fmt } from "./format";
 import { DURATION_S, median, RUNS, WARMUP_S } from "./load";
 import { type Child, startNode } from "./proc";
-import { fmt } from "./report";
 
 export const BILLING_POOL_SIZE = 10;
 export const BILLING_WORKERS = 20;
-export const BILLING_GRANT = 1_000_000;
+const BILLING_GRANT = 1_000_000;
 export const PGBENCH_SCALE = 10;
 export const PGBENCH_CLIENTS = 10;
 export const PGBENCH_THREADS = 2;
 
-export interface PgbenchRun {
+interface PgbenchRun {
   tps: number;
   latencyMs: number;
   transactions: number;
@@ -42,7 +42,7 @@ export interface BillingResult {
   check: BillingCheck;
 }
 
-export interface BillingCheck {
+interface BillingCheck {
   ok: boolean;
   users: number;
   balanceMatches: number;

@@ -11,9 +11,9 @@ import { meStatementFor } from "./me-statement";
 
 export const LIST_CUSTOMERS = 10_000;
 export const LIST_SIZE = 20;
-export const LIST_STATUS = "negotiating";
+const LIST_STATUS = "negotiating";
 /** Put in front of the company name of every 33rd customer (303 of 10,000), nowhere else. */
-export const LIST_QUERY = "zenith";
+const LIST_QUERY = "zenith";
 export const LIST_PATH = `/api/v1/customers?size=${LIST_SIZE}&status=${LIST_STATUS}&q=${LIST_QUERY}`;
 
 export interface SeedResult {
@@ -186,12 +186,12 @@ export async function buildImportXlsx(tag: string, rows = IMPORT_ROWS): Promise<
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
 
-export interface ProcMemory {
+interface ProcMemory {
   rssKb: number;
   hwmKb: number;
 }
 
-export function readProcMemory(pid: number): ProcMemory {
+function readProcMemory(pid: number): ProcMemory {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) =>
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
@@ -199,7 +199,7 @@ export function readProcMemory(pid: number): ProcMemory {
 }
 
 /** Resets VmHWM to the current RSS (writing 5 to clear_refs, Linux >= 4.0); false if refused. */
-export function resetPeakRss(pid: number): boolean {
+function resetPeakRss(pid: number): boolean {
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, "5");
     return true;
@@ -208,7 +208,7 @@ export function resetPeakRss(pid: number): boolean {
   }
 }
 
-export interface ImportRun {
+interface ImportRun {
   seconds: number;
   created: number;
   rssBeforeKb: number;

@@ -17,7 +17,7 @@ export interface LoadTarget {
   setupRequest?: autocannon.Request["setupRequest"];
 }
 
-export interface RunStats {
+interface RunStats {
   rps: number;
   /** Responses with a 2xx status per second. */
   okRps: number;
@@ -48,7 +48,7 @@ export const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export async function runLoad(target: LoadTarget, durationS: number): Promise<RunStats> {
+async function runLoad(target: LoadTarget, durationS: number): Promise<RunStats> {
   const request: autocannon.Request = {
     method: target.method ?? "GET",
     path: new URL(target.url).pathname,
@@ -85,7 +85,7 @@ export async function runLoad(target: LoadTarget, durationS: number): Promise<Ru
   };
 }
 
-export function summarize(name: string, runs: RunStats[]): LoadSummary {
+function summarize(name: string, runs: RunStats[]): LoadSummary {
   return {
     name,
     runs,

@@ -9,8 +9,8 @@ import {
 import { drawQuotation, renderQuotationPdf } from "../src/modules/quotations/pdf";
 import type { QuotationDocument } from "../src/modules/quotations/service";
 import { nodeCjkFont } from "../src/runtime/node/cjk-font";
+import { fmt, table } from "./format";
 import { median } from "./load";
-import { fmt, table } from "./report";
 
 /**
  * The quotation PDF export, timed in this process: `renderQuotationPdf` (pdf-lib, Noto Sans SC
@@ -20,8 +20,8 @@ import { fmt, table } from "./report";
  * them; same lines, same glyph count). Warm: each run renders PDF_RENDERS_PER_RUN documents after
  * a warm-up; runs interleave with the ceiling's; median of PDF_RUNS.
  */
-export const PDF_RUNS = 3;
-export const PDF_RENDERS_PER_RUN = 20;
+const PDF_RUNS = 3;
+const PDF_RENDERS_PER_RUN = 20;
 
 const item = (position: number, name: string, description: string | null, quantity: number) => ({
   id: `item-${position}`,
@@ -51,7 +51,7 @@ const subtotal = items.reduce((sum, i) => sum + i.line_total, 0);
 type Stamp = QuotationDocument["quotation"]["created_at"];
 
 /** One page: seller, customer, 8 items (half Chinese), totals, an exchange rate, notes. */
-export const BENCH_QUOTATION: QuotationDocument = {
+const BENCH_QUOTATION: QuotationDocument = {
   quotation: {
     id: "bench",
     quote_no: "Q-20261124-042",

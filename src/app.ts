@@ -4,7 +4,7 @@ import { ALL_GROUPS, ROUTE_GROUPS, type RouteGroup } from "./groups";
 
 export type { App, AppOptions } from "./app-core";
 export { OPENAPI_PATH } from "./app-core";
-export { ALL_GROUPS, ROUTE_GROUPS, type RouteGroup } from "./groups";
+export { ROUTE_GROUPS, type RouteGroup } from "./groups";
 
 /**
  * The app with the named route groups (all by default): the Node server and the tests. A

@@ -76,7 +76,8 @@ export const configSchema = z.object({
   /**
    * How an ended session's access tokens are refused: `poll` keeps the set of ended sessions
    * per instance, refreshed at most every SESSION_REVOCATION_POLL_MS (one query per instance per
-   * interval); `query` reads it on every request. docs/decisions.md has both costs.
+   * interval); `query` reads it on every request.
+   * docs/adr/0052-session-revocation-reach.md has both costs.
    */
   SESSION_CHECK: z.enum(["poll", "query"]).default("poll"),
   SESSION_REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(1000).default(500),
@@ -293,12 +294,8 @@ function loopback(url: URL): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/**
- * What `APP_ENV=production` must not start with, one line per setting: defaults that are fine
- * on a laptop (generated secrets, PGlite, a memory limiter, mail in the log, URLs from the Host
- * header) are each a hole once the service is public or runs on more than one instance.
- */
-export function productionProblems(config: Config): string[] {
+/** Each secret set, strong, and different from the others. */
+function secretProblems(config: Config): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
   for (const name of SECRET_SETTINGS) {
@@ -314,6 +311,12 @@ export function productionProblems(config: Config): string[] {
     if (twin) problems.push(`${name}: must differ from ${twin}`);
     else seen.set(value, name);
   }
+  return problems;
+}
+
+/** Provider URLs that are set: https, or plain http to loopback only. */
+function providerUrlProblems(config: Config): string[] {
+  const problems: string[] = [];
   for (const name of PROVIDER_URL_SETTINGS) {
     const value = config[name];
     if (!value) continue;
@@ -322,6 +325,16 @@ export function productionProblems(config: Config): string[] {
       problems.push(`${name}: must be an https:// URL in production`);
     }
   }
+  return problems;
+}
+
+/**
+ * What `APP_ENV=production` must not start with, one line per setting: defaults that are fine
+ * on a laptop (generated secrets, PGlite, a memory limiter, mail in the log, URLs from the Host
+ * header) are each a hole once the service is public or runs on more than one instance.
+ */
+function productionProblems(config: Config): string[] {
+  const problems = [...secretProblems(config), ...providerUrlProblems(config)];
   if (!config.PUBLIC_BASE_URL.trim()) {
     problems.push("PUBLIC_BASE_URL: required in production (links and callback URLs use it)");
   } else if (!URL.canParse(config.PUBLIC_BASE_URL.trim())) {

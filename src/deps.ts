@@ -1,5 +1,7 @@
 import type { Config } from "./config";
 import type { Database, Db } from "./db/client";
+import type { SessionAuthority } from "./http/auth";
+import type { IdempotencyKeyStore } from "./http/idempotency";
 import { type Clock, systemClock } from "./lib/clock";
 import { importEncryptionKey, importHmacKey, randomToken } from "./lib/crypto";
 import { type IdGenerator, uuidIds } from "./lib/ids";
@@ -7,6 +9,8 @@ import { createLogger, type Logger } from "./lib/logger";
 import { createOutboundFetch, outboundPolicy } from "./lib/outbound";
 import { boundedHasher, type PasswordHasher } from "./lib/password";
 import type { HostResolver } from "./lib/ssrf";
+import { sessionAuthority } from "./modules/auth/session-authority";
+import { idempotencyKeyStore } from "./modules/credits/idempotency";
 import {
   createWorkInFlight,
   type HeartbeatMode,
@@ -34,7 +38,7 @@ export interface Secrets {
   paymentSandboxSecret?: string | undefined;
 }
 
-export interface Keys {
+interface Keys {
   jwt: CryptoKey;
   csrf: CryptoKey;
   encryption: CryptoKey;
@@ -83,9 +87,13 @@ export interface Deps {
   mailer: Mailer;
   /** This instance's unfinished work, renewed while it runs (credit holds, keys, agent runs). */
   work: WorkInFlight;
+  /** Tokens, ended sessions and account standing for src/http/auth.ts (modules/auth). */
+  sessions: SessionAuthority;
+  /** Idempotency-Key claims for src/http/idempotency.ts (modules/credits/idempotency.ts). */
+  idempotencyKeys: IdempotencyKeyStore;
 }
 
-export interface PaymentProviders {
+interface PaymentProviders {
   /** The real unified gateway; null means the built-in sandbox serves alipay/wxpay. */
   gateway: PaymentGatewayClient | null;
   stripe: StripeProvider | null;
@@ -190,6 +198,8 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     platformIpHeader: runtime.platformIpHeader,
     mailer: runtime.mailer ?? mailerFor(config, fetchImpl, logger),
     work,
+    sessions: sessionAuthority,
+    idempotencyKeys: idempotencyKeyStore,
   };
 }
 

@@ -2,16 +2,19 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import type { PgDialect, PgSession } from "drizzle-orm/pg-core";
-import { systemClock } from "../lib/clock";
-import { seedRatesSnapshot } from "../modules/exchange/service";
-import type { Database } from "./client";
-import { seedDefaults } from "./seed";
+import type { Database, Db } from "./client";
 
 // Node-only: reads migrations/ from disk. Workers never migrate; deploys run `npm run db:migrate`.
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../migrations", import.meta.url));
 
-/** Applies every pending migration, then seeds defaults; safe to run from several processes. */
-export async function migrateDatabase(database: Database): Promise<void> {
+/**
+ * Applies every pending migration, then `seed` (the modules' default rows,
+ * runtime/seed-defaults.ts) under the same lock; safe to run from several processes.
+ */
+export async function migrateDatabase(
+  database: Database,
+  seed: (db: Db) => Promise<void>,
+): Promise<void> {
   const { db } = database;
   const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
   const internals = db as unknown as { dialect: PgDialect; session: PgSession };
@@ -21,9 +24,7 @@ export async function migrateDatabase(database: Database): Promise<void> {
     await internals.dialect.migrate(migrations, internals.session, {
       migrationsFolder: MIGRATIONS_FOLDER,
     });
-    await seedDefaults(db);
-    // The shipped snapshot's day, if not stored yet: the fallback when no refresh has run.
-    await seedRatesSnapshot({ db, clock: systemClock });
+    await seed(db);
   } finally {
     if (database.kind !== "pglite") await db.execute(sql`select pg_advisory_unlock(${lockKey})`);
   }

@@ -11,8 +11,8 @@ import type { AppEnv } from "./env";
 
 /** The npm package's standalone browser bundle (an exported subpath of @scalar/api-reference). */
 export const SCALAR_BUNDLE = "@scalar/api-reference/browser/standalone.js";
-export const DOCS_PATH = "/docs";
-export const DOCS_SCRIPT_PATH = "/docs/scalar-standalone.js";
+const DOCS_PATH = "/docs";
+const DOCS_SCRIPT_PATH = "/docs/scalar-standalone.js";
 /** The script's URL carries its hash, so it can be cached for a year and never go stale. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 

@@ -1,14 +1,30 @@
-import { eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { users } from "../db/schema";
-import { isSessionEnded } from "../modules/auth/revocations";
-import { verifyAccessToken } from "../modules/auth/tokens";
+import type { Deps } from "../deps";
 import { ACCESS_COOKIE } from "./cookies";
 import { isWriteMethod, verifyCsrf } from "./csrf";
 import type { AppEnv, AuthContext } from "./env";
 import { forbidden, unauthorized } from "./errors";
 import { markMiddleware } from "./route-traits";
+
+/**
+ * What these middlewares need from the auth module, handed over as `deps.sessions` (buildDeps
+ * wires modules/auth/session-authority.ts): src/http reads no table itself.
+ */
+export interface SessionAuthority {
+  /** Null for any bad token; one verified before comes back as a plain value, not a promise. */
+  verifyAccessToken(
+    deps: Deps,
+    token: string,
+  ): Omit<AuthContext, "via"> | null | Promise<Omit<AuthContext, "via"> | null>;
+  /** A plain boolean while the ended-session set is fresh (modules/auth/revocations.ts). */
+  isSessionEnded(deps: Deps, sessionId: string): boolean | Promise<boolean>;
+  /** The account's role and status as stored now; undefined when it is gone. */
+  accountStanding(
+    deps: Deps,
+    userId: string,
+  ): Promise<{ role: string; status: string } | undefined>;
+}
 
 function bearerToken(c: Context): string | undefined {
   const header = c.req.header("Authorization");
@@ -20,25 +36,26 @@ function bearerToken(c: Context): string | undefined {
 /**
  * Verifies the access token (Bearer header first, then the cookie) and that its session has not
  * ended; no database round trip of its own (the set of ended sessions is polled per instance,
- * modules/auth/revocations.ts).
+ * modules/auth/revocations.ts, reached through deps.sessions).
  */
 export const requireAuth: MiddlewareHandler<AppEnv> = async function requireAuth(c, next) {
   const bearer = bearerToken(c);
   const token = bearer ?? getCookie(c, ACCESS_COOKIE);
   if (!token) throw unauthorized();
   const deps = c.get("deps");
-  const verified = verifyAccessToken(deps, token);
+  const verified = deps.sessions.verifyAccessToken(deps, token);
   const auth = verified instanceof Promise ? await verified : verified;
   if (!auth) throw unauthorized("Invalid or expired token");
   // A plain boolean while the ended-session set is fresh: no promise on the hot path.
-  const ended = isSessionEnded(deps, auth.sessionId);
+  const ended = deps.sessions.isSessionEnded(deps, auth.sessionId);
   if (ended === true || (ended !== false && (await ended))) {
     throw unauthorized("This session has ended");
   }
   const context: AuthContext = { ...auth, via: bearer ? "bearer" : "cookie" };
-  // The one CSRF rule (docs/decisions.md): a browser sends the access cookie on any site's
-  // form or fetch, so every write riding on it must prove it came from our page. Checked here,
-  // before the route's own middleware, validation and lookups, so no route can forget it.
+  // The one CSRF rule (docs/adr/0058-one-csrf-rule-for-every-write.md): a browser sends
+  // the access cookie on any site's form or fetch, so every write riding on it must prove it
+  // came from our page. Checked here, before the route's own middleware, validation and
+  // lookups, so no route can forget it.
   if (context.via === "cookie" && isWriteMethod(c.req.method)) await verifyCsrf(c, context);
   c.set("auth", context);
   await next();
@@ -47,15 +64,13 @@ markMiddleware(requireAuth, "auth");
 
 /**
  * Admin rights come from the database role only, never from the token or a setting
- * (ADMIN_EMAILS promotes an account once its address is verified; docs/decisions.md).
+ * (ADMIN_EMAILS promotes an account once its address is verified;
+ * docs/adr/0053-roles-in-database-only.md, docs/adr/0054-first-admin.md).
  */
 export const requireAdmin: MiddlewareHandler<AppEnv> = async function requireAdmin(c, next) {
   const deps = c.get("deps");
   const auth = c.get("auth");
-  const [user] = await deps.db
-    .select({ role: users.role, status: users.status })
-    .from(users)
-    .where(eq(users.id, auth.userId));
+  const user = await deps.sessions.accountStanding(deps, auth.userId);
   if (user?.status !== "active") throw unauthorized("Account is not active");
   if (user.role !== "admin") throw forbidden("Admin rights required");
   await next();
@@ -66,6 +81,6 @@ export async function optionalAuth(c: Context<AppEnv>) {
   const token = bearerToken(c) ?? getCookie(c, ACCESS_COOKIE);
   if (!token) return null;
   const deps = c.get("deps");
-  const auth = await verifyAccessToken(deps, token);
-  return auth && !(await isSessionEnded(deps, auth.sessionId)) ? auth : null;
+  const auth = await deps.sessions.verifyAccessToken(deps, token);
+  return auth && !(await deps.sessions.isSessionEnded(deps, auth.sessionId)) ? auth : null;
 }

@@ -4,7 +4,7 @@ import type { AppEnv } from "./env";
 import { REQUEST_ID_HEADER, SECURITY_HEADERS } from "./response-headers";
 
 /** Seconds the public lists and the OpenAPI document may be reused without asking again. */
-export const PUBLIC_MAX_AGE_SECONDS = 300;
+const PUBLIC_MAX_AGE_SECONDS = 300;
 
 /**
  * For the few public, user-independent GETs (the OpenAPI document, the package and plan lists):

@@ -22,7 +22,7 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 const JSON_TYPE = /^\s*application\/(?:[\w.+-]+\+)?json(?:[;\s]|$)/i;
 
 /** The client's preferred encoding we can produce (q-values honoured, br first on a tie). */
-export function chooseEncoding(header: string, brotli: boolean): Encoding | undefined {
+function chooseEncoding(header: string, brotli: boolean): Encoding | undefined {
   const weights = new Map<string, number>();
   for (const part of header.split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";");
@@ -59,6 +59,34 @@ function addVary(headers: Headers, name: string) {
   headers.set("Vary", current ? `${current}, ${name}` : name);
 }
 
+/** The response's Content-Type when it may be compressed here, else null. */
+function compressibleType(res: Response): string | null {
+  const type = res.headers.get("Content-Type");
+  if (!res.body || !type || !COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type)) return null;
+  if (res.status === 204 || res.status === 206 || res.status === 304) return null;
+  if (res.headers.has("Content-Encoding") || res.headers.has("Transfer-Encoding")) return null;
+  if (NO_TRANSFORM.test(res.headers.get("Cache-Control") ?? "")) return null;
+  return type;
+}
+
+/** Headers of a body now sent in `encoding`: no length, the encoding, a weak ETag. */
+function markEncoded(headers: Headers, encoding: Encoding): void {
+  headers.delete("Content-Length");
+  headers.set("Content-Encoding", encoding);
+  weakenEtag(headers);
+}
+
+/** The body as it is; with `encoding`, marked for the runtime to encode (runtimeEncodes). */
+function unencoded(
+  res: Response,
+  body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>,
+  encoding: Encoding | undefined,
+): Response {
+  const out = body === res.body ? res : new Response(body, res);
+  if (encoding) markEncoded(out.headers, encoding);
+  return out;
+}
+
 /**
  * gzip (and brotli where the runtime has it) for text and JSON bodies of at least `threshold`
  * bytes. Never touches event streams (the regex leaves out text/event-stream: a compressor
@@ -76,11 +104,8 @@ export function compression(options: CompressionOptions = {}): MiddlewareHandler
     await next();
     if (!accepted || c.req.method === "HEAD") return;
     const res = c.res;
-    const type = res.headers.get("Content-Type");
-    if (!res.body || !type || !COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type)) return;
-    if (res.status === 204 || res.status === 206 || res.status === 304) return;
-    if (res.headers.has("Content-Encoding") || res.headers.has("Transfer-Encoding")) return;
-    if (NO_TRANSFORM.test(res.headers.get("Cache-Control") ?? "")) return;
+    const type = compressibleType(res);
+    if (!type || !res.body) return;
     addVary(res.headers, "Accept-Encoding");
     let body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> = res.body;
     const length = res.headers.get("Content-Length");
@@ -97,14 +122,8 @@ export function compression(options: CompressionOptions = {}): MiddlewareHandler
     }
     const encoding = chooseEncoding(accepted, runtimeEncodes || brotli !== undefined);
     if (!encoding || runtimeEncodes) {
-      const out = body === res.body ? res : new Response(body, res);
-      if (encoding) {
-        out.headers.delete("Content-Length");
-        out.headers.set("Content-Encoding", encoding);
-        weakenEtag(out.headers);
-      }
       c.res = undefined;
-      c.res = out;
+      c.res = unencoded(res, body, encoding);
       return;
     }
     const source = body instanceof Uint8Array ? new Response(body).body! : body;
@@ -113,9 +132,7 @@ export function compression(options: CompressionOptions = {}): MiddlewareHandler
       source.pipeThrough(encoder as ReadableWritablePair<Uint8Array, Uint8Array>),
       res,
     );
-    compressed.headers.delete("Content-Length");
-    compressed.headers.set("Content-Encoding", encoding);
-    weakenEtag(compressed.headers);
+    markEncoded(compressed.headers, encoding);
     c.res = undefined;
     c.res = compressed;
   };

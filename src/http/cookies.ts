@@ -24,7 +24,7 @@ type SameSite = NonNullable<CookieOptions["sameSite"]>;
  * `lax` keeps the refresh cookie Strict (only the app's own pages refresh); `none` must make it
  * None too, or a frontend on another site could log in but never refresh.
  */
-export function sameSitePolicy(config: Config): { session: SameSite; refresh: SameSite } {
+function sameSitePolicy(config: Config): { session: SameSite; refresh: SameSite } {
   switch (config.COOKIE_SAMESITE) {
     case "none":
       return { session: "None", refresh: "None" };

@@ -59,22 +59,14 @@ export const csrfSecurity = [{ bearerAuth: [], csrfToken: [] }];
 /**
  * `C` routes (API.md): the header is required even from Bearer clients. Runs after
  * requireAuth, which has already checked every cookie-session write (the one central rule,
- * docs/decisions.md), so only the requests it let through unchecked are verified here.
+ * docs/adr/0058-one-csrf-rule-for-every-write.md), so only the requests it let through
+ * unchecked are verified here.
  */
 export const requireCsrf: MiddlewareHandler<AppEnv> = async function requireCsrf(c, next) {
   const auth = c.get("auth");
   if (!(auth.via === "cookie" && isWriteMethod(c.req.method))) await verifyCsrf(c, auth);
   await next();
 };
-
-/**
- * @deprecated A no-op kept for routes written before the central rule: requireAuth now checks
- * the CSRF token on every write of a cookie session, so a route cannot forget it.
- */
-export const requireCsrfForCookieSessions: MiddlewareHandler<AppEnv> =
-  async function requireCsrfForCookieSessions(_c, next) {
-    await next();
-  };
 
 type SecurityRequirement = Record<string, string[]>;
 

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { databaseUnavailable, describeDbError, pgErrorCode } from "../db/client";
+import { databaseUnavailable, describeDbError, pgErrorCode } from "../lib/db-errors";
 import { type Dependency, outageLog } from "../lib/logger";
 import { HasherBusyError } from "../lib/password";
 import { describePlanLimit, type PlanLimitHit, planLimitHit } from "../modules/entitlements/limits";
@@ -155,7 +155,7 @@ async function planLimitResponse(c: Context<AppEnv>, hit: PlanLimitHit): Promise
 }
 
 /** Seconds a client waits before retrying when the database or limiter is unreachable. */
-export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 /** A lost dependency, as opposed to a bug: which one, and the driver's cause (no statement). */
 function outageOf(err: Error): { dependency: Dependency; cause: string } | undefined {

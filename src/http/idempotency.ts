@@ -1,16 +1,34 @@
 import type { Context, MiddlewareHandler } from "hono";
+import type { Deps } from "../deps";
 import { sha256Hex } from "../lib/crypto";
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  releaseIdempotencyKey,
-} from "../modules/credits/idempotency";
 import type { AppEnv } from "./env";
 import { ApiError, validationError } from "./errors";
 import { markMiddleware } from "./route-traits";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export type IdempotencyClaim =
+  | { kind: "claimed" }
+  | { kind: "replay"; status: number; body: unknown }
+  | { kind: "mismatch" }
+  | { kind: "in_flight" };
+
+/**
+ * Where keys are claimed and their outcomes kept, handed over as `deps.idempotencyKeys`
+ * (buildDeps wires modules/credits/idempotency.ts): src/http reads no table itself.
+ */
+export interface IdempotencyKeyStore {
+  claim(
+    deps: Deps,
+    input: { userId: string; key: string; requestHash: string },
+  ): Promise<IdempotencyClaim>;
+  complete(
+    deps: Deps,
+    input: { userId: string; key: string; status: number; body: unknown },
+  ): Promise<void>;
+  release(deps: Deps, input: { userId: string; key: string }): Promise<void>;
+}
 
 /**
  * Idempotency-Key on billable POSTs (IETF httpapi draft), scoped per user; runs after
@@ -34,7 +52,8 @@ export async function claimRequestKey(c: Context<AppEnv>, key: string, requestTe
       },
     ]);
   }
-  const claim = await claimIdempotencyKey(c.get("deps"), {
+  const deps = c.get("deps");
+  const claim = await deps.idempotencyKeys.claim(deps, {
     userId: c.get("auth").userId,
     key,
     requestHash: await sha256Hex(requestText),
@@ -74,19 +93,19 @@ export const idempotentRequest: MiddlewareHandler<AppEnv> = async function idemp
   try {
     await next();
   } catch (error) {
-    await releaseIdempotencyKey(deps, { userId, key });
+    await deps.idempotencyKeys.release(deps, { userId, key });
     throw error;
   }
   // hono's compose catches handler errors into c.error and c.res: read the outcome from there.
   const status = c.res.status;
   if (status >= 300 || c.error) {
-    await releaseIdempotencyKey(deps, { userId, key });
+    await deps.idempotencyKeys.release(deps, { userId, key });
     return;
   }
   const body = c.res.headers.get("content-type")?.includes("json")
     ? await c.res.clone().json()
     : null;
-  await completeIdempotencyKey(deps, { userId, key, status, body });
+  await deps.idempotencyKeys.complete(deps, { userId, key, status, body });
 };
 markMiddleware(idempotentRequest, "idempotency-key");
 

@@ -52,6 +52,21 @@ function decoded(text: string): string {
   }
 }
 
+/** Throws the 422 for a control character in the path or in a query key or value. */
+function refusePathAndQuery(rawPath: string, url: string): void {
+  // hono hands the path decoded where it could; what it left encoded is decoded here.
+  if (CONTROL.test(rawPath) || (rawPath.includes("%") && CONTROL.test(decoded(rawPath)))) {
+    throw validationError([issue(["path"])], issue([]).msg);
+  }
+  const queryAt = url.indexOf("?");
+  if (queryAt < 0) return;
+  for (const [key, value] of new URLSearchParams(url.slice(queryAt + 1))) {
+    if (CONTROL.test(key) || CONTROL.test(value)) {
+      throw validationError([issue(["query", key])], issue([]).msg);
+    }
+  }
+}
+
 /**
  * One input rule at the edge, before any route: a control character in the path, a query
  * parameter or a JSON body is a 422 naming where it is (`path`, `query`, `body` locations).
@@ -68,18 +83,7 @@ export function refuseControlCharacters(
     if (reads && !url.includes("%") && !url.includes("?")) return next();
     const rawPath = c.req.path;
     if (skip(rawPath)) return next();
-    // hono hands the path decoded where it could; what it left encoded is decoded here.
-    if (CONTROL.test(rawPath) || (rawPath.includes("%") && CONTROL.test(decoded(rawPath)))) {
-      throw validationError([issue(["path"])], issue([]).msg);
-    }
-    const queryAt = url.indexOf("?");
-    if (queryAt >= 0) {
-      for (const [key, value] of new URLSearchParams(url.slice(queryAt + 1))) {
-        if (CONTROL.test(key) || CONTROL.test(value)) {
-          throw validationError([issue(["query", key])], issue([]).msg);
-        }
-      }
-    }
+    refusePathAndQuery(rawPath, url);
     if (!reads) {
       const type = c.req.header("Content-Type") ?? "";
       if (/^application\/(.+\+)?json\b/i.test(type)) {

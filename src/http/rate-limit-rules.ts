@@ -18,7 +18,7 @@ export const RATE_LIMIT_RULES = {
    * 200 an hour: an office behind one NAT signs in with passwords rarely (sessions refresh for
    * 30 days without one), so 20 people in the same minute or 200 in an hour is far above its
    * need; a sprayer gets 200 guesses an hour per address instead of unlimited
-   * (docs/decisions.md, 2026-11-24).
+   * (docs/adr/0060-login-budgets-per-ip.md).
    */
   loginIp: { name: "login_ip", points: 20, durationSeconds: 60, failClosed: true },
   loginIpHourly: { name: "login_ip_hour", points: 200, durationSeconds: 3600, failClosed: true },
@@ -70,5 +70,3 @@ export const RATE_LIMIT_RULES = {
   /** Using a mailed token (verify, reset): 20 per 15 minutes per IP; a reset hashes a password. */
   emailToken: { name: "email_token", points: 20, durationSeconds: 900, failClosed: true },
 } as const satisfies Record<string, RateLimitRule>;
-
-export type RateLimitRuleName = keyof typeof RATE_LIMIT_RULES;

@@ -7,7 +7,7 @@ import {
 } from "../providers/ratelimit/types";
 
 /** Retry-After sent with the 503 when a fail-closed rule cannot reach its store. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 function seconds(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000));

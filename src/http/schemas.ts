@@ -9,5 +9,3 @@ import { z } from "@hono/zod-openapi";
 export const timestamp = () =>
   z.string().openapi({ format: "date-time", example: "2026-11-24T08:30:00.000Z" });
 export const calendarDay = () => z.string().openapi({ format: "date", example: "2026-11-24" });
-export const uuidString = () => z.string().openapi({ format: "uuid" });
-export const emailAddress = () => z.string().openapi({ format: "email" });

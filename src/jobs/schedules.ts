@@ -32,7 +32,7 @@ export const CRON_SCHEDULES = {
 } as const;
 
 export type CronTask = keyof typeof CRON_SCHEDULES;
-export const CRON_TASKS = Object.keys(CRON_SCHEDULES) as CronTask[];
+const CRON_TASKS = Object.keys(CRON_SCHEDULES) as CronTask[];
 
 /** The distinct expressions (several tasks may share one). */
 export const CRON_EXPRESSIONS = [...new Set(Object.values(CRON_SCHEDULES))];

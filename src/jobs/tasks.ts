@@ -117,7 +117,7 @@ export async function purgeExpired(deps: Deps): Promise<{ nonces: number; sessio
   return { nonces: row?.n ?? 0, sessions };
 }
 
-export const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {
+const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {
   expireOrders: async (deps) => ({ expired: await expirePendingOrders(deps) }),
   refundStaleHolds,
   sweepAgents: sweepAgentPipelines,

@@ -7,7 +7,7 @@ import { z } from "@hono/zod-openapi";
  * withdrawn codes such as HRK), and a code must mean the same on every deployable.
  */
 // biome-ignore format: a table of codes reads better ten to a line
-export const ISO_4217_CODES = [
+const ISO_4217_CODES = [
   "AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN",
   "BAM", "BBD", "BDT", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL",
   "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLP", "CNY",

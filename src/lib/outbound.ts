@@ -61,7 +61,7 @@ export function parseAllowEntry(entry: string): AllowEntry | undefined {
 const portOf = (url: URL) => (url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
 
 /** True when the operator listed this URL's host (with any port, or with exactly its port). */
-export function isAllowListed(url: URL, policy: OutboundPolicy): boolean {
+function isAllowListed(url: URL, policy: OutboundPolicy): boolean {
   const port = portOf(url);
   return policy.allowHosts.some((text) => {
     const entry = parseAllowEntry(text);
@@ -108,6 +108,46 @@ export interface OutboundFetchOptions {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language"];
 
+/** A Request's fields are the defaults; init overrides them, as in fetch itself. */
+function mergedInit(input: RequestInfo | URL, init: RequestInit): RequestInit {
+  const fromRequest: RequestInit =
+    input instanceof Request
+      ? { method: input.method, headers: input.headers, body: input.body, signal: input.signal }
+      : {};
+  return { ...fromRequest, ...init };
+}
+
+/** A hop's host: allow-listed, an address literal (already judged), or resolving public. */
+async function assertHostAllowed(
+  url: URL,
+  policy: OutboundPolicy,
+  resolver: HostResolver,
+  signal: AbortSignal,
+): Promise<void> {
+  if (isAllowListed(url, policy) || isIpLiteral(url.hostname)) return;
+  await assertResolvesPublic(url.hostname, resolver, signal);
+}
+
+/** A redirect's target, which must stay on the same origin. */
+function sameOriginRedirect(location: string, url: URL): URL {
+  let next: URL;
+  try {
+    next = new URL(location, url);
+  } catch {
+    throw new SsrfBlockedError("invalid_url");
+  }
+  if (next.origin !== url.origin) throw new SsrfBlockedError("redirect_offsite");
+  return next;
+}
+
+/** Whether a redirect turns the request into a body-less GET (the fetch standard's rewrites). */
+function redirectsAsGet(status: number, method: string): boolean {
+  return (
+    (status === 303 && method !== "HEAD") ||
+    ((status === 301 || status === 302) && method === "POST")
+  );
+}
+
 /**
  * fetch() under the outbound policy: every hop's URL is checked, its host resolved and every
  * address judged (unless allow-listed), redirects followed by hand only within the same origin
@@ -124,12 +164,7 @@ export function createOutboundFetch(options: OutboundFetchOptions): typeof fetch
   } = options;
 
   return async (input, init = {}) => {
-    // A Request's fields are the defaults; init overrides them, as in fetch itself.
-    const fromRequest: RequestInit =
-      input instanceof Request
-        ? { method: input.method, headers: input.headers, body: input.body, signal: input.signal }
-        : {};
-    const requestInit: RequestInit = { ...fromRequest, ...init };
+    const requestInit = mergedInit(input, init);
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = requestInit.signal ? AbortSignal.any([requestInit.signal, timeout]) : timeout;
     const headers = new Headers(requestInit.headers);
@@ -139,9 +174,7 @@ export function createOutboundFetch(options: OutboundFetchOptions): typeof fetch
     let url = checkOutboundUrl(href, policy);
 
     for (let hop = 0; ; hop++) {
-      if (!isAllowListed(url, policy) && !isIpLiteral(url.hostname)) {
-        await assertResolvesPublic(url.hostname, resolver, signal);
-      }
+      await assertHostAllowed(url, policy, resolver, signal);
       const res = await fetchImpl(url.href, {
         ...requestInit,
         method,
@@ -155,18 +188,8 @@ export function createOutboundFetch(options: OutboundFetchOptions): typeof fetch
 
       await res.body?.cancel();
       if (hop >= maxRedirects) throw new SsrfBlockedError("too_many_redirects");
-      let next: URL;
-      try {
-        next = new URL(location, url);
-      } catch {
-        throw new SsrfBlockedError("invalid_url");
-      }
-      if (next.origin !== url.origin) throw new SsrfBlockedError("redirect_offsite");
-      // Same method rewrites as the fetch standard.
-      if (
-        (res.status === 303 && method !== "HEAD") ||
-        ((res.status === 301 || res.status === 302) && method === "POST")
-      ) {
+      const next = sameOriginRedirect(location, url);
+      if (redirectsAsGet(res.status, method)) {
         method = "GET";
         body = null;
         for (const h of BODY_HEADERS) headers.delete(h);

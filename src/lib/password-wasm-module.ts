@@ -29,7 +29,7 @@ export const HASH_WASM_SHA256 = {
   blake2b: "2aa7f33c4ece502997304672bc8defa348a7a30ef9a191e8648d317830e50afd",
 } as const;
 
-export type HashWasmBinary = keyof typeof HASH_WASM_SHA256;
+type HashWasmBinary = keyof typeof HASH_WASM_SHA256;
 
 /** The compiled modules for the binaries argon2id needs (argon2 and blake2b). */
 export type HashWasmModules = Record<HashWasmBinary, WebAssembly.Module>;
@@ -41,7 +41,7 @@ let originalCompile: typeof WebAssembly.compile | undefined;
  * Makes `WebAssembly.compile(bytes)` answer with a precompiled module when the bytes are one of
  * hash-wasm's known binaries; anything else goes to the runtime's own compile. Idempotent.
  */
-export function servePrecompiledWasm(modules: HashWasmModules): void {
+function servePrecompiledWasm(modules: HashWasmModules): void {
   for (const name of Object.keys(HASH_WASM_SHA256) as HashWasmBinary[]) {
     served.set(HASH_WASM_SHA256[name], modules[name]);
   }

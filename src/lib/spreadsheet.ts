@@ -13,7 +13,7 @@ import { hasZipMagic } from "./zip-guard";
 
 export type SheetFormat = "xlsx" | "csv";
 
-export interface SheetRow {
+interface SheetRow {
   /** 1-based row number as the seller sees it in the sheet (the header is row 1). */
   line: number;
   cells: string[];
@@ -45,7 +45,7 @@ export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsh
 export const CSV_MIME = "text/csv; charset=utf-8";
 
 /** The format a file name claims, from its extension. */
-export function claimedFormat(filename: string | undefined): SheetFormat | undefined {
+function claimedFormat(filename: string | undefined): SheetFormat | undefined {
   const lower = (filename ?? "").toLowerCase();
   if (lower.endsWith(".xlsx")) return "xlsx";
   if (lower.endsWith(".csv")) return "csv";
@@ -67,7 +67,7 @@ export function detectFormat(bytes: Uint8Array, filename?: string): SheetFormat 
 }
 
 /** Validates CSV bytes as UTF-8 text (BOM optional, no NUL) and returns the text. */
-export function decodeCsvText(bytes: Uint8Array): string {
+function decodeCsvText(bytes: Uint8Array): string {
   if (bytes.includes(0)) fail("format", "The file is not a CSV text file (binary content)");
   let text: string;
   try {
@@ -78,41 +78,51 @@ export function decodeCsvText(bytes: Uint8Array): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** RFC 4180: quoted fields, doubled quotes, CRLF / LF / CR line ends; `;` or tab if no comma. */
-export function parseCsv(text: string): string[][] {
+/** `;` or tab when the first line has no comma but has one of those; else `,`. */
+function csvDelimiter(text: string): string {
   const firstLine = text.slice(0, text.search(/\r|\n|$/));
-  const delimiter =
-    !firstLine.includes(",") && firstLine.includes(";")
-      ? ";"
-      : !firstLine.includes(",") && firstLine.includes("\t")
-        ? "\t"
-        : ",";
+  if (firstLine.includes(",")) return ",";
+  if (firstLine.includes(";")) return ";";
+  if (firstLine.includes("\t")) return "\t";
+  return ",";
+}
+
+/**
+ * A quoted field read from just after its opening quote, doubled quotes undone; `end` is the
+ * index after the closing quote.
+ */
+function readQuoted(text: string, start: number): { value: string; end: number } {
+  let value = "";
+  let i = start;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch !== '"') {
+      value += ch;
+      i++;
+    } else if (text[i + 1] === '"') {
+      value += '"';
+      i += 2;
+    } else {
+      return { value, end: i + 1 };
+    }
+  }
+  return fail("format", "The CSV file has an unterminated quoted field");
+}
+
+/** RFC 4180: quoted fields, doubled quotes, CRLF / LF / CR line ends; `;` or tab if no comma. */
+function parseCsv(text: string): string[][] {
+  const delimiter = csvDelimiter(text);
   const rows: string[][] = [];
   let row: string[] = [];
   let field = "";
-  let quoted = false;
   let i = 0;
   const n = text.length;
   while (i < n) {
     const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        i++;
-        continue;
-      }
-      field += ch;
-      i++;
-      continue;
-    }
     if (ch === '"' && field === "") {
-      quoted = true;
-      i++;
+      const quoted = readQuoted(text, i + 1);
+      field = quoted.value;
+      i = quoted.end;
     } else if (ch === delimiter) {
       row.push(field);
       field = "";
@@ -128,7 +138,6 @@ export function parseCsv(text: string): string[][] {
       i++;
     }
   }
-  if (quoted) fail("format", "The CSV file has an unterminated quoted field");
   if (field !== "" || row.length > 0) {
     row.push(field);
     rows.push(row);
@@ -162,7 +171,7 @@ export function guardCell(value: string): string {
   return leadingFormula.test(inner) ? `'${inner}` : inner;
 }
 
-export function csvCell(value: string): string {
+function csvCell(value: string): string {
   const safe = guardCell(value);
   return csvNeedsQuotes.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
@@ -228,22 +237,25 @@ export function cellText(value: ExcelJS.CellValue): string {
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   if (typeof value === "boolean") return value ? "true" : "false";
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : isoDate(value);
-  if (typeof value === "object") {
-    if ("richText" in value && Array.isArray(value.richText)) {
-      return value.richText.map((part) => part.text).join("");
-    }
-    if ("hyperlink" in value) {
-      const text = (value as { text?: unknown }).text;
-      return typeof text === "string"
-        ? text
-        : cellText(text as ExcelJS.CellValue) || String(value.hyperlink ?? "");
-    }
-    if ("formula" in value || "sharedFormula" in value) {
-      return cellText((value as { result?: ExcelJS.CellValue }).result ?? null);
-    }
-    if ("error" in value) return "";
+  return (typeof value === "object" ? objectCellText(value) : undefined) ?? String(value);
+}
+
+/** Rich text, hyperlink, formula and error cells; undefined for any other object. */
+function objectCellText(value: Extract<ExcelJS.CellValue, object>): string | undefined {
+  if ("richText" in value && Array.isArray(value.richText)) {
+    return value.richText.map((part) => part.text).join("");
   }
-  return String(value);
+  if ("hyperlink" in value) {
+    const text = (value as { text?: unknown }).text;
+    return typeof text === "string"
+      ? text
+      : cellText(text as ExcelJS.CellValue) || String(value.hyperlink ?? "");
+  }
+  if ("formula" in value || "sharedFormula" in value) {
+    return cellText((value as { result?: ExcelJS.CellValue }).result ?? null);
+  }
+  if ("error" in value) return "";
+  return undefined;
 }
 
 /** A cell of a written sheet: text (formula-guarded), a number, or a date-time (UTC). */
@@ -256,7 +268,7 @@ export interface XlsxColumnFormat {
 }
 
 /** Date-time cells: a real date serial number, shown in ISO order so every locale reads it. */
-export const XLSX_DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
+const XLSX_DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
 /** A date-time at exactly midnight UTC is shown as a day: it was given as one. */
 export const XLSX_DATE_FORMAT = "yyyy-mm-dd";
 
@@ -325,7 +337,7 @@ export async function writeXlsx(
 // Header aliases
 
 /** Lower-cased, NFKC, without spaces, underscores, hyphens, dots, asterisks or colons. */
-export function normalizeHeader(header: string): string {
+function normalizeHeader(header: string): string {
   return header
     .normalize("NFKC")
     .toLowerCase()

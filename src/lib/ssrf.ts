@@ -2,9 +2,9 @@
  * SSRF guard for URLs that users hand us and the service then fetches (a seller's company
  * website, ...). Edge-safe: only URL, fetch and streams.
  *
- * Residual risk, DNS rebinding: safeFetch checks the resolver's answers, then the runtime's fetch
- * resolves the name again on its own, so a hostile name server answering with TTL 0 can point the
- * second lookup inside. Workers refuse private destinations at the platform level; on Node a
+ * Residual risk, DNS rebinding: assertResolvesPublic checks the resolver's answers, then the
+ * runtime's fetch resolves the name again on its own, so a hostile name server answering with
+ * TTL 0 can point the second lookup inside. Workers refuse private destinations at the platform level; on Node a
  * fetch from createGuardedNodeFetch (runtime/node/dns.ts) re-checks at connect time. URLs that
  * admins and operators set (providers) go through lib/outbound.ts, built on this guard.
  */
@@ -213,81 +213,6 @@ function parseIpv6(text: string): bigint | undefined {
   return groups.reduce((acc, g) => (acc << 16n) | BigInt(`0x${g}`), 0n);
 }
 
-export interface SafeFetchOptions extends UrlPolicy {
-  resolver: HostResolver;
-  fetch?: typeof fetch;
-  /** Default 5. */
-  maxRedirects?: number;
-  /** Budget for the whole chain: DNS, every hop and reading the body. Default 10000. */
-  timeoutMs?: number;
-  /** The body stream errors with SsrfBlockedError("response_too_large") past this many bytes. */
-  maxBytes?: number;
-}
-
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
-const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language"];
-
-/**
- * fetch() for user-given URLs: every hop is checked by parsePublicUrl, its hostname must resolve
- * to public addresses only, and redirects are followed by hand so each Location is checked too.
- */
-export async function safeFetch(
-  input: string,
-  init: RequestInit & SafeFetchOptions,
-): Promise<Response> {
-  const {
-    resolver,
-    fetch: fetchImpl = fetch,
-    maxRedirects = 5,
-    timeoutMs = 10_000,
-    maxBytes,
-    allowedPorts,
-    ...requestInit
-  } = init;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = requestInit.signal ? AbortSignal.any([requestInit.signal, timeout]) : timeout;
-  const headers = new Headers(requestInit.headers);
-  let method = (requestInit.method ?? "GET").toUpperCase();
-  let body = requestInit.body;
-  let url = parsePublicUrl(input, { allowedPorts });
-
-  for (let hop = 0; ; hop++) {
-    await assertResolvesPublic(url.hostname, resolver, signal);
-    const res = await fetchImpl(url.href, {
-      ...requestInit,
-      method,
-      body,
-      headers,
-      signal,
-      redirect: "manual",
-    });
-    const location = REDIRECT_STATUSES.has(res.status) ? res.headers.get("location") : null;
-    if (location === null) return maxBytes === undefined ? res : limitBody(res, maxBytes, url);
-
-    await res.body?.cancel();
-    if (hop >= maxRedirects) throw new SsrfBlockedError("too_many_redirects");
-    let target: string;
-    try {
-      target = new URL(location, url).href;
-    } catch {
-      throw new SsrfBlockedError("invalid_url");
-    }
-    const next = parsePublicUrl(target, { allowedPorts });
-    if (next.origin !== url.origin) for (const h of CREDENTIAL_HEADERS) headers.delete(h);
-    // Same method rewrites as the fetch standard.
-    if (
-      (res.status === 303 && method !== "HEAD") ||
-      ((res.status === 301 || res.status === 302) && method === "POST")
-    ) {
-      method = "GET";
-      body = null;
-      for (const h of BODY_HEADERS) headers.delete(h);
-    }
-    url = next;
-  }
-}
-
 export async function assertResolvesPublic(
   hostname: string,
   resolver: HostResolver,
@@ -307,7 +232,7 @@ export async function assertResolvesPublic(
 }
 
 // HostResolver takes no signal, so the timeout budget is enforced around it.
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   signal.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);

@@ -219,32 +219,16 @@ async function readWorkbook(
   const date1904 = properties.model?.date1904 === true;
 
   for (const [index, entry] of sheets.entries()) {
-    const merges: string[] = [];
-    const reader = new excel.WorksheetReader({
-      workbook,
-      id: index + 1,
-      iterator: watchMerges(text(entry), merges),
-      // Hyperlinked cells keep their displayed value, which is what the full loader's
-      // `{text, hyperlink}` reads as.
-      options: { worksheets: "emit", hyperlinks: "ignore" },
-    });
-    const raw = new Map<number, string[]>();
-    let nonEmpty = 0;
-    let last = 0;
-    for await (const row of reader) {
-      const line = Number.isFinite(row.number) ? row.number : last + 1;
-      last = line;
-      if (!row.hasValues) continue;
-      const cells = rowCells(row, excel.utils, date1904);
-      raw.set(line, cells);
-      if (!isBlank(cells) && ++nonEmpty > maxRows + 1) {
-        // The header and more than maxRows data rows: the rest is never inflated.
-        refuse(
-          "rows",
-          `The file has more than ${maxRows} data rows; at most ${maxRows} can be imported`,
-        );
-      }
-    }
+    const reader = (merges: string[]) =>
+      new excel.WorksheetReader({
+        workbook,
+        id: index + 1,
+        iterator: watchMerges(text(entry), merges),
+        // Hyperlinked cells keep their displayed value, which is what the full loader's
+        // `{text, hyperlink}` reads as.
+        options: { worksheets: "emit", hyperlinks: "ignore" },
+      });
+    const { raw, merges, last } = await streamRows(reader, excel.utils, date1904, maxRows);
     // Like the full loader: the first worksheet with any value is the one imported.
     if (raw.size === 0 && index < sheets.length - 1) continue;
     fillMerges(raw, merges, last);
@@ -272,6 +256,36 @@ async function readWorkbook(
 }
 
 const isBlank = (cells: string[]) => cells.every((c) => c.trim() === "");
+
+/**
+ * One worksheet's rows with values, by line, and its merged ranges; refuses as soon as the
+ * header and more than maxRows data rows were read, so the rest is never inflated.
+ */
+async function streamRows(
+  reader: (merges: string[]) => AsyncIterable<XlsxRow>,
+  utils: ExcelStreamParts["utils"],
+  date1904: boolean,
+  maxRows: number,
+): Promise<{ raw: Map<number, string[]>; merges: string[]; last: number }> {
+  const merges: string[] = [];
+  const raw = new Map<number, string[]>();
+  let nonEmpty = 0;
+  let last = 0;
+  for await (const row of reader(merges)) {
+    const line = Number.isFinite(row.number) ? row.number : last + 1;
+    last = line;
+    if (!row.hasValues) continue;
+    const cells = rowCells(row, utils, date1904);
+    raw.set(line, cells);
+    if (!isBlank(cells) && ++nonEmpty > maxRows + 1) {
+      refuse(
+        "rows",
+        `The file has more than ${maxRows} data rows; at most ${maxRows} can be imported`,
+      );
+    }
+  }
+  return { raw, merges, last };
+}
 
 /**
  * Passes a worksheet's text through and collects the `ref` of each `<mergeCell>`, which comes
@@ -332,18 +346,22 @@ function fillMerges(raw: Map<number, string[]>, merges: string[], lastLine: numb
     for (let r = from.row; r <= lastRow; r++) {
       for (let c = from.col; c <= lastCol; c++) {
         if (--budget < 0) return;
-        if (r === from.row && c === from.col) continue;
-        let cells = raw.get(r);
-        if (!cells) {
-          if (master === "") continue;
-          cells = [];
-          raw.set(r, cells);
-        }
-        while (cells.length < c - 1) cells.push("");
-        cells[c - 1] = master;
+        if (r !== from.row || c !== from.col) setMergedCell(raw, r, c, master);
       }
     }
   }
+}
+
+/** Puts `master` in 1-based column `c` of line `r`; a missing line is made unless it is "". */
+function setMergedCell(raw: Map<number, string[]>, r: number, c: number, master: string) {
+  let cells = raw.get(r);
+  if (!cells) {
+    if (master === "") return;
+    cells = [];
+    raw.set(r, cells);
+  }
+  while (cells.length < c - 1) cells.push("");
+  cells[c - 1] = master;
 }
 
 /**

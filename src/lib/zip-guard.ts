@@ -3,9 +3,9 @@
  * directory records and their zip64 extra fields) over a Uint8Array and refuses the archive
  * before anything is inflated: too many entries, an entry whose declared uncompressed size is
  * past a cap, a compression ratio over 100:1 (Apache POI's ZipSecureFile default), or a total
- * past a cap. `verifyZipInflation` then inflates each entry through DecompressionStream and
- * stops as soon as an entry produces more than it declared, so a lying header cannot get an
- * unbounded inflate past the guard. Pure TS, runs on Workers and Node.
+ * past a cap. `inflateEntry` then inflates an entry through DecompressionStream and stops as
+ * soon as it produces more than it declared, so a lying header cannot get an unbounded inflate
+ * past the guard. Pure TS, runs on Workers and Node.
  */
 
 export interface ZipLimits {
@@ -82,6 +82,86 @@ function findEocd(bytes: Uint8Array, view: DataView): number {
   return reject("Not a zip archive (no end of central directory)");
 }
 
+interface CentralDirectory {
+  entryCount: number;
+  cdSize: number;
+  cdOffset: number;
+}
+
+/** Where the central directory is and how many entries it has: the EOCD, or its zip64 record. */
+function centralDirectory(bytes: Uint8Array, view: DataView): CentralDirectory {
+  const eocd = findEocd(bytes, view);
+  const entryCount = view.getUint16(eocd + 10, true);
+  const cdSize = view.getUint32(eocd + 12, true);
+  const cdOffset = view.getUint32(eocd + 16, true);
+  if (view.getUint16(eocd + 4, true) !== 0 || view.getUint16(eocd + 6, true) !== 0) {
+    reject("Multi-disk zip archives are not supported");
+  }
+  if (entryCount !== 0xffff && cdSize !== 0xffffffff && cdOffset !== 0xffffffff) {
+    return { entryCount, cdSize, cdOffset };
+  }
+  const locator = eocd - 20;
+  if (locator < 0 || view.getUint32(locator, true) !== SIG_ZIP64_LOCATOR) {
+    reject("Zip64 end of central directory locator missing");
+  }
+  const record = u64(view, locator + 8);
+  if (record + 56 > bytes.length || view.getUint32(record, true) !== SIG_ZIP64_EOCD) {
+    reject("Zip64 end of central directory record missing");
+  }
+  return {
+    entryCount: u64(view, record + 32),
+    cdSize: u64(view, record + 40),
+    cdOffset: u64(view, record + 48),
+  };
+}
+
+type EntrySizes = Pick<ZipEntry, "compressedSize" | "uncompressedSize" | "localHeaderOffset">;
+
+/**
+ * Zip64 extended information: replaces, in order, only the fields of `sizes` whose 32-bit value
+ * is 0xFFFFFFFF.
+ */
+function applyZip64Extra(view: DataView, start: number, length: number, sizes: EntrySizes) {
+  for (let e = start; e + 4 <= start + length; ) {
+    const id = view.getUint16(e, true);
+    const size = view.getUint16(e + 2, true);
+    if (id === 0x0001) {
+      let field = e + 4;
+      const end = field + size;
+      const take = () => {
+        if (field + 8 > end) reject("Corrupt zip64 extra field");
+        const value = u64(view, field);
+        field += 8;
+        return value;
+      };
+      if (sizes.uncompressedSize === 0xffffffff) sizes.uncompressedSize = take();
+      if (sizes.compressedSize === 0xffffffff) sizes.compressedSize = take();
+      if (sizes.localHeaderOffset === 0xffffffff) sizes.localHeaderOffset = take();
+      return;
+    }
+    e += 4 + size;
+  }
+  reject("Zip64 sizes without a zip64 extra field");
+}
+
+/** One entry's method, encryption, declared sizes, ratio and local header offset. */
+function checkEntry(entry: ZipEntry, limits: ZipLimits, cdOffset: number): void {
+  const { name, method, flags, compressedSize, uncompressedSize } = entry;
+  if (method !== 0 && method !== 8) reject(`Unsupported compression method ${method} (${name})`);
+  if (flags & 0x1) reject("Encrypted zip entries are not supported");
+  if (uncompressedSize > limits.maxEntryBytes) {
+    reject(`Zip entry ${name} is too large when uncompressed (${uncompressedSize} bytes)`);
+  }
+  if (method === 0 && compressedSize !== uncompressedSize) reject(`Corrupt stored entry ${name}`);
+  if (
+    uncompressedSize > limits.ratioGraceBytes &&
+    uncompressedSize > compressedSize * limits.maxRatio
+  ) {
+    reject(`Zip entry ${name} compresses more than ${limits.maxRatio}:1 (possible zip bomb)`);
+  }
+  if (entry.localHeaderOffset + 30 > cdOffset) reject("Zip entry offset out of bounds");
+}
+
 /**
  * Lists the entries from the central directory and enforces the limits on declared sizes.
  * Throws ZipRejectedError; reads nothing but headers.
@@ -89,26 +169,7 @@ function findEocd(bytes: Uint8Array, view: DataView): number {
 export function inspectZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS): ZipEntry[] {
   if (!hasZipMagic(bytes)) reject("Not a zip archive");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const eocd = findEocd(bytes, view);
-  let entryCount = view.getUint16(eocd + 10, true);
-  let cdSize = view.getUint32(eocd + 12, true);
-  let cdOffset = view.getUint32(eocd + 16, true);
-  if (view.getUint16(eocd + 4, true) !== 0 || view.getUint16(eocd + 6, true) !== 0) {
-    reject("Multi-disk zip archives are not supported");
-  }
-  if (entryCount === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
-    const locator = eocd - 20;
-    if (locator < 0 || view.getUint32(locator, true) !== SIG_ZIP64_LOCATOR) {
-      reject("Zip64 end of central directory locator missing");
-    }
-    const record = u64(view, locator + 8);
-    if (record + 56 > bytes.length || view.getUint32(record, true) !== SIG_ZIP64_EOCD) {
-      reject("Zip64 end of central directory record missing");
-    }
-    entryCount = u64(view, record + 32);
-    cdSize = u64(view, record + 40);
-    cdOffset = u64(view, record + 48);
-  }
+  const { entryCount, cdSize, cdOffset } = centralDirectory(bytes, view);
   if (entryCount > limits.maxEntries) reject(`Too many zip entries (${entryCount})`);
   if (cdOffset + cdSize > bytes.length) reject("Central directory out of bounds");
 
@@ -120,66 +181,32 @@ export function inspectZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LI
     if (pos + 46 > bytes.length || view.getUint32(pos, true) !== SIG_CENTRAL) {
       reject("Corrupt central directory");
     }
-    const flags = view.getUint16(pos + 8, true);
-    const method = view.getUint16(pos + 10, true);
-    let compressedSize = view.getUint32(pos + 20, true);
-    let uncompressedSize = view.getUint32(pos + 24, true);
+    const sizes: EntrySizes = {
+      compressedSize: view.getUint32(pos + 20, true),
+      uncompressedSize: view.getUint32(pos + 24, true),
+      localHeaderOffset: view.getUint32(pos + 42, true),
+    };
     const nameLength = view.getUint16(pos + 28, true);
     const extraLength = view.getUint16(pos + 30, true);
     const commentLength = view.getUint16(pos + 32, true);
-    let localHeaderOffset = view.getUint32(pos + 42, true);
     const nameStart = pos + 46;
     const extraStart = nameStart + nameLength;
     const next = extraStart + extraLength + commentLength;
     if (next > bytes.length) reject("Corrupt central directory");
     const name = decoder.decode(bytes.subarray(nameStart, extraStart));
-
-    // Zip64 extended information: only the fields whose 32-bit value is 0xFFFFFFFF, in order.
-    if (
-      uncompressedSize === 0xffffffff ||
-      compressedSize === 0xffffffff ||
-      localHeaderOffset === 0xffffffff
-    ) {
-      let found = false;
-      for (let e = extraStart; e + 4 <= extraStart + extraLength; ) {
-        const id = view.getUint16(e, true);
-        const size = view.getUint16(e + 2, true);
-        if (id === 0x0001) {
-          let field = e + 4;
-          const end = field + size;
-          const take = () => {
-            if (field + 8 > end) reject("Corrupt zip64 extra field");
-            const value = u64(view, field);
-            field += 8;
-            return value;
-          };
-          if (uncompressedSize === 0xffffffff) uncompressedSize = take();
-          if (compressedSize === 0xffffffff) compressedSize = take();
-          if (localHeaderOffset === 0xffffffff) localHeaderOffset = take();
-          found = true;
-          break;
-        }
-        e += 4 + size;
-      }
-      if (!found) reject("Zip64 sizes without a zip64 extra field");
+    if (Object.values(sizes).includes(0xffffffff)) {
+      applyZip64Extra(view, extraStart, extraLength, sizes);
     }
-
-    if (method !== 0 && method !== 8) reject(`Unsupported compression method ${method} (${name})`);
-    if (flags & 0x1) reject("Encrypted zip entries are not supported");
-    if (uncompressedSize > limits.maxEntryBytes) {
-      reject(`Zip entry ${name} is too large when uncompressed (${uncompressedSize} bytes)`);
-    }
-    if (method === 0 && compressedSize !== uncompressedSize) reject(`Corrupt stored entry ${name}`);
-    if (
-      uncompressedSize > limits.ratioGraceBytes &&
-      uncompressedSize > compressedSize * limits.maxRatio
-    ) {
-      reject(`Zip entry ${name} compresses more than ${limits.maxRatio}:1 (possible zip bomb)`);
-    }
-    if (localHeaderOffset + 30 > cdOffset) reject("Zip entry offset out of bounds");
-    total += uncompressedSize;
+    const entry: ZipEntry = {
+      name,
+      method: view.getUint16(pos + 10, true),
+      flags: view.getUint16(pos + 8, true),
+      ...sizes,
+    };
+    checkEntry(entry, limits, cdOffset);
+    total += entry.uncompressedSize;
     if (total > limits.maxTotalBytes) reject("Zip archive is too large when uncompressed");
-    entries.push({ name, method, flags, compressedSize, uncompressedSize, localHeaderOffset });
+    entries.push(entry);
     pos = next;
   }
   return entries;
@@ -199,43 +226,8 @@ export function entryData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
 }
 
 /**
- * Inflates every entry through a DecompressionStream, counting bytes and cancelling as soon as
- * one produces more than its declared size, so memory and time stay bounded by the declared
- * (already capped) sizes even when a header lies. Output is discarded.
- */
-export async function verifyZipInflation(bytes: Uint8Array, entries: ZipEntry[]): Promise<void> {
-  for (const entry of entries) {
-    const data = entryData(bytes, entry);
-    if (entry.method === 0) continue; // stored: sizes already checked to be equal
-    const stream = new Blob([data as Uint8Array<ArrayBuffer>])
-      .stream()
-      .pipeThrough(new DecompressionStream("deflate-raw"));
-    const reader = stream.getReader();
-    let produced = 0;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        produced += value.byteLength;
-        if (produced > entry.uncompressedSize) {
-          await reader.cancel().catch(() => undefined);
-          reject(`Zip entry ${entry.name} inflates past its declared size (possible zip bomb)`);
-        }
-      }
-    } catch (error) {
-      if (error instanceof ZipRejectedError) throw error;
-      reject(`Zip entry ${entry.name} is corrupt`);
-    }
-    if (produced !== entry.uncompressedSize) {
-      reject(`Zip entry ${entry.name} does not match its declared size`);
-    }
-  }
-}
-
-/**
  * One entry's uncompressed bytes as a stream of chunks (DecompressionStream, so nothing but the
- * chunk in flight is held). Bounded like `verifyZipInflation`: throws ZipRejectedError as soon
- * as the entry produces more than its header declared, or, at its end, less. Breaking out of
+ * chunk in flight is held). Throws ZipRejectedError as soon as the entry produces more than its header declared, or, at its end, less. Breaking out of
  * the loop cancels the inflate, so a reader that stops early never inflates the rest.
  */
 export async function* inflateEntry(
@@ -277,14 +269,4 @@ export async function* inflateEntry(
   if (produced !== entry.uncompressedSize) {
     reject(`Zip entry ${entry.name} does not match its declared size`);
   }
-}
-
-/** Central directory check, then a bounded inflate check; returns the entries. */
-export async function guardZip(
-  bytes: Uint8Array,
-  limits: ZipLimits = DEFAULT_ZIP_LIMITS,
-): Promise<ZipEntry[]> {
-  const entries = inspectZip(bytes, limits);
-  await verifyZipInflation(bytes, entries);
-  return entries;
 }

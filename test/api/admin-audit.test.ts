@@ -651,6 +651,9 @@ describe("GET /api/v1/admin/audit-log", () => {
   });
 });
 
+// PostgreSQL only: the first test holds a row lock from a second session (pg_stat_activity shows
+// the PATCH waiting on it), the second runs admin:grant as another process on DATABASE_URL;
+// PGlite in memory has one connection and no URL.
 describe.runIf(onPostgres)("on PostgreSQL", () => {
   it("records the value a write replaced, even one committed after the statement began", async () => {
     const admin = await newAdmin();

@@ -599,6 +599,13 @@ describe("a run whose instance died mid-run", () => {
       undefined,
     );
     await pendingAgentRuns();
+    // The run ended at its first failed write while its other outreach lanes may still have a
+    // request on the way to the model: wait until no more arrive before counting.
+    for (let seen = -1, quiet = 0; quiet < 30; ) {
+      quiet = llm.requests.length === seen ? quiet + 1 : 0;
+      seen = llm.requests.length;
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const [left] = await queryRows<{
       status: string;
       attempts: number;

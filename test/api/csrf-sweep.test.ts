@@ -4,9 +4,9 @@ import { call, registerUser, type Session } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
 
 /**
- * The one CSRF rule (docs/decisions.md, "CSRF"): every write of a cookie session needs the
- * token, enforced in requireAuth. This file walks the OpenAPI document instead of a hand-kept
- * list, so a route added later is swept too.
+ * The one CSRF rule (docs/adr/0058-one-csrf-rule-for-every-write.md): every write of a cookie
+ * session needs the token, enforced in requireAuth. This file walks the OpenAPI document
+ * instead of a hand-kept list, so a route added later is swept too.
  */
 const ctx = await createTestContext();
 const { app } = ctx;

@@ -254,6 +254,8 @@ describe("task statements and users' own writes", () => {
 
   // A downgrade batch holds its row locks until it commits. `for update` would block the
   // `for key share` of a foreign key check, so a user adding a customer would wait on the task.
+  // PostgreSQL only: it is about row-lock modes between two sessions, and PGlite has one
+  // connection (an open transaction there would block every other query, whatever the lock).
   it.skipIf(!onPostgres)(
     "lets a user add a customer while a downgrade batch holds their row",
     async () => {

@@ -5,7 +5,7 @@ import { importHmacKey } from "../../src/lib/crypto";
 import { expirePendingOrders } from "../../src/modules/payments/orders";
 import type { GatewayCallback } from "../../src/providers/payment/gateway";
 import { call, randomIp, registerUser } from "../support/client";
-import { createTestContext, onPostgres, PRODUCTION_ENV, TEST_SECRETS } from "../support/harness";
+import { createTestContext, PRODUCTION_ENV, TEST_SECRETS } from "../support/harness";
 import {
   balanceOf,
   buy,
@@ -558,7 +558,9 @@ describe("the payment callback", () => {
     expect(renewed.balance).toBe(530);
   });
 
-  describe.skipIf(!onPostgres)("concurrency on the real PostgreSQL", () => {
+  // Races over the pool on PostgreSQL; serialized by PGlite's single connection, where the
+  // deliveries must still credit once. Runs on both.
+  describe("concurrency", () => {
     it("20 concurrent deliveries of one paid event credit once", async () => {
       const user = await registerUser(app);
       const order = await purchase(user);

@@ -11,9 +11,9 @@ import type { AddressInfo } from "node:net";
  * source language is the given one, else "ZH" for text with CJK characters, else "EN".
  */
 
-export type FakeDeeplFailure = "http-500" | "http-456" | "hang" | "non-json" | null;
+type FakeDeeplFailure = "http-500" | "http-456" | "hang" | "non-json" | null;
 
-export interface FakeDeeplRequest {
+interface FakeDeeplRequest {
   authorization: string | undefined;
   text: string[];
   target_lang: string;
@@ -37,6 +37,16 @@ export async function startFakeDeepl(apiKey = "fake-deepl-key:fx"): Promise<Fake
   function json(res: ServerResponse, status: number, body: unknown): void {
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
+  }
+
+  /** The scripted failure's answer; "hang" answers nothing. */
+  function answerFailure(res: ServerResponse, mode: NonNullable<FakeDeeplFailure>): void {
+    if (mode === "http-500") json(res, 500, { message: "Internal error" });
+    else if (mode === "http-456") json(res, 456, { message: "Quota exceeded" });
+    else if (mode === "non-json") {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html>maintenance</html>");
+    }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -67,14 +77,7 @@ export async function startFakeDeepl(apiKey = "fake-deepl-key:fx"): Promise<Fake
       json(res, 403, { message: "Authorization failure" });
       return;
     }
-    if (failure === "hang") return;
-    if (failure === "http-500") return json(res, 500, { message: "Internal error" });
-    if (failure === "http-456") return json(res, 456, { message: "Quota exceeded" });
-    if (failure === "non-json") {
-      res.writeHead(200, { "content-type": "text/html" });
-      res.end("<html>maintenance</html>");
-      return;
-    }
+    if (failure) return answerFailure(res, failure);
     if (!target || text.length === 0) {
       json(res, 400, { message: "Value for 'target_lang' not supported." });
       return;

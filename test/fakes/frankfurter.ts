@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
  * ever asks for EUR.
  */
 
-export type FakeFrankfurterFailure = "http-502" | "non-json" | "hang" | "wrong-base" | null;
+type FakeFrankfurterFailure = "http-502" | "non-json" | "hang" | "wrong-base" | null;
 
 export interface FakeFrankfurter {
   url: string;

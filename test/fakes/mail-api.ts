@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
  * `{statusCode, message, name}`. Written from the documentation, not from our client.
  */
 
-export interface SentEmail {
+interface SentEmail {
   id: string;
   from: string;
   to: string[];
@@ -20,7 +20,7 @@ export interface SentEmail {
   headers: Record<string, string | undefined>;
 }
 
-export type MailApiFailure = "server-error" | "rate-limited" | "redirect" | "hang" | null;
+type MailApiFailure = "server-error" | "rate-limited" | "redirect" | "hang" | null;
 
 export interface FakeMailApi {
   url: string;

@@ -21,7 +21,7 @@ export interface ChatMessage {
   content: string;
 }
 
-export type FakeOpenAiFailure =
+type FakeOpenAiFailure =
   | "http-500"
   | "http-429"
   | "hang"
@@ -31,7 +31,7 @@ export type FakeOpenAiFailure =
   | "cut-stream"
   | null;
 
-export interface FakeOpenAiRequest {
+interface FakeOpenAiRequest {
   authorization: string | undefined;
   model: string;
   messages: ChatMessage[];

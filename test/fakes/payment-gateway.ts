@@ -19,9 +19,9 @@ type CallbackType = "payment.succeeded" | "payment.closed" | "refund.succeeded";
  * http-502 and hang fail before the gateway does anything; processed-502 does the work (an
  * order or refund is recorded) and then answers 502, as a proxy losing the gateway's answer.
  */
-export type FakeGatewayFailure = "http-502" | "hang" | "processed-502" | null;
+type FakeGatewayFailure = "http-502" | "hang" | "processed-502" | null;
 
-export interface FakeOrder {
+interface FakeOrder {
   out_trade_no: string;
   trade_no: string;
   amount: number;
@@ -39,7 +39,7 @@ export interface FakeOrder {
   lastEvent?: Record<string, unknown>;
 }
 
-export interface FakeRefund {
+interface FakeRefund {
   out_trade_no: string;
   out_refund_no: string;
   refund_no: string;
@@ -48,7 +48,7 @@ export interface FakeRefund {
   status: RefundStatus;
 }
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   /** Request target: path and query, as signed. */
   path: string;
@@ -58,13 +58,13 @@ export interface ReceivedRequest {
   responseBody: unknown;
 }
 
-export interface CallbackDelivery {
+interface CallbackDelivery {
   url: string;
   headers: Record<string, string>;
   body: string;
 }
 
-export interface DeliveredCallback extends CallbackDelivery {
+interface DeliveredCallback extends CallbackDelivery {
   /** HTTP status the receiver answered; 0 when it could not be reached. */
   status: number;
   responseBody: string;
@@ -72,7 +72,7 @@ export interface DeliveredCallback extends CallbackDelivery {
   acknowledged: boolean;
 }
 
-export interface DeliverOptions {
+interface DeliverOptions {
   /** How many deliveries to make (each freshly signed, same event_id). Default 1. */
   times?: number;
   /** Fields merged into the event before signing (a validly signed but wrong event). */
@@ -118,7 +118,7 @@ const CURRENCY_RE = /^[A-Z]{3}$/;
 const RFC3339_UTC_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** The document's canonical string and signature, computed with node:crypto. */
-export function fakeSign(
+function fakeSign(
   secret: string,
   method: string,
   path: string,
@@ -330,6 +330,21 @@ export async function startFakeGateway(opts: {
     };
   }
 
+  /** A refund number used again: the same refund answered again, another one refused. */
+  function replayRefund(
+    existing: FakeRefund,
+    b: Record<string, unknown>,
+  ): { status: number; body: unknown } {
+    if (
+      existing.out_trade_no !== b.out_trade_no ||
+      existing.amount !== b.amount ||
+      existing.reason !== b.reason
+    ) {
+      throw new GatewayHttpError(409, "DUPLICATE_OUT_REFUND_NO", "out_refund_no already used");
+    }
+    return { status: 200, body: { refund_no: existing.refund_no, status: existing.status } };
+  }
+
   function refund(b: Record<string, unknown>): { status: number; body: unknown } {
     if (typeof b.out_trade_no !== "string" || !OUT_TRADE_NO_RE.test(b.out_trade_no)) {
       throw invalid("out_trade_no");
@@ -341,16 +356,7 @@ export async function startFakeGateway(opts: {
     if (typeof b.reason !== "string" || b.reason.length > 80) throw invalid("reason");
 
     const existing = refunds.get(b.out_refund_no);
-    if (existing) {
-      if (
-        existing.out_trade_no !== b.out_trade_no ||
-        existing.amount !== b.amount ||
-        existing.reason !== b.reason
-      ) {
-        throw new GatewayHttpError(409, "DUPLICATE_OUT_REFUND_NO", "out_refund_no already used");
-      }
-      return { status: 200, body: { refund_no: existing.refund_no, status: existing.status } };
-    }
+    if (existing) return replayRefund(existing, b);
     const order = orders.get(b.out_trade_no);
     if (!order) throw new GatewayHttpError(404, "ORDER_NOT_FOUND", "order not found");
     if (order.status === "pending" || order.status === "closed") {

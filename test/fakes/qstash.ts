@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
  * signed by `signQstash` exactly as QStash signs a delivery.
  */
 
-export interface PublishedMessage {
+interface PublishedMessage {
   messageId: string;
   destination: string;
   authorization: string | undefined;

@@ -13,8 +13,8 @@ import type { AddressInfo } from "node:net";
  * failure for every request, or for one protocol only. Every request is recorded.
  */
 
-export type FakeSearchKind = "brave" | "searxng";
-export type FakeSearchFailure = "http-500" | "http-429" | "hang" | "non-json" | null;
+type FakeSearchKind = "brave" | "searxng";
+type FakeSearchFailure = "http-500" | "http-429" | "hang" | "non-json" | null;
 
 export interface FakeSearchResult {
   title: string;
@@ -22,7 +22,7 @@ export interface FakeSearchResult {
   snippet: string;
 }
 
-export interface FakeSearchRequest {
+interface FakeSearchRequest {
   kind: FakeSearchKind;
   q: string;
   count: string | null;
@@ -41,7 +41,7 @@ export interface FakeSearch {
   close(): Promise<void>;
 }
 
-export function defaultSearchResults(q: string): FakeSearchResult[] {
+function defaultSearchResults(q: string): FakeSearchResult[] {
   const slug = q.toLowerCase().replace(/[^a-z0-9]+/g, "-");
   return [
     {

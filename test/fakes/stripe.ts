@@ -13,13 +13,13 @@ import type { AddressInfo } from "node:net";
  * sign them as Stripe does: `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t.payload)>`.
  */
 
-export const FAKE_STRIPE_SECRET_KEY = "sk_test_fake0123456789abcdefghijklmnop";
-export const FAKE_STRIPE_WEBHOOK_SECRET = "whsec_fake0123456789abcdefghijklmnopqrstu";
+const FAKE_STRIPE_SECRET_KEY = "sk_test_fake0123456789abcdefghijklmnop";
+const FAKE_STRIPE_WEBHOOK_SECRET = "whsec_fake0123456789abcdefghijklmnopqrstu";
 
 /** How the fake misbehaves instead of answering normally (null restores normal answers). */
-export type FakeStripeFailure = "500" | "hang" | null;
+type FakeStripeFailure = "500" | "hang" | null;
 
-export interface FakeStripeRequest {
+interface FakeStripeRequest {
   method: string;
   path: string;
   headers: IncomingMessage["headers"];
@@ -27,13 +27,13 @@ export interface FakeStripeRequest {
   form: Record<string, string>;
 }
 
-export interface SignedWebhook {
+interface SignedWebhook {
   payload: string;
   /** The value of the `Stripe-Signature` header. */
   header: string;
 }
 
-export interface SignOptions {
+interface SignOptions {
   /** Unix seconds; default now. */
   timestamp?: number;
   /** Default the fake's webhook secret. */

@@ -14,28 +14,28 @@ import type { AddressInfo } from "node:net";
  * recorded; "thing" values over 20 characters are refused with 47003 like WeChat does).
  */
 
-export const FAKE_WECHAT_APP_ID = "wx0123456789abcdef";
-export const FAKE_WECHAT_APP_SECRET = "fake-wechat-app-secret-0123456789";
+const FAKE_WECHAT_APP_ID = "wx0123456789abcdef";
+const FAKE_WECHAT_APP_SECRET = "fake-wechat-app-secret-0123456789";
 
-export const FAKE_WECHAT_TEMPLATE_ID = "fake-template-0123456789abcdefghijklmnopq";
+const FAKE_WECHAT_TEMPLATE_ID = "fake-template-0123456789abcdefghijklmnopq";
 
 /** How the fake misbehaves instead of answering normally. */
-export type FakeWechatFailure = "http-502" | "non-json" | "hang" | null;
+type FakeWechatFailure = "http-502" | "non-json" | "hang" | null;
 
 /**
  * How a template send misbehaves: WeChat busy (-1), API quota reached (45009), HTTP 500, or no
  * answer at all.
  */
-export type FakeWechatSendFailure = "busy" | "quota" | "http-500" | "hang";
+type FakeWechatSendFailure = "busy" | "quota" | "http-500" | "hang";
 
-export interface FakeTemplateMessage {
+interface FakeTemplateMessage {
   touser: string;
   template_id: string;
   data: Record<string, { value: string }>;
   msgid: number;
 }
 
-export interface FakeWechatPush {
+interface FakeWechatPush {
   templateId: string;
   /** Delivered template messages, in order. */
   messages: FakeTemplateMessage[];

@@ -52,7 +52,7 @@ export async function call(app: App, path: string, options: CallOptions = {}) {
   return { res, status: res.status, body: data, cookies: parseSetCookies(res) };
 }
 
-export function parseSetCookies(res: Response): Record<string, string> {
+function parseSetCookies(res: Response): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of res.headers.getSetCookie()) {
     const [pair] = line.split(";");

@@ -1,10 +1,7 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { migrateDatabase } from "../../src/db/migrate";
-import { migratePostgres, openPgliteDatabase } from "../../src/runtime/node/database";
+import { migratePostgres } from "../../src/runtime/node/database";
+import { pgliteImage } from "./pglite-image";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -13,34 +10,28 @@ declare module "vitest" {
   }
 }
 
-/** Migrate once per run: a PGlite dump every file loads, and a Postgres template database. */
+/**
+ * Migrate once: a PGlite image every file loads (cached across runs by pglite-image.ts), and a
+ * Postgres template database for this run.
+ *
+ * Vitest runs this once for the root project and once more for each project with files, all in
+ * this process: the template is made by the first call and dropped by the last teardown.
+ */
 export default async function setup(project: TestProject) {
-  const dir = await mkdtemp(join(tmpdir(), "ta-test-"));
-  const database = await openPgliteDatabase("memory://");
-  await migrateDatabase(database);
-  const client = (database.db as unknown as { $client: { dumpDataDir(c: string): Promise<Blob> } })
-    .$client;
-  const dump = await client.dumpDataDir("gzip");
-  const dumpPath = join(dir, "template.tar.gz");
-  await writeFile(dumpPath, Buffer.from(await dump.arrayBuffer()));
-  await database.close();
-  project.provide("pgliteTemplate", dumpPath);
+  project.provide("pgliteTemplate", await pgliteImage());
 
-  let templateName = "";
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    templateName = `ta_template_${process.pid}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`drop database if exists ${templateName}`);
-    await admin.query(`create database ${templateName}`);
-    await admin.end();
-    await migratePostgres(withDatabase(url, templateName));
-  }
+  const shared = globalThis as { [postgresTemplateKey]?: SharedTemplate };
+  shared[postgresTemplateKey] ??= { users: 0, name: createPostgresTemplate() };
+  const template = shared[postgresTemplateKey];
+  template.users += 1;
+  const templateName = await template.name;
   project.provide("postgresTemplate", templateName);
 
   return async () => {
-    await rm(dir, { recursive: true, force: true });
+    template.users -= 1;
+    if (template.users > 0) return;
+    delete shared[postgresTemplateKey];
+    const url = process.env.DATABASE_URL;
     if (url && templateName) {
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
@@ -48,6 +39,23 @@ export default async function setup(project: TestProject) {
       await admin.end();
     }
   };
+}
+
+const postgresTemplateKey = Symbol.for("trade-assistant.test.postgresTemplate");
+type SharedTemplate = { users: number; name: Promise<string> };
+
+/** A migrated, seeded database to clone per file; "" when the run has no DATABASE_URL. */
+async function createPostgresTemplate(): Promise<string> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return "";
+  const templateName = `ta_template_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`drop database if exists ${templateName}`);
+  await admin.query(`create database ${templateName}`);
+  await admin.end();
+  await migratePostgres(withDatabase(url, templateName));
+  return templateName;
 }
 
 export function withDatabase(url: string, name: string): string {

@@ -13,11 +13,12 @@ import { openPgliteDatabase, openPostgresDatabase } from "../../src/runtime/node
 import { nodeResolver } from "../../src/runtime/node/dns";
 import { createNodePasswordHasher } from "../../src/runtime/node/password";
 import { createRedisRateLimiter } from "../../src/runtime/node/redis-rate-limiter";
+import { seedDefaults } from "../../src/runtime/seed-defaults";
 import { registerUser } from "./client";
 import { withDatabase } from "./global-setup";
 
-export type TestDb = "pglite" | "postgres";
-export const TEST_DB: TestDb = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
+type TestDb = "pglite" | "postgres";
+const TEST_DB: TestDb = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
 export const onPostgres = TEST_DB === "postgres";
 
 export const TEST_SECRETS = {
@@ -28,7 +29,7 @@ export const TEST_SECRETS = {
 
 const randomSuffix = () => Math.random().toString(36).slice(2, 10);
 
-/** A fresh database for one test file: PGlite from the migrated dump, or a Postgres clone. */
+/** A fresh database for one test file: PGlite from the migrated image, or a Postgres clone. */
 export async function openTestDatabase(): Promise<Database & { url?: string }> {
   if (TEST_DB === "postgres") {
     const base = process.env.DATABASE_URL!;
@@ -51,12 +52,16 @@ export async function openTestDatabase(): Promise<Database & { url?: string }> {
       },
     };
   }
-  const dump = new Blob([await readFile(inject("pgliteTemplate"))]);
-  return openPgliteDatabase("memory://", { loadDataDir: dump });
+  // Its own in-memory cluster from the cached migrated image (pglite-image.ts), then the
+  // default rows, which the image leaves out because they come from src, not migrations/.
+  const image = new Blob([await readFile(inject("pgliteTemplate"))]);
+  const database = await openPgliteDatabase("memory://", { loadDataDir: image });
+  await seedDefaults(database.db);
+  return database;
 }
 
 /** Redis when the run has one (so limits are tested on the real store), else memory. */
-export function testRateLimiter(): RateLimiter {
+function testRateLimiter(): RateLimiter {
   const url = process.env.REDIS_URL;
   if (!url || TEST_DB !== "postgres") return createMemoryRateLimiter();
   return prefixedLimiter(createRedisRateLimiter(url), `t${process.pid}${randomSuffix()}:`);

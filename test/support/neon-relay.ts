@@ -29,7 +29,7 @@ export interface NeonRelay {
   close(): Promise<void>;
 }
 
-export const DEFAULT_RELAY_TARGETS = ["127.0.0.1:5432"] as const;
+const DEFAULT_RELAY_TARGETS = ["127.0.0.1:5432"] as const;
 
 function toBuffer(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;

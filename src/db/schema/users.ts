@@ -46,7 +46,8 @@ export const users = pgTable(
     lastLoginAt: tstz("last_login_at"),
     /**
      * Wrong passwords since the last success; past a free allowance each further attempt waits
-     * a delay that grows with it (login throttling per account, docs/decisions.md).
+     * a delay that grows with it (login throttling per account,
+     * docs/adr/0061-per-account-login-delay.md).
      */
     failedLoginCount: integer("failed_login_count").notNull().default(0),
     lastFailedLoginAt: tstz("last_failed_login_at"),

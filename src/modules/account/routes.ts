@@ -77,7 +77,7 @@ export function mailVerificationOnRegister(
   return mailVerificationAfterRegister(c.get("deps"), user, keepAliveOf(c));
 }
 
-export const verifyEmailRequestRoute = createRoute({
+const verifyEmailRequestRoute = createRoute({
   method: "post",
   path: `${BASE}/verify-email/request`,
   tags,
@@ -93,7 +93,7 @@ export const verifyEmailRequestRoute = createRoute({
   },
 });
 
-export const verifyEmailRoute = createRoute({
+const verifyEmailRoute = createRoute({
   method: "post",
   path: `${BASE}/verify-email`,
   tags,
@@ -109,7 +109,7 @@ export const verifyEmailRoute = createRoute({
   },
 });
 
-export const forgotPasswordRoute = createRoute({
+const forgotPasswordRoute = createRoute({
   method: "post",
   path: `${BASE}/password/forgot`,
   tags,
@@ -123,7 +123,7 @@ export const forgotPasswordRoute = createRoute({
   },
 });
 
-export const resetPasswordRoute = createRoute({
+const resetPasswordRoute = createRoute({
   method: "post",
   path: `${BASE}/password/reset`,
   tags,
@@ -138,7 +138,7 @@ export const resetPasswordRoute = createRoute({
   },
 });
 
-export const emailChangeRoute = createRoute({
+const emailChangeRoute = createRoute({
   method: "post",
   path: `${BASE}/email`,
   tags,

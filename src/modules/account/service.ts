@@ -19,7 +19,7 @@ import {
 export type TokenPurpose = (typeof EMAIL_TOKEN_PURPOSES)[number];
 
 /** How long a mailed link works (docs/mail.md). A reset is short-lived: it is a password. */
-export const TOKEN_TTL_MINUTES: Record<TokenPurpose, number> = {
+const TOKEN_TTL_MINUTES: Record<TokenPurpose, number> = {
   verify_email: 48 * 60,
   change_email: 24 * 60,
   reset_password: 60,

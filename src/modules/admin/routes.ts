@@ -4,6 +4,8 @@ import { ErrorSchema, errorResponse } from "../../http/errors";
 import {
   adminErrorResponses as adminErrors,
   adminGuard as guard,
+  IdParam,
+  okResponse as ok,
   bearerSecurity as security,
   adminWriteGuard as writeGuard,
 } from "../../http/openapi";
@@ -21,7 +23,6 @@ import {
   ConfigPutBody,
   UsageLogPage,
   UsageLogQuery,
-  UserIdParam,
 } from "./schemas";
 import {
   getSystemConfig,
@@ -36,9 +37,6 @@ import { adminStats } from "./stats";
 import { actorOf } from "./writes";
 
 const tags = ["Admin"];
-const ok = <T extends z.ZodType>(schema: T, description: string) => ({
-  200: { description, content: { "application/json": { schema } } },
-});
 
 const perCurrency = z.record(z.string(), z.number().int()).openapi({ example: { USD: 129900 } });
 const AdminStatsSchema = z
@@ -71,7 +69,7 @@ const AdminStatsSchema = z
   })
   .openapi("AdminStats");
 
-export const adminStatsRoute = createRoute({
+const adminStatsRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/stats",
   tags,
@@ -87,7 +85,7 @@ export const adminStatsRoute = createRoute({
   responses: { ...ok(AdminStatsSchema, "Dashboard figures"), ...adminErrors },
 });
 
-export const listUsersRoute = createRoute({
+const listUsersRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/users",
   tags,
@@ -98,14 +96,14 @@ export const listUsersRoute = createRoute({
   responses: { ...ok(AdminUserPage, "A page of users"), ...adminErrors },
 });
 
-export const getUserRoute = createRoute({
+const getUserRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/users/{id}",
   tags,
   security,
   summary: "One user",
   middleware: [...guard],
-  request: { params: UserIdParam },
+  request: { params: IdParam },
   responses: {
     ...ok(AdminUserSchema, "The user"),
     404: errorResponse(ErrorSchema, "No such user"),
@@ -113,7 +111,7 @@ export const getUserRoute = createRoute({
   },
 });
 
-export const patchUserRoute = createRoute({
+const patchUserRoute = createRoute({
   method: "patch",
   path: "/api/v1/admin/users/{id}",
   tags,
@@ -121,7 +119,7 @@ export const patchUserRoute = createRoute({
   summary: "Change role, plan or status (disabling signs the user out everywhere)",
   middleware: [...writeGuard],
   request: {
-    params: UserIdParam,
+    params: IdParam,
     body: { required: true, content: { "application/json": { schema: AdminUserPatch } } },
   },
   responses: {
@@ -131,7 +129,7 @@ export const patchUserRoute = createRoute({
   },
 });
 
-export const usageLogsRoute = createRoute({
+const usageLogsRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/usage-logs",
   tags,
@@ -142,7 +140,7 @@ export const usageLogsRoute = createRoute({
   responses: { ...ok(UsageLogPage, "A page of usage logs"), ...adminErrors },
 });
 
-export const auditLogRoute = createRoute({
+const auditLogRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/audit-log",
   tags,
@@ -156,7 +154,7 @@ export const auditLogRoute = createRoute({
   responses: { ...ok(AuditLogPage, "A page of audit rows"), ...adminErrors },
 });
 
-export const listConfigRoute = createRoute({
+const listConfigRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/system-config",
   tags,
@@ -169,7 +167,7 @@ export const listConfigRoute = createRoute({
   },
 });
 
-export const getConfigRoute = createRoute({
+const getConfigRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/system-config/{key}",
   tags,
@@ -184,7 +182,7 @@ export const getConfigRoute = createRoute({
   },
 });
 
-export const putConfigRoute = createRoute({
+const putConfigRoute = createRoute({
   method: "put",
   path: "/api/v1/admin/system-config/{key}",
   tags,

@@ -30,10 +30,6 @@ export const AdminUserPatch = z
   .refine((body) => Object.keys(body).length > 0, { error: "Send at least one field to change" })
   .openapi("AdminUserPatch");
 
-export const UserIdParam = z.object({
-  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
-});
-
 export const UsageLogQuery = pageQuery().extend({
   user_id: z.uuid().optional(),
   event: z.string().max(60).optional(),
@@ -41,7 +37,7 @@ export const UsageLogQuery = pageQuery().extend({
   end_date: z.iso.date().optional(),
 });
 
-export const UsageLogSchema = z
+const UsageLogSchema = z
   .object({
     id: z.string(),
     user_id: z.string().nullable(),
@@ -78,7 +74,7 @@ export const AuditLogQuery = pageQuery().extend({
   end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
 });
 
-export const AuditLogEntrySchema = z
+const AuditLogEntrySchema = z
   .object({
     id: z.string(),
     actor_id: z

@@ -3,7 +3,7 @@ import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { CREDIT_OPERATIONS } from "../credits/service";
 
-export interface AdminStatsDay {
+interface AdminStatsDay {
   date: string;
   new_users: number;
   /** Paid orders' amount net of refunds, minor units per currency (by order creation day). */

@@ -11,7 +11,7 @@ import { nowIso } from "../../lib/clock";
  * / 4), so a queued run gets everything back and a run that began saving gets nothing. The
  * cancel statement computes it (one statement with the refund; docs/agent.md has the table).
  */
-export const BILLED_STAGES = 4;
+const BILLED_STAGES = 4;
 
 export interface CancelledRun {
   id: string;

@@ -29,7 +29,7 @@ export async function pendingAgentRuns(): Promise<void> {
 }
 
 /** Runs the pipeline detached from the request: errors are logged, never unhandled. */
-export function runInBackground(deps: Deps, pipelineId: string, keepAlive: KeepAlive): void {
+function runInBackground(deps: Deps, pipelineId: string, keepAlive: KeepAlive): void {
   const task: Promise<void> = runAgentPipeline(deps, pipelineId)
     .then(() => undefined)
     .catch((error: unknown) => {
@@ -83,7 +83,7 @@ export async function startAgentRun(
   return result;
 }
 
-export async function dispatchAgentRun(deps: Deps, pipelineId: string, keepAlive: KeepAlive) {
+async function dispatchAgentRun(deps: Deps, pipelineId: string, keepAlive: KeepAlive) {
   if (qstashPublishing(deps.config)) {
     try {
       await publishJob(deps.config, AGENT_RUN_JOB, { pipeline_id: pipelineId });
@@ -99,9 +99,9 @@ export async function dispatchAgentRun(deps: Deps, pipelineId: string, keepAlive
 }
 
 /** A queued run nobody picked up for this long is taken by the sweep (every minute). */
-export const STALE_QUEUED_MINUTES = 2;
+const STALE_QUEUED_MINUTES = 2;
 /** Runs the sweep takes at most per call. */
-export const SWEEP_BATCH = 5;
+const SWEEP_BATCH = 5;
 
 /**
  * Recovery for runs nobody is working on: runs whose lease expired (their worker died) and runs

@@ -10,15 +10,15 @@ import { iso } from "../../lib/clock";
  * so it works the same on Node and on Workers whichever instance runs the pipeline.
  */
 
-export const POLL_MS = 500;
+const POLL_MS = 500;
 /** A comment line this often keeps proxies from closing a quiet stream. */
-export const KEEPALIVE_MS = 15_000;
+const KEEPALIVE_MS = 15_000;
 /** The stream closes after this long (a client reconnects and gets the current state first). */
-export const MAX_STREAM_MS = 10 * 60_000;
+const MAX_STREAM_MS = 10 * 60_000;
 
 const ENDED: readonly PipelineStatus[] = ["succeeded", "failed", "cancelled"];
 
-export interface StageView {
+interface StageView {
   name: string;
   status: string;
   started_at: string;
@@ -65,7 +65,7 @@ export async function readRunView(deps: Deps, userId: string, id: string): Promi
   };
 }
 
-export interface RunEvent {
+interface RunEvent {
   event: "state" | "status" | "stage" | "end";
   data: unknown;
 }
@@ -75,7 +75,7 @@ export interface RunEvent {
  * `stage` event for each stage that is new or whose status changed (in stage order), and `end`
  * once the run has ended.
  */
-export function runEvents(before: RunView, after: RunView): RunEvent[] {
+function runEvents(before: RunView, after: RunView): RunEvent[] {
   const events: RunEvent[] = [];
   if (after.status !== before.status) {
     events.push({ event: "status", data: { status: after.status } });

@@ -24,12 +24,12 @@ import { OutreachAnswer } from "./schemas";
  * in `pipeline_data` as it is written. See docs/agent.md.
  */
 
-export const MAX_ATTEMPTS = 3;
-export const OUTREACH_CONCURRENCY = 3;
+const MAX_ATTEMPTS = 3;
+const OUTREACH_CONCURRENCY = 3;
 
-export type StageName = "search" | "analysis" | "outreach" | "save";
+type StageName = "search" | "analysis" | "outreach" | "save";
 
-export interface StageRecord {
+interface StageRecord {
   name: StageName;
   status: "running" | "succeeded" | "failed";
   started_at: string;
@@ -37,14 +37,14 @@ export interface StageRecord {
   detail: Record<string, unknown> | null;
 }
 
-export interface Outreach {
+interface Outreach {
   subject: string;
   body: string;
   language: string;
   provider: string;
 }
 
-export interface Lead extends DiscoveredCompany {
+interface Lead extends DiscoveredCompany {
   outreach: Outreach | null;
   note?: string;
   customer_id?: string | null;
@@ -53,7 +53,7 @@ export interface Lead extends DiscoveredCompany {
   not_saved?: string | null;
 }
 
-export interface PipelineData {
+interface PipelineData {
   stages: StageRecord[];
   leads: Lead[];
   summary: {
@@ -380,7 +380,7 @@ const cleanEmail = (email: string | null) => {
  * The best `max` companies by fit score, each company once: a later company with the same
  * name (case-insensitively) or e-mail as a better one is dropped.
  */
-export function selectLeads(companies: DiscoveredCompany[], max: number): DiscoveredCompany[] {
+function selectLeads(companies: DiscoveredCompany[], max: number): DiscoveredCompany[] {
   const names = new Set<string>();
   const emails = new Set<string>();
   const out: DiscoveredCompany[] = [];

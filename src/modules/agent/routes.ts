@@ -1,10 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
 import { streamSSE } from "hono/streaming";
-import { queryRows } from "../../db/client";
-import { selectPage } from "../../db/page";
-import type { PipelineStatus } from "../../db/schema/discovery";
-import type { Deps } from "../../deps";
 import { requireAuth } from "../../http/auth";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import {
@@ -16,17 +11,16 @@ import {
 } from "../../http/errors";
 import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
-import { jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
+import { IdParam, jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
-import { iso } from "../../lib/clock";
 import { keepAliveOf } from "../jobs/background";
 import { cancelAgentRun } from "./cancel";
 import { startAgentRun } from "./dispatch";
 import { readRunView, streamRunEvents } from "./events";
+import { getPipeline, listPipelines } from "./pipelines";
 import {
   AgentCancelledSchema,
   AgentStartedSchema,
-  PipelineIdParam,
   PipelineSchema,
   PipelinesPage,
   PipelinesQuery,
@@ -40,13 +34,28 @@ const billableGuard = [
   idempotentRequest,
 ];
 
-/** API.md serves the agent under `/agent/...` and `/api/v1/agent/...`: one route per prefix. */
-const PREFIXES = ["/agent", "/api/v1/agent"] as const;
+/** API.md serves the agent under `/agent/...` and `/api/v1/agent/...`: one route per path. */
+const PATHS = [
+  {
+    start: "/agent/start",
+    list: "/agent/pipelines",
+    get: "/agent/{id}",
+    events: "/agent/{id}/events",
+    cancel: "/agent/{id}/cancel",
+  },
+  {
+    start: "/api/v1/agent/start",
+    list: "/api/v1/agent/pipelines",
+    get: "/api/v1/agent/{id}",
+    events: "/api/v1/agent/{id}/events",
+    cancel: "/api/v1/agent/{id}/cancel",
+  },
+] as const;
 
-const startRoute = (prefix: string) =>
+const startRoute = (path: string) =>
   createRoute({
     method: "post",
-    path: `${prefix}/start`,
+    path,
     tags,
     security,
     summary:
@@ -67,10 +76,10 @@ const startRoute = (prefix: string) =>
     },
   });
 
-const listRoute = (prefix: string) =>
+const listRoute = (path: string) =>
   createRoute({
     method: "get",
-    path: `${prefix}/pipelines`,
+    path,
     tags,
     security,
     summary: "The caller's agent runs, newest first (without the full pipeline_data)",
@@ -79,15 +88,15 @@ const listRoute = (prefix: string) =>
     responses: { 200: json(PipelinesPage, "A page of pipelines"), ...authErrorResponses },
   });
 
-const getRoute = (prefix: string) =>
+const getRoute = (path: string) =>
   createRoute({
     method: "get",
-    path: `${prefix}/{id}`,
+    path,
     tags,
     security,
     summary: "One agent run with pipeline_data {stages, leads, summary}",
     middleware: [requireAuth] as const,
-    request: { params: PipelineIdParam },
+    request: { params: IdParam },
     responses: {
       200: json(PipelineSchema, "The pipeline"),
       404: errorResponse(ErrorSchema, "No such pipeline of the caller"),
@@ -95,10 +104,10 @@ const getRoute = (prefix: string) =>
     },
   });
 
-const eventsRoute = (prefix: string) =>
+const eventsRoute = (path: string) =>
   createRoute({
     method: "get",
-    path: `${prefix}/{id}/events`,
+    path,
     tags,
     security,
     summary: "Server-sent events of one agent run: its state, then each stage change, then its end",
@@ -112,7 +121,7 @@ const eventsRoute = (prefix: string) =>
       "15 s and closes after 10 minutes (reconnect: the first event is the current state again). " +
       "404 (JSON, before any event) when the run is not the caller's.",
     middleware: [requireAuth] as const,
-    request: { params: PipelineIdParam },
+    request: { params: IdParam },
     responses: {
       200: {
         description: "The event stream",
@@ -123,10 +132,10 @@ const eventsRoute = (prefix: string) =>
     },
   });
 
-const cancelRoute = (prefix: string) =>
+const cancelRoute = (path: string) =>
   createRoute({
     method: "post",
-    path: `${prefix}/{id}/cancel`,
+    path,
     tags,
     security,
     summary: "Stop a queued or running agent run; the unused stages' credits are refunded",
@@ -136,7 +145,7 @@ const cancelRoute = (prefix: string) =>
       "rounded down: a queued run gets everything back. A run that already ended is 409 and " +
       "refunds nothing, so cancelling twice refunds once.",
     middleware: [requireAuth] as const,
-    request: { params: PipelineIdParam },
+    request: { params: IdParam },
     responses: {
       200: json(AgentCancelledSchema, "The run was cancelled"),
       404: errorResponse(ErrorSchema, "No such pipeline of the caller"),
@@ -145,89 +154,11 @@ const cancelRoute = (prefix: string) =>
     },
   });
 
-interface PipelineRow {
-  id: string;
-  status: PipelineStatus;
-  product: string;
-  market: string;
-  max_leads: number;
-  error: string | null;
-  attempts: number;
-  created_at: Date | string;
-  started_at: Date | string | null;
-  finished_at: Date | string | null;
-}
-
-type PipelineData = z.output<typeof PipelineSchema>["pipeline_data"];
-
-const parsedJson = <T>(value: T | string): T =>
-  typeof value === "string" ? (JSON.parse(value) as T) : value;
-
-const base = (r: PipelineRow) => ({
-  id: r.id,
-  status: r.status,
-  product: r.product,
-  market: r.market,
-  max_leads: r.max_leads,
-  error: r.error,
-  attempts: r.attempts,
-  created_at: iso(r.created_at),
-  started_at: iso(r.started_at),
-  finished_at: iso(r.finished_at),
-});
-
-const COLUMNS = sql`id, status, product, market, max_leads, error, attempts, created_at,
-  started_at, finished_at`;
-
-async function listPipelines(deps: Deps, userId: string, query: { page: number; size: number }) {
-  // agent_pipelines_user_created_idx serves the filter and the order.
-  const { rows, total } = await selectPage<PipelineRow & { summary: unknown }>(deps.db, {
-    columns: sql`${COLUMNS}, pipeline_data -> 'summary' as summary`,
-    from: sql`agent_pipelines`,
-    where: sql`user_id = ${userId}`,
-    order: sql`created_at desc, id desc`,
-    page: query.page,
-    size: query.size,
-  });
-  return {
-    items: rows.map((r) => ({
-      ...base(r),
-      summary: parsedJson(r.summary) as {
-        leads: number;
-        drafted: number;
-        saved: number;
-        duplicates: number;
-      } | null,
-    })),
-    total,
-    page: query.page,
-    size: query.size,
-  };
-}
-
-async function getPipeline(deps: Deps, userId: string, id: string) {
-  const [row] = await queryRows<PipelineRow & { pipeline_data: unknown }>(
-    deps.db,
-    sql`select ${COLUMNS}, pipeline_data from agent_pipelines
-        where id = ${id} and user_id = ${userId}`,
-  );
-  if (!row) throw notFound("Pipeline not found");
-  const data = parsedJson(row.pipeline_data) as Partial<PipelineData>;
-  return {
-    ...base(row),
-    pipeline_data: {
-      stages: data.stages ?? [],
-      leads: data.leads ?? [],
-      summary: data.summary ?? null,
-    },
-  };
-}
-
 /** The AI Digital Employee agent: start a run, list and read pipelines, follow, cancel. */
 export function createAgentRoutes() {
   const router = createRouter();
-  for (const prefix of PREFIXES) {
-    router.openapi(startRoute(prefix), async (c) => {
+  for (const paths of PATHS) {
+    router.openapi(startRoute(paths.start), async (c) => {
       const key = c.req.header(IDEMPOTENCY_HEADER);
       const started = await startAgentRun(
         c.get("deps"),
@@ -238,13 +169,13 @@ export function createAgentRoutes() {
       return c.json(started, 202);
     });
     // The literal /pipelines before /{id}; the id is a UUID besides, so "pipelines" is never one.
-    router.openapi(listRoute(prefix), async (c) =>
+    router.openapi(listRoute(paths.list), async (c) =>
       c.json(await listPipelines(c.get("deps"), c.get("auth").userId, c.req.valid("query")), 200),
     );
-    router.openapi(getRoute(prefix), async (c) =>
+    router.openapi(getRoute(paths.get), async (c) =>
       c.json(await getPipeline(c.get("deps"), c.get("auth").userId, c.req.valid("param").id), 200),
     );
-    router.openapi(eventsRoute(prefix), async (c) => {
+    router.openapi(eventsRoute(paths.events), async (c) => {
       const deps = c.get("deps");
       const userId = c.get("auth").userId;
       // 404 as JSON before the stream opens.
@@ -265,7 +196,7 @@ export function createAgentRoutes() {
         });
       });
     });
-    router.openapi(cancelRoute(prefix), async (c) =>
+    router.openapi(cancelRoute(paths.cancel), async (c) =>
       c.json(
         await cancelAgentRun(c.get("deps"), c.get("auth").userId, c.req.valid("param").id),
         200,

@@ -19,9 +19,6 @@ export const AgentStartedSchema = z
   .openapi("AgentStarted");
 
 /** A path id that must be a UUID: `/agent/pipelines` can never be read as one. */
-export const PipelineIdParam = z.object({
-  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
-});
 
 export const PipelinesQuery = pageQuery(100, 20);
 
@@ -54,7 +51,7 @@ const pipelineFields = {
   finished_at: z.string().nullable(),
 };
 
-export const PipelineListItem = z
+const PipelineListItem = z
   .object({ ...pipelineFields, summary: SummarySchema })
   .openapi("AgentPipelineListItem");
 

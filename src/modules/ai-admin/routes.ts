@@ -4,7 +4,9 @@ import {
   adminErrorResponses as adminErrors,
   jsonBody as body,
   adminGuard as guard,
+  IdParam,
   jsonResponse as json,
+  notFoundResponse,
   bearerSecurity as security,
   adminWriteGuard as writeGuard,
 } from "../../http/openapi";
@@ -16,7 +18,6 @@ import {
   FaqPage,
   FaqPatch,
   FaqSchema,
-  IdParam,
   ProviderBody,
   ProviderListQuery,
   ProviderPage,
@@ -51,17 +52,15 @@ import {
   updateQuota,
 } from "./service";
 
-const notFound = { 404: errorResponse(ErrorSchema, "Not found") };
 const deleted = { 204: { description: "Deleted" } };
 
 // ---------------------------------------------------------------- AI providers
 
 const providerTags = ["Admin: AI providers"];
-const PROVIDERS = "/api/v1/admin/ai-providers";
 
-export const listProvidersRoute = createRoute({
+const listProvidersRoute = createRoute({
   method: "get",
-  path: PROVIDERS,
+  path: "/api/v1/admin/ai-providers",
   tags: providerTags,
   security,
   summary: "AI providers by name, filtered by kind and enabled (keys are never returned)",
@@ -70,9 +69,9 @@ export const listProvidersRoute = createRoute({
   responses: { 200: json(ProviderPage, "A page of providers"), ...adminErrors },
 });
 
-export const createProviderRoute = createRoute({
+const createProviderRoute = createRoute({
   method: "post",
-  path: PROVIDERS,
+  path: "/api/v1/admin/ai-providers",
   tags: providerTags,
   security,
   summary: "Add an AI provider; its API key is stored encrypted and is write-only",
@@ -85,20 +84,20 @@ export const createProviderRoute = createRoute({
   },
 });
 
-export const getProviderRoute = createRoute({
+const getProviderRoute = createRoute({
   method: "get",
-  path: `${PROVIDERS}/{id}`,
+  path: "/api/v1/admin/ai-providers/{id}",
   tags: providerTags,
   security,
   summary: "One AI provider",
   middleware: [...guard],
   request: { params: IdParam },
-  responses: { 200: json(ProviderSchema, "The provider"), ...notFound, ...adminErrors },
+  responses: { 200: json(ProviderSchema, "The provider"), ...notFoundResponse(), ...adminErrors },
 });
 
-export const updateProviderRoute = createRoute({
+const updateProviderRoute = createRoute({
   method: "patch",
-  path: `${PROVIDERS}/{id}`,
+  path: "/api/v1/admin/ai-providers/{id}",
   tags: providerTags,
   security,
   summary: "Change an AI provider (`api_key: null` clears the key; leaving it out keeps it)",
@@ -111,25 +110,25 @@ export const updateProviderRoute = createRoute({
   responses: {
     200: json(ProviderSchema, "Updated"),
     409: errorResponse(ErrorSchema, "Name already used"),
-    ...notFound,
+    ...notFoundResponse(),
     ...adminErrors,
   },
 });
 
-export const deleteProviderRoute = createRoute({
+const deleteProviderRoute = createRoute({
   method: "delete",
-  path: `${PROVIDERS}/{id}`,
+  path: "/api/v1/admin/ai-providers/{id}",
   tags: providerTags,
   security,
   summary: "Delete an AI provider and its translation quotas",
   middleware: [...writeGuard],
   request: { params: IdParam },
-  responses: { ...deleted, ...notFound, ...adminErrors },
+  responses: { ...deleted, ...notFoundResponse(), ...adminErrors },
 });
 
 // ---------------------------------------------------------------- AI routing
 
-export const getRoutingRoute = createRoute({
+const getRoutingRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/ai-routing",
   tags: providerTags,
@@ -139,7 +138,7 @@ export const getRoutingRoute = createRoute({
   responses: { 200: json(RoutingSchema, "Routing and effective candidates"), ...adminErrors },
 });
 
-export const putRoutingRoute = createRoute({
+const putRoutingRoute = createRoute({
   method: "put",
   path: "/api/v1/admin/ai-routing",
   tags: providerTags,
@@ -155,11 +154,10 @@ export const putRoutingRoute = createRoute({
 // ---------------------------------------------------------------- translation quotas
 
 const quotaTags = ["Admin: translation quotas"];
-const QUOTAS = "/api/v1/admin/translation-quotas";
 
-export const listQuotasRoute = createRoute({
+const listQuotasRoute = createRoute({
   method: "get",
-  path: QUOTAS,
+  path: "/api/v1/admin/translation-quotas",
   tags: quotaTags,
   security,
   summary: "Translation quotas with their current use, by provider name and period",
@@ -168,9 +166,9 @@ export const listQuotasRoute = createRoute({
   responses: { 200: json(QuotaPage, "A page of quotas"), ...adminErrors },
 });
 
-export const createQuotaRoute = createRoute({
+const createQuotaRoute = createRoute({
   method: "post",
-  path: QUOTAS,
+  path: "/api/v1/admin/translation-quotas",
   tags: quotaTags,
   security,
   summary: "Add a provider's daily or monthly character quota (one per provider and period)",
@@ -183,20 +181,20 @@ export const createQuotaRoute = createRoute({
   },
 });
 
-export const getQuotaRoute = createRoute({
+const getQuotaRoute = createRoute({
   method: "get",
-  path: `${QUOTAS}/{id}`,
+  path: "/api/v1/admin/translation-quotas/{id}",
   tags: quotaTags,
   security,
   summary: "One translation quota",
   middleware: [...guard],
   request: { params: IdParam },
-  responses: { 200: json(QuotaSchema, "The quota"), ...notFound, ...adminErrors },
+  responses: { 200: json(QuotaSchema, "The quota"), ...notFoundResponse(), ...adminErrors },
 });
 
-export const updateQuotaRoute = createRoute({
+const updateQuotaRoute = createRoute({
   method: "patch",
-  path: `${QUOTAS}/{id}`,
+  path: "/api/v1/admin/translation-quotas/{id}",
   tags: quotaTags,
   security,
   summary: "Change a translation quota's period, limit or enabled flag",
@@ -205,41 +203,40 @@ export const updateQuotaRoute = createRoute({
   responses: {
     200: json(QuotaSchema, "Updated"),
     409: errorResponse(ErrorSchema, "The provider already has a quota for that period"),
-    ...notFound,
+    ...notFoundResponse(),
     ...adminErrors,
   },
 });
 
-export const deleteQuotaRoute = createRoute({
+const deleteQuotaRoute = createRoute({
   method: "delete",
-  path: `${QUOTAS}/{id}`,
+  path: "/api/v1/admin/translation-quotas/{id}",
   tags: quotaTags,
   security,
   summary: "Delete a translation quota",
   middleware: [...writeGuard],
   request: { params: IdParam },
-  responses: { ...deleted, ...notFound, ...adminErrors },
+  responses: { ...deleted, ...notFoundResponse(), ...adminErrors },
 });
 
-export const resetQuotaRoute = createRoute({
+const resetQuotaRoute = createRoute({
   method: "post",
-  path: `${QUOTAS}/{id}/reset`,
+  path: "/api/v1/admin/translation-quotas/{id}/reset",
   tags: quotaTags,
   security,
   summary: "Zero the quota's use and start its period at the current UTC day or month",
   middleware: [...writeGuard],
   request: { params: IdParam },
-  responses: { 200: json(QuotaSchema, "Reset"), ...notFound, ...adminErrors },
+  responses: { 200: json(QuotaSchema, "Reset"), ...notFoundResponse(), ...adminErrors },
 });
 
 // ---------------------------------------------------------------- FAQ
 
 const faqTags = ["Admin: FAQ"];
-const FAQ = "/api/v1/admin/faq";
 
-export const listFaqsRoute = createRoute({
+const listFaqsRoute = createRoute({
   method: "get",
-  path: FAQ,
+  path: "/api/v1/admin/faq",
   tags: faqTags,
   security,
   summary: "FAQ entries by sort order, filtered by enabled and question text",
@@ -248,9 +245,9 @@ export const listFaqsRoute = createRoute({
   responses: { 200: json(FaqPage, "A page of FAQ entries"), ...adminErrors },
 });
 
-export const createFaqRoute = createRoute({
+const createFaqRoute = createRoute({
   method: "post",
-  path: FAQ,
+  path: "/api/v1/admin/faq",
   tags: faqTags,
   security,
   summary: "Add an FAQ entry the assistant answers instantly and free",
@@ -259,37 +256,37 @@ export const createFaqRoute = createRoute({
   responses: { 201: json(FaqSchema, "Created"), ...adminErrors },
 });
 
-export const getFaqRoute = createRoute({
+const getFaqRoute = createRoute({
   method: "get",
-  path: `${FAQ}/{id}`,
+  path: "/api/v1/admin/faq/{id}",
   tags: faqTags,
   security,
   summary: "One FAQ entry",
   middleware: [...guard],
   request: { params: IdParam },
-  responses: { 200: json(FaqSchema, "The entry"), ...notFound, ...adminErrors },
+  responses: { 200: json(FaqSchema, "The entry"), ...notFoundResponse(), ...adminErrors },
 });
 
-export const updateFaqRoute = createRoute({
+const updateFaqRoute = createRoute({
   method: "patch",
-  path: `${FAQ}/{id}`,
+  path: "/api/v1/admin/faq/{id}",
   tags: faqTags,
   security,
   summary: "Change an FAQ entry",
   middleware: [...writeGuard],
   request: { params: IdParam, body: body(FaqPatch) },
-  responses: { 200: json(FaqSchema, "Updated"), ...notFound, ...adminErrors },
+  responses: { 200: json(FaqSchema, "Updated"), ...notFoundResponse(), ...adminErrors },
 });
 
-export const deleteFaqRoute = createRoute({
+const deleteFaqRoute = createRoute({
   method: "delete",
-  path: `${FAQ}/{id}`,
+  path: "/api/v1/admin/faq/{id}",
   tags: faqTags,
   security,
   summary: "Delete an FAQ entry",
   middleware: [...writeGuard],
   request: { params: IdParam },
-  responses: { ...deleted, ...notFound, ...adminErrors },
+  responses: { ...deleted, ...notFoundResponse(), ...adminErrors },
 });
 
 /** Admin: ai-providers, ai-routing, translation-quotas, faq (API.md "Admin"). */

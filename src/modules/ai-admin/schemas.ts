@@ -7,16 +7,12 @@ import { pageQuery, pageSchema } from "../../lib/pagination";
 import { AI_TASKS } from "../ai/routing";
 import { AiRoutingSchema } from "../system-config/schemas";
 
-export const IdParam = z.object({
-  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
-});
-
 const notEmpty = <T extends object>(body: T) => Object.keys(body).length > 0;
 const sendSomething = { error: "Send at least one field to change" };
 
 // ---------------------------------------------------------------- AI providers
 
-export const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
 const baseUrl = httpUrlWithoutCredentials(
   500,

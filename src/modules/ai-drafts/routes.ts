@@ -6,9 +6,8 @@ import type { AppEnv } from "../../http/env";
 import { csrfErrorResponses, ErrorSchema, errorResponse } from "../../http/errors";
 import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
-import { jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
+import { IdParam, jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
-import { IdParam } from "../products/schemas";
 import {
   FollowupDraftBody,
   FollowupDraftSchema,
@@ -31,7 +30,7 @@ const billingResponses = {
   ...csrfErrorResponses,
 };
 
-export const followupDraftRoute = createRoute({
+const followupDraftRoute = createRoute({
   method: "post",
   path: "/api/v1/customers/{id}/followups/draft",
   tags: ["Customers"],
@@ -53,7 +52,7 @@ export const followupDraftRoute = createRoute({
   },
 });
 
-export const quotationFromInquiryRoute = createRoute({
+const quotationFromInquiryRoute = createRoute({
   method: "post",
   path: "/api/v1/quotations/from-inquiry",
   tags: ["Quotations"],

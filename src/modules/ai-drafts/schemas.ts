@@ -3,7 +3,7 @@ import { languageTag } from "../marketing/schemas";
 import { currencyCode } from "../products/schemas";
 import { QuotationSchema } from "../quotations/schemas";
 
-export const DRAFT_CHANNELS = ["email", "whatsapp", "wechat"] as const;
+const DRAFT_CHANNELS = ["email", "whatsapp", "wechat"] as const;
 export type DraftChannel = (typeof DRAFT_CHANNELS)[number];
 
 export const FollowupDraftBody = z
@@ -86,7 +86,7 @@ export const InquiryExtraction = z.object({
 });
 export type InquiryExtractionT = z.infer<typeof InquiryExtraction>;
 
-export const ExtractionSchema = z
+const ExtractionSchema = z
   .object({
     items: z.array(
       z.object({

@@ -69,7 +69,7 @@ const parsed = <T>(value: T | string | null): T | null =>
   typeof value === "string" ? (JSON.parse(value) as T) : value;
 const dayOf = (value: Date | string | null) => (value === null ? null : iso(value).slice(0, 10));
 
-export function customerBlock(c: CustomerFacts, today: string): string {
+function customerBlock(c: CustomerFacts, today: string): string {
   const lines = [`Today: ${today}`];
   if (c.company) lines.push(`Company: ${c.company}`);
   if (c.contact_name) lines.push(`Contact: ${c.contact_name}`);
@@ -172,7 +172,7 @@ export async function draftFollowup(
 /* ------------------------------------------------------------------ quotation from inquiry */
 
 /** pg_trgm similarity of lower-cased names at or above which an item is taken as the product. */
-export const MATCH_THRESHOLD = 0.3;
+const MATCH_THRESHOLD = 0.3;
 
 const EXTRACTION_SYSTEM =
   "You read a buyer's purchase inquiry for an export seller and extract what the buyer asks " +

@@ -6,7 +6,7 @@ import { refundHold } from "../credits/holds";
 import { type Charge, type CreditOperation, chargeCredits } from "../credits/service";
 
 /** The providers an operation cannot run without: checked before anything is charged. */
-export type ProviderNeed = "llm" | "translation" | "discovery";
+type ProviderNeed = "llm" | "translation" | "discovery";
 
 export interface BilledInput {
   userId: string;

@@ -17,7 +17,7 @@ import { CustomerBody } from "../customers/schemas";
  * schemas.ts, and test it in test/api/assistant.test.ts.
  */
 
-export const ACTION_MARKER = "```action";
+const ACTION_MARKER = "```action";
 
 export interface AssistantAction {
   type: ActionType;
@@ -58,7 +58,7 @@ function validateCustomer(data: Record<string, unknown>): Record<string, unknown
   return CustomerBody.safeParse(clean).success ? clean : null;
 }
 
-export const ACTION_TYPES = {
+const ACTION_TYPES = {
   add_customer: {
     instruction:
       'add_customer: when the user asks to add, save or create a customer (a buyer or contact), append {"type":"add_customer","data":{"company":string,"contact_name":string,"email":string,"phone":string,"whatsapp":string,"country":string,"notes":string}} with only the fields the user gave.',
@@ -66,7 +66,7 @@ export const ACTION_TYPES = {
   },
 } satisfies Record<string, ActionDefinition>;
 
-export type ActionType = keyof typeof ACTION_TYPES;
+type ActionType = keyof typeof ACTION_TYPES;
 
 /** Appended to the admin's `ai.prompt`: how to propose actions. */
 export function actionInstructions(): string {
@@ -99,7 +99,7 @@ function parseAction(raw: string): AssistantAction | null {
 }
 
 /** Said instead when the model's answer was nothing but the action block. */
-export const ACTION_ONLY_CONTENT = "I prepared this for you. Please review and confirm it.";
+const ACTION_ONLY_CONTENT = "I prepared this for you. Please review and confirm it.";
 
 /**
  * Splits a model answer into the visible content and the proposed action: every ```action

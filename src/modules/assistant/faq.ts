@@ -1,6 +1,4 @@
 import { type SQL, sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import type { Deps } from "../../deps";
 
 /**
  * pg_trgm `similarity(lower(question), lower(message))` at or above this is a match even
@@ -9,7 +7,7 @@ import type { Deps } from "../../deps";
  * answer is worse than a paid right one. Admins widen coverage with keywords, which also cover
  * CJK text (pg_trgm builds trigrams from alphanumerics only, so CJK questions score 0).
  */
-export const FAQ_SIMILARITY_THRESHOLD = 0.55;
+const FAQ_SIMILARITY_THRESHOLD = 0.55;
 
 export interface FaqMatch {
   id: string;
@@ -40,10 +38,4 @@ export function faqMatchSql(message: string): SQL {
     where m.keyword_hits > 0 or m.score >= ${FAQ_SIMILARITY_THRESHOLD}
     order by m.keyword_hits desc, m.score desc, m.sort_order, m.id
     limit 1`;
-}
-
-/** The best FAQ for a message, or null; one query. */
-export async function matchFaq(deps: Deps, message: string): Promise<FaqMatch | null> {
-  const [row] = await queryRows<FaqMatch>(deps.db, faqMatchSql(message));
-  return row ?? null;
 }

@@ -17,7 +17,12 @@ import {
   idempotentRequest,
 } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
-import { jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
+import {
+  IdParam,
+  jsonResponse as json,
+  notFoundResponse,
+  bearerSecurity as security,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { completeIdempotencyKey, releaseIdempotencyKey } from "../credits/idempotency";
 import {
@@ -26,7 +31,6 @@ import {
   ChatResponse,
   ChatStreamEventSchema,
   ConversationDetail,
-  ConversationIdParam,
   ConversationsPage,
   ConversationsQuery,
   QuickQuestionsSchema,
@@ -42,9 +46,7 @@ import {
 } from "./service";
 
 const tags = ["AI assistant"];
-const notFoundResponse = {
-  404: errorResponse(ErrorSchema, "No such conversation of the caller"),
-};
+const noSuchConversation = notFoundResponse("No such conversation of the caller");
 
 /**
  * Idempotency-Key on chat: JSON answers go through the shared middleware; a streamed turn
@@ -58,7 +60,7 @@ const idempotentUnlessStreaming: MiddlewareHandler<AppEnv> = honoursIdempotencyK
   },
 );
 
-export const chatRoute = createRoute({
+const chatRoute = createRoute({
   method: "post",
   path: "/api/v1/ai/chat",
   tags,
@@ -96,7 +98,7 @@ export const chatRoute = createRoute({
       },
     },
     402: errorResponse(ErrorSchema, "Not enough credits (nothing written)"),
-    ...notFoundResponse,
+    ...noSuchConversation,
     409: errorResponse(ErrorSchema, "The same Idempotency-Key is still being processed"),
     503: errorResponse(ErrorSchema, "No AI provider answered; the credits were returned"),
     ...csrfErrorResponses,
@@ -104,7 +106,7 @@ export const chatRoute = createRoute({
   },
 });
 
-export const quickQuestionsRoute = createRoute({
+const quickQuestionsRoute = createRoute({
   method: "get",
   path: "/api/v1/ai/quick-questions",
   tags,
@@ -114,7 +116,7 @@ export const quickQuestionsRoute = createRoute({
   responses: { 200: json(QuickQuestionsSchema, "Quick questions"), ...authErrorResponses },
 });
 
-export const listConversationsRoute = createRoute({
+const listConversationsRoute = createRoute({
   method: "get",
   path: "/api/v1/ai/conversations",
   tags,
@@ -125,32 +127,32 @@ export const listConversationsRoute = createRoute({
   responses: { 200: json(ConversationsPage, "A page of conversations"), ...authErrorResponses },
 });
 
-export const getConversationRoute = createRoute({
+const getConversationRoute = createRoute({
   method: "get",
   path: "/api/v1/ai/conversations/{id}",
   tags,
   security,
   summary: "One conversation of the caller with its last 100 messages, oldest first",
   middleware: [requireAuth] as const,
-  request: { params: ConversationIdParam },
+  request: { params: IdParam },
   responses: {
     200: json(ConversationDetail, "The conversation"),
-    ...notFoundResponse,
+    ...noSuchConversation,
     ...authErrorResponses,
   },
 });
 
-export const deleteConversationRoute = createRoute({
+const deleteConversationRoute = createRoute({
   method: "delete",
   path: "/api/v1/ai/conversations/{id}",
   tags,
   security,
   summary: "Delete one conversation of the caller and its messages",
   middleware: [requireAuth] as const,
-  request: { params: ConversationIdParam },
+  request: { params: IdParam },
   responses: {
     204: { description: "Deleted" },
-    ...notFoundResponse,
+    ...noSuchConversation,
     ...csrfErrorResponses,
   },
 });

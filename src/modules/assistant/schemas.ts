@@ -3,7 +3,7 @@ import { booleanQuery } from "../../http/query";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
 /** Longest message a user may send in one turn (characters). */
-export const MAX_MESSAGE_CHARS = 4000;
+const MAX_MESSAGE_CHARS = 4000;
 
 export const ChatBody = z
   .object({
@@ -27,7 +27,7 @@ export const ChatQuery = z.object({
   ),
 });
 
-export const ActionSchema = z
+const ActionSchema = z
   .object({
     type: z.enum(["add_customer"]),
     data: z.record(z.string(), z.unknown()).openapi({
@@ -38,9 +38,9 @@ export const ActionSchema = z
   })
   .openapi("AssistantAction");
 
-export const MESSAGE_SOURCES = ["faq", "llm"] as const;
+const MESSAGE_SOURCES = ["faq", "llm"] as const;
 
-export const MessageSchema = z
+const MessageSchema = z
   .object({
     id: z.string(),
     role: z.enum(["user", "assistant"]),
@@ -70,7 +70,7 @@ export const QuickQuestionsSchema = z
   .object({ questions: z.array(z.string()) })
   .openapi("QuickQuestions");
 
-export const ConversationSummary = z
+const ConversationSummary = z
   .object({
     id: z.string(),
     title: z.string(),
@@ -102,10 +102,6 @@ export const ConversationDetail = z
     }),
   })
   .openapi("Conversation");
-
-export const ConversationIdParam = z.object({
-  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
-});
 
 /**
  * The events of `POST /ai/chat?stream=true` (text/event-stream): each is an `event:` line

@@ -17,9 +17,9 @@ import { type FaqMatch, faqMatchSql } from "./faq";
 import type { ChatInput, MessageOut } from "./schemas";
 
 /** Messages of the conversation sent to the model as context with the new one. */
-export const HISTORY_MESSAGES = 20;
+const HISTORY_MESSAGES = 20;
 /** Messages a conversation read returns (the newest, oldest first). */
-export const DETAIL_MESSAGES = 100;
+const DETAIL_MESSAGES = 100;
 const TITLE_CHARS = 60;
 const PREVIEW_CHARS = 200;
 
@@ -33,7 +33,7 @@ function fromJson<T>(value: T | string | null): T | null {
 }
 
 /** The first 60 characters of the first message (whole code points). */
-export function conversationTitle(message: string): string {
+function conversationTitle(message: string): string {
   return Array.from(message.replace(/\s+/g, " ").trim()).slice(0, TITLE_CHARS).join("");
 }
 

@@ -13,7 +13,7 @@ import type { Deps } from "../../deps";
  * that finds the set older than that waits for one refresh, shared by every request in flight.
  * So an ended session is refused everywhere within `pollMs` plus one query, the database sees
  * one small query per instance per interval whatever the traffic, and the per-request cost is
- * a Map lookup. Design and measurements: docs/decisions.md.
+ * a Map lookup. Design and measurements: docs/adr/0052-session-revocation-reach.md.
  *
  * `SESSION_CHECK=query` instead reads the table on every request (one indexed primary-key
  * read); the bench measures both.

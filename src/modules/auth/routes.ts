@@ -113,7 +113,7 @@ async function respondWithSession<S extends 200 | 201>(
   );
 }
 
-export const csrfRoute = createRoute({
+const csrfRoute = createRoute({
   method: "get",
   path: "/api/v1/auth/csrf",
   tags,
@@ -123,7 +123,7 @@ export const csrfRoute = createRoute({
   },
 });
 
-export const registerRoute = createRoute({
+const registerRoute = createRoute({
   method: "post",
   path: "/api/v1/auth/register",
   tags,
@@ -140,7 +140,7 @@ export const registerRoute = createRoute({
   },
 });
 
-export const loginRoute = createRoute({
+const loginRoute = createRoute({
   method: "post",
   path: "/api/v1/auth/login",
   tags,
@@ -159,7 +159,7 @@ export const loginRoute = createRoute({
   },
 });
 
-export const guestRoute = createRoute({
+const guestRoute = createRoute({
   method: "post",
   path: "/api/v1/auth/guest",
   tags,
@@ -168,7 +168,7 @@ export const guestRoute = createRoute({
   responses: { 201: sessionResponse("Guest session"), ...rateLimitedResponses, ...errorResponses },
 });
 
-export const wechatLoginRoute = createRoute({
+const wechatLoginRoute = createRoute({
   method: "post",
   path: "/api/v1/auth/wechat/login",
   tags,
@@ -184,7 +184,7 @@ export const wechatLoginRoute = createRoute({
   },
 });
 
-export const refreshRoute = createRoute({
+const refreshRoute = createRoute({
   method: "post",
   path: "/api/v1/auth/refresh",
   tags,
@@ -201,7 +201,7 @@ export const refreshRoute = createRoute({
   },
 });
 
-export const logoutRoute = createRoute({
+const logoutRoute = createRoute({
   method: "post",
   path: "/api/v1/auth/logout",
   tags,
@@ -214,7 +214,7 @@ export const logoutRoute = createRoute({
   },
 });
 
-export const passwordRoute = createRoute({
+const passwordRoute = createRoute({
   method: "post",
   path: "/api/v1/auth/password",
   tags,
@@ -229,7 +229,7 @@ export const passwordRoute = createRoute({
   },
 });
 
-export const meRoute = createRoute({
+const meRoute = createRoute({
   method: "get",
   path: "/api/v1/auth/me",
   tags,

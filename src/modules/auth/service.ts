@@ -19,9 +19,9 @@ import { noteSessionEnded } from "./revocations";
 import { signAccessToken } from "./tokens";
 
 /** Registration grant (spec section 5): free-trial credits that go through the ledger. */
-export const REGISTRATION_CREDITS = 30;
+const REGISTRATION_CREDITS = 30;
 /** The paid tier a trial gives access to until trial_ends_at. */
-export const TRIAL_PLAN = "pro";
+const TRIAL_PLAN = "pro";
 const REFERRAL_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 export interface IssuedSession {
@@ -232,11 +232,12 @@ function dummyHash(deps: Deps): Promise<string> {
 }
 
 /**
- * Per-account login throttling (docs/decisions.md, 2026-11-24): the first FREE_FAILURES wrong
- * passwords cost nothing; after that each attempt must wait a delay that starts at 1 s and
- * doubles with every further failure, up to MAX_DELAY_SECONDS. A success resets it; failures
- * older than FAILURES_FORGOTTEN_AFTER are forgotten. Never a lockout: the next attempt is always
- * at most MAX_DELAY_SECONDS away, and refused attempts do not lengthen the delay.
+ * Per-account login throttling (docs/adr/0061-per-account-login-delay.md): the first
+ * FREE_FAILURES wrong passwords cost nothing; after that each attempt must wait a delay that
+ * starts at 1 s and doubles with every further failure, up to MAX_DELAY_SECONDS. A success
+ * resets it; failures older than FAILURES_FORGOTTEN_AFTER are forgotten. Never a lockout: the
+ * next attempt is always at most MAX_DELAY_SECONDS away, and refused attempts do not lengthen
+ * the delay.
  */
 export const LOGIN_THROTTLE = {
   FREE_FAILURES: 5,

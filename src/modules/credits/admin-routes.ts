@@ -4,7 +4,9 @@ import {
   adminErrorResponses as adminErrors,
   jsonBody as body,
   adminGuard as guard,
+  IdParam,
   jsonResponse as json,
+  notFoundResponse,
   bearerSecurity as security,
   adminWriteGuard as writeGuard,
 } from "../../http/openapi";
@@ -32,7 +34,6 @@ import {
   ConsumptionsQuery,
   CreditUsersPage,
   CreditUsersQuery,
-  IdParam,
   PackageBody,
   PackagePatch,
   PlanBody,
@@ -41,9 +42,8 @@ import {
 } from "./schemas";
 
 const tags = ["Admin: credits"];
-const notFoundResponse = { 404: errorResponse(ErrorSchema, "Not found") };
 
-export const creditUsersRoute = createRoute({
+const creditUsersRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/credit-users",
   tags,
@@ -54,7 +54,7 @@ export const creditUsersRoute = createRoute({
   responses: { 200: json(CreditUsersPage, "A page of balances"), ...adminErrors },
 });
 
-export const consumptionsRoute = createRoute({
+const consumptionsRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/credit-consumptions",
   tags,
@@ -65,7 +65,7 @@ export const consumptionsRoute = createRoute({
   responses: { 200: json(ConsumptionsPage, "A page of consumptions"), ...adminErrors },
 });
 
-export const adjustRoute = createRoute({
+const adjustRoute = createRoute({
   method: "post",
   path: "/api/v1/admin/credit-users/{user_id}/adjust",
   tags,
@@ -76,12 +76,12 @@ export const adjustRoute = createRoute({
   responses: {
     200: json(AdjustResultSchema, "New balance"),
     402: errorResponse(ErrorSchema, "The user has fewer credits than the deduction"),
-    ...notFoundResponse,
+    ...notFoundResponse(),
     ...adminErrors,
   },
 });
 
-export const listPackagesRoute = createRoute({
+const listPackagesRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/credit-packages",
   tags,
@@ -94,7 +94,7 @@ export const listPackagesRoute = createRoute({
   },
 });
 
-export const createPackageRoute = createRoute({
+const createPackageRoute = createRoute({
   method: "post",
   path: "/api/v1/admin/credit-packages",
   tags,
@@ -105,7 +105,7 @@ export const createPackageRoute = createRoute({
   responses: { 201: json(AdminPackageSchema, "Created"), ...adminErrors },
 });
 
-export const updatePackageRoute = createRoute({
+const updatePackageRoute = createRoute({
   method: "patch",
   path: "/api/v1/admin/credit-packages/{id}",
   tags,
@@ -113,10 +113,10 @@ export const updatePackageRoute = createRoute({
   summary: "Change a credit package",
   middleware: [...writeGuard],
   request: { params: IdParam, body: body(PackagePatch) },
-  responses: { 200: json(AdminPackageSchema, "Updated"), ...notFoundResponse, ...adminErrors },
+  responses: { 200: json(AdminPackageSchema, "Updated"), ...notFoundResponse(), ...adminErrors },
 });
 
-export const deletePackageRoute = createRoute({
+const deletePackageRoute = createRoute({
   method: "delete",
   path: "/api/v1/admin/credit-packages/{id}",
   tags,
@@ -124,10 +124,10 @@ export const deletePackageRoute = createRoute({
   summary: "Retire a credit package (orders keep referring to it)",
   middleware: [...writeGuard],
   request: { params: IdParam },
-  responses: { 200: json(AdminPackageSchema, "Retired"), ...notFoundResponse, ...adminErrors },
+  responses: { 200: json(AdminPackageSchema, "Retired"), ...notFoundResponse(), ...adminErrors },
 });
 
-export const listPlansRoute = createRoute({
+const listPlansRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/credit-plans",
   tags,
@@ -137,7 +137,7 @@ export const listPlansRoute = createRoute({
   responses: { 200: json(z.object({ items: z.array(AdminPlanSchema) }), "Plans"), ...adminErrors },
 });
 
-export const createPlanRoute = createRoute({
+const createPlanRoute = createRoute({
   method: "post",
   path: "/api/v1/admin/credit-plans",
   tags,
@@ -152,7 +152,7 @@ export const createPlanRoute = createRoute({
   },
 });
 
-export const updatePlanRoute = createRoute({
+const updatePlanRoute = createRoute({
   method: "patch",
   path: "/api/v1/admin/credit-plans/{id}",
   tags,
@@ -160,10 +160,10 @@ export const updatePlanRoute = createRoute({
   summary: "Change a subscription plan (its code is permanent)",
   middleware: [...writeGuard],
   request: { params: IdParam, body: body(PlanPatch) },
-  responses: { 200: json(AdminPlanSchema, "Updated"), ...notFoundResponse, ...adminErrors },
+  responses: { 200: json(AdminPlanSchema, "Updated"), ...notFoundResponse(), ...adminErrors },
 });
 
-export const deletePlanRoute = createRoute({
+const deletePlanRoute = createRoute({
   method: "delete",
   path: "/api/v1/admin/credit-plans/{id}",
   tags,
@@ -171,7 +171,7 @@ export const deletePlanRoute = createRoute({
   summary: "Retire a subscription plan (subscribers keep it until their period ends)",
   middleware: [...writeGuard],
   request: { params: IdParam },
-  responses: { 200: json(AdminPlanSchema, "Retired"), ...notFoundResponse, ...adminErrors },
+  responses: { 200: json(AdminPlanSchema, "Retired"), ...notFoundResponse(), ...adminErrors },
 });
 
 export function createCreditAdminRoutes() {

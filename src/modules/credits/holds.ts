@@ -13,7 +13,7 @@ import { HOLD_STALE_MS } from "../inflight/heartbeat";
  * refund's ledger row and is itself once-only).
  */
 
-export const INTERRUPTED = "interrupted before it answered";
+const INTERRUPTED = "interrupted before it answered";
 
 /*
  * Locks are always taken in one order, the hold rows first, then the balances: a refund happens
@@ -73,7 +73,7 @@ export async function refundInstanceHolds(deps: Deps): Promise<number> {
 }
 
 /** Holds refunded by one sweep at most; the next minute's sweep takes the rest. */
-export const HOLD_SWEEP_BATCH = 500;
+const HOLD_SWEEP_BATCH = 500;
 
 /**
  * Scheduled every minute: holds whose heartbeat stopped HOLD_STALE_MS ago (their instance died

@@ -1,17 +1,12 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
+import type { IdempotencyClaim, IdempotencyKeyStore } from "../../http/idempotency";
 import { KEY_LEASE_MS } from "../inflight/heartbeat";
 import { orphanedHoldRefundSql } from "./holds";
 
 /** Outcomes are replayed for at least this long (the issue asks for 24 hours). */
-export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-
-export type IdempotencyClaim =
-  | { kind: "claimed" }
-  | { kind: "replay"; status: number; body: unknown }
-  | { kind: "mismatch" }
-  | { kind: "in_flight" };
+const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 /**
  * Claims (user, key) for this request in one statement. A live claim answers with the stored
@@ -21,7 +16,7 @@ export type IdempotencyClaim =
  * key over within seconds, and the statement that takes it over refunds the charge the dead
  * attempt left held (credits/holds.ts).
  */
-export async function claimIdempotencyKey(
+async function claimIdempotencyKey(
   deps: Deps,
   input: { userId: string; key: string; requestHash: string },
 ): Promise<IdempotencyClaim> {
@@ -111,3 +106,10 @@ export async function purgeExpiredIdempotencyKeys(deps: Deps) {
     sql`delete from idempotency_keys where expires_at <= ${deps.clock.now().toISOString()}::timestamptz`,
   );
 }
+
+/** What src/http/idempotency.ts asks of this module, as deps.idempotencyKeys (see buildDeps). */
+export const idempotencyKeyStore: IdempotencyKeyStore = {
+  claim: claimIdempotencyKey,
+  complete: completeIdempotencyKey,
+  release: releaseIdempotencyKey,
+};

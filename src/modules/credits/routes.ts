@@ -9,6 +9,7 @@ import {
   errorResponse,
   errorResponses,
 } from "../../http/errors";
+import { okResponse as ok, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import {
   BalanceSchema,
@@ -28,12 +29,8 @@ import {
 } from "./service";
 
 const tags = ["Credits"];
-const security = [{ bearerAuth: [] }];
-const ok = <T extends z.ZodType>(schema: T, description: string) => ({
-  200: { description, content: { "application/json": { schema } } },
-});
 
-export const balanceRoute = createRoute({
+const balanceRoute = createRoute({
   method: "get",
   path: "/api/v1/credits/balance",
   tags,
@@ -43,7 +40,7 @@ export const balanceRoute = createRoute({
   responses: { ...ok(BalanceSchema, "Balance"), ...authErrorResponses },
 });
 
-export const historyRoute = createRoute({
+const historyRoute = createRoute({
   method: "get",
   path: "/api/v1/credits/history",
   tags,
@@ -54,7 +51,7 @@ export const historyRoute = createRoute({
   responses: { ...ok(LedgerPage, "A page of ledger rows"), ...authErrorResponses },
 });
 
-export const packagesRoute = createRoute({
+const packagesRoute = createRoute({
   method: "get",
   path: "/api/v1/credits/packages",
   tags,
@@ -64,7 +61,7 @@ export const packagesRoute = createRoute({
   responses: { ...ok(z.object({ items: z.array(PackageSchema) }), "Packages"), ...errorResponses },
 });
 
-export const plansRoute = createRoute({
+const plansRoute = createRoute({
   method: "get",
   path: "/api/v1/credits/plans",
   tags,
@@ -74,7 +71,7 @@ export const plansRoute = createRoute({
   responses: { ...ok(z.object({ items: z.array(PlanSchema) }), "Plans"), ...errorResponses },
 });
 
-export const subscriptionRoute = createRoute({
+const subscriptionRoute = createRoute({
   method: "get",
   path: "/api/v1/credits/subscription",
   tags,
@@ -84,7 +81,7 @@ export const subscriptionRoute = createRoute({
   responses: { ...ok(SubscriptionSchema, "Subscription"), ...authErrorResponses },
 });
 
-export const cancelSubscriptionRoute = createRoute({
+const cancelSubscriptionRoute = createRoute({
   method: "post",
   path: "/api/v1/credits/subscription/cancel",
   tags,

@@ -17,7 +17,7 @@ export const BalanceSchema = z
   })
   .openapi("CreditBalance");
 
-export const LedgerEntrySchema = z
+const LedgerEntrySchema = z
   .object({
     id: z.string(),
     user_id: z.string(),
@@ -78,7 +78,7 @@ export const AdjustBody = z
 export const CreditUsersQuery = pageQuery().extend({
   q: z.string().trim().max(100).optional(),
 });
-export const CreditUserSchema = z
+const CreditUserSchema = z
   .object({
     user_id: z.string(),
     email: z.string().nullable(),
@@ -95,7 +95,7 @@ export const ConsumptionsQuery = pageQuery().extend({
   operation: z.string().max(40).optional(),
   status: z.enum(["charged", "refunded"]).optional(),
 });
-export const ConsumptionSchema = z
+const ConsumptionSchema = z
   .object({
     id: z.string(),
     user_id: z.string(),
@@ -180,9 +180,6 @@ export const AdminPlanSchema = PlanSchema.extend({
   updated_at: z.string(),
 }).openapi("AdminSubscriptionPlan");
 
-export const IdParam = z.object({
-  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
-});
 export const UserIdParam = z.object({
   user_id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "user_id", in: "path" } }),
 });

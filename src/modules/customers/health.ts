@@ -11,9 +11,9 @@ import { SILENCE_DAYS_SQL } from "./service";
  * Customer health, computed in SQL for a whole page (or the overview) in one query. The formula
  * is in docs/customers.md; the constants here are its single source.
  */
-export const HEALTH_WEIGHTS = { recency: 40, punctuality: 25, status: 25, value: 10 } as const;
+const HEALTH_WEIGHTS = { recency: 40, punctuality: 25, status: 25, value: 10 } as const;
 
-export const STATUS_HEALTH: Record<CustomerStatus, number> = {
+const STATUS_HEALTH: Record<CustomerStatus, number> = {
   new: 0.5,
   contacted: 0.6,
   negotiating: 0.8,
@@ -28,7 +28,7 @@ const UNSCHEDULED_PUNCTUALITY = 0.5;
 const OVERDUE_ZERO_DAYS = 7;
 
 /** Lower bounds of each level (score >= bound), best first. */
-export const LEVEL_BOUNDS: [HealthLevel, number][] = [
+const LEVEL_BOUNDS: [HealthLevel, number][] = [
   ["healthy", 70],
   ["watch", 50],
   ["at_risk", 30],
@@ -42,7 +42,7 @@ const num = (n: number) => sql.raw(String(n));
  * factor is the customer's cumulative rank among the user's customers with a positive estimate
  * in the same currency, so the window must see all of the user's customers: filter outside.
  */
-export function healthRows(userId: string, now: string): SQL {
+function healthRows(userId: string, now: string): SQL {
   const at = sql`${now}::timestamptz`;
   const statusCase = sql.join(
     Object.entries(STATUS_HEALTH).map(([s, v]) => sql`when ${s} then ${num(v)}`),
@@ -116,7 +116,7 @@ export interface HealthRow {
 const round3 = (n: number) => Math.round(Number(n) * 1000) / 1000;
 const days = (n: number) => Math.floor(Number(n));
 
-export function healthFactors(r: HealthRow) {
+function healthFactors(r: HealthRow) {
   const since = days(r.days_since);
   const contact = r.last_contact_at
     ? `Last contact ${since} day(s) ago`

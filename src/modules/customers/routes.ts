@@ -1,10 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { planLimitResponses } from "../../http/entitlements";
-import { authErrorResponses, ErrorSchema, errorResponse } from "../../http/errors";
+import { authErrorResponses, errorResponse } from "../../http/errors";
 import {
   jsonBody as body,
+  IdParam,
   jsonResponse as json,
+  notFoundResponse,
   bearerSecurity as security,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
@@ -23,7 +25,6 @@ import {
   HealthSchema,
   HealthScoresPage,
   HealthScoresQuery,
-  IdParam,
   SilentPage,
   SilentQuery,
   StatusConflictSchema,
@@ -41,12 +42,11 @@ import {
 
 const tags = ["Customers"];
 const middleware = [requireAuth];
-const notFoundResponse = { 404: errorResponse(ErrorSchema, "No such customer of the caller") };
-const BASE = "/api/v1/customers";
+const noSuchCustomer = notFoundResponse("No such customer of the caller");
 
-export const listCustomersRoute = createRoute({
+const listCustomersRoute = createRoute({
   method: "get",
-  path: BASE,
+  path: "/api/v1/customers",
   tags,
   security,
   summary: "The caller's customers: filters, search and sort; size up to 1000",
@@ -55,9 +55,9 @@ export const listCustomersRoute = createRoute({
   responses: { 200: json(CustomerPage, "A page of customers"), ...authErrorResponses },
 });
 
-export const createCustomerRoute = createRoute({
+const createCustomerRoute = createRoute({
   method: "post",
-  path: BASE,
+  path: "/api/v1/customers",
   tags,
   security,
   summary: "Add a customer (at least a company, a contact name or an email)",
@@ -70,9 +70,9 @@ export const createCustomerRoute = createRoute({
   },
 });
 
-export const healthOverviewRoute = createRoute({
+const healthOverviewRoute = createRoute({
   method: "get",
-  path: `${BASE}/health-overview`,
+  path: "/api/v1/customers/health-overview",
   tags,
   security,
   summary: "Counts per health level, the average score and the 5 most at risk",
@@ -80,9 +80,9 @@ export const healthOverviewRoute = createRoute({
   responses: { 200: json(HealthOverviewSchema, "Overview"), ...authErrorResponses },
 });
 
-export const healthScoresRoute = createRoute({
+const healthScoresRoute = createRoute({
   method: "get",
-  path: `${BASE}/health-scores`,
+  path: "/api/v1/customers/health-scores",
   tags,
   security,
   summary: "Each customer's health score and level, lowest first by default",
@@ -91,9 +91,9 @@ export const healthScoresRoute = createRoute({
   responses: { 200: json(HealthScoresPage, "A page of scores"), ...authErrorResponses },
 });
 
-export const silentCustomersRoute = createRoute({
+const silentCustomersRoute = createRoute({
   method: "get",
-  path: `${BASE}/silent`,
+  path: "/api/v1/customers/silent",
   tags,
   security,
   summary: "Customers (not won or lost) silent for longer than customers.silence_days",
@@ -102,20 +102,20 @@ export const silentCustomersRoute = createRoute({
   responses: { 200: json(SilentPage, "Longest silent first"), ...authErrorResponses },
 });
 
-export const customerHealthRoute = createRoute({
+const customerHealthRoute = createRoute({
   method: "get",
-  path: `${BASE}/{id}/health`,
+  path: "/api/v1/customers/{id}/health",
   tags,
   security,
   summary: "One customer's health score with its factors",
   middleware,
   request: { params: IdParam },
-  responses: { 200: json(HealthSchema, "Health"), ...notFoundResponse, ...authErrorResponses },
+  responses: { 200: json(HealthSchema, "Health"), ...noSuchCustomer, ...authErrorResponses },
 });
 
-export const listFollowupsRoute = createRoute({
+const listFollowupsRoute = createRoute({
   method: "get",
-  path: `${BASE}/{id}/followups`,
+  path: "/api/v1/customers/{id}/followups",
   tags,
   security,
   summary: "A customer's follow-up log, latest contact first",
@@ -123,14 +123,14 @@ export const listFollowupsRoute = createRoute({
   request: { params: IdParam, query: pageQuery() },
   responses: {
     200: json(FollowupPage, "A page of follow-ups"),
-    ...notFoundResponse,
+    ...noSuchCustomer,
     ...authErrorResponses,
   },
 });
 
-export const logFollowupRoute = createRoute({
+const logFollowupRoute = createRoute({
   method: "post",
-  path: `${BASE}/{id}/followups`,
+  path: "/api/v1/customers/{id}/followups",
   tags,
   security,
   summary: "Log a contact; moves last_contact_at and schedules next_followup_at",
@@ -138,25 +138,25 @@ export const logFollowupRoute = createRoute({
   request: { params: IdParam, body: body(FollowupBody) },
   responses: {
     201: json(FollowupResultSchema, "Logged"),
-    ...notFoundResponse,
+    ...noSuchCustomer,
     ...authErrorResponses,
   },
 });
 
-export const getCustomerRoute = createRoute({
+const getCustomerRoute = createRoute({
   method: "get",
-  path: `${BASE}/{id}`,
+  path: "/api/v1/customers/{id}",
   tags,
   security,
   summary: "One customer",
   middleware,
   request: { params: IdParam },
-  responses: { 200: json(CustomerSchema, "Customer"), ...notFoundResponse, ...authErrorResponses },
+  responses: { 200: json(CustomerSchema, "Customer"), ...noSuchCustomer, ...authErrorResponses },
 });
 
-export const updateCustomerRoute = createRoute({
+const updateCustomerRoute = createRoute({
   method: "patch",
-  path: `${BASE}/{id}`,
+  path: "/api/v1/customers/{id}",
   tags,
   security,
   summary: "Change a customer; status changes follow the allowed transitions (else 409)",
@@ -164,21 +164,21 @@ export const updateCustomerRoute = createRoute({
   request: { params: IdParam, body: body(CustomerPatch) },
   responses: {
     200: json(CustomerSchema, "Updated"),
-    ...notFoundResponse,
+    ...noSuchCustomer,
     409: errorResponse(StatusConflictSchema, "Status change not allowed from the current status"),
     ...authErrorResponses,
   },
 });
 
-export const deleteCustomerRoute = createRoute({
+const deleteCustomerRoute = createRoute({
   method: "delete",
-  path: `${BASE}/{id}`,
+  path: "/api/v1/customers/{id}",
   tags,
   security,
   summary: "Delete a customer with its follow-up log (quotations keep their copy)",
   middleware,
   request: { params: IdParam },
-  responses: { 204: { description: "Deleted" }, ...notFoundResponse, ...authErrorResponses },
+  responses: { 204: { description: "Deleted" }, ...noSuchCustomer, ...authErrorResponses },
 });
 
 /** Literal routes (health-overview, health-scores, silent) are registered before /{id}. */

@@ -8,8 +8,8 @@ import { pageQuery, pageSchema } from "../../lib/pagination";
 /** Largest value of the `integer` column estimated_value. */
 const MAX_INT = 2_147_483_647;
 
-export const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES).openapi("CustomerStatus");
-export const HEALTH_LEVELS = ["healthy", "watch", "at_risk", "critical"] as const;
+const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES).openapi("CustomerStatus");
+const HEALTH_LEVELS = ["healthy", "watch", "at_risk", "critical"] as const;
 export type HealthLevel = (typeof HEALTH_LEVELS)[number];
 
 export const CustomerSchema = z
@@ -78,7 +78,7 @@ export const CustomerPatch = z
   .openapi("CustomerPatch");
 export type CustomerPatchInput = z.infer<typeof CustomerPatch>;
 
-export const CUSTOMER_SORTS = [
+const CUSTOMER_SORTS = [
   "created_at",
   "updated_at",
   "last_contact_at",
@@ -105,12 +105,8 @@ export type CustomerListQueryInput = z.infer<typeof CustomerListQuery>;
 
 export const CustomerPage = pageSchema(CustomerSchema).openapi("CustomerPage");
 
-export const IdParam = z.object({
-  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
-});
-
 export const SilentQuery = pageQuery(1000);
-export const SilentCustomerSchema = CustomerSchema.extend({
+const SilentCustomerSchema = CustomerSchema.extend({
   silent_since: timestamp().openapi({
     description: "Last contact, or creation if never contacted",
   }),
@@ -120,7 +116,7 @@ export const SilentPage = pageSchema(SilentCustomerSchema)
   .extend({ silence_days: z.number().int().openapi({ description: "customers.silence_days" }) })
   .openapi("SilentCustomerPage");
 
-export const FollowupSchema = z
+const FollowupSchema = z
   .object({
     id: z.string(),
     user_id: z.string(),
@@ -152,7 +148,7 @@ export const FollowupResultSchema = z
 
 export const FollowupPage = pageSchema(FollowupSchema).openapi("FollowupPage");
 
-export const HealthFactorSchema = z
+const HealthFactorSchema = z
   .object({
     name: z.enum(["recency", "punctuality", "status", "value"]),
     weight: z.number().int().openapi({ description: "Points this factor is worth" }),
@@ -170,7 +166,7 @@ export const HealthSchema = z
   })
   .openapi("CustomerHealth");
 
-export const HealthScoreSchema = z
+const HealthScoreSchema = z
   .object({
     customer_id: z.string(),
     company: z.string().nullable(),

@@ -19,7 +19,7 @@ import type {
  * Allowed status changes (docs/customers.md). Setting the status a customer already has is a
  * no-op and always allowed; anything else not listed is a 409.
  */
-export const STATUS_TRANSITIONS: Record<CustomerStatus, readonly CustomerStatus[]> = {
+const STATUS_TRANSITIONS: Record<CustomerStatus, readonly CustomerStatus[]> = {
   new: ["contacted", "negotiating", "quoted", "lost", "dormant"],
   contacted: ["negotiating", "quoted", "won", "lost", "dormant"],
   negotiating: ["quoted", "won", "lost", "dormant"],
@@ -30,7 +30,7 @@ export const STATUS_TRANSITIONS: Record<CustomerStatus, readonly CustomerStatus[
 };
 
 /** Days from a contact to the next follow-up, by the status the customer had at the contact. */
-export const FOLLOWUP_CADENCE_DAYS: Record<CustomerStatus, number | null> = {
+const FOLLOWUP_CADENCE_DAYS: Record<CustomerStatus, number | null> = {
   new: 2,
   contacted: 3,
   negotiating: 2,
@@ -73,7 +73,7 @@ export interface CustomerRow {
   updated_at: Date | string;
 }
 
-export function customerOut(r: CustomerRow) {
+function customerOut(r: CustomerRow) {
   return {
     id: r.id,
     user_id: r.user_id,
@@ -95,7 +95,6 @@ export function customerOut(r: CustomerRow) {
     updated_at: iso(r.updated_at)!,
   };
 }
-export type Customer = ReturnType<typeof customerOut>;
 
 /** Blank strings are stored as null; emails lower-cased; tags trimmed and de-duplicated. */
 function normalise(input: Partial<CustomerInput>) {

@@ -4,7 +4,9 @@ import {
   adminErrorResponses as adminErrors,
   jsonBody as body,
   adminGuard as guard,
+  IdParam,
   jsonResponse as json,
+  notFoundResponse,
   bearerSecurity as security,
   adminWriteGuard as writeGuard,
 } from "../../http/openapi";
@@ -18,7 +20,6 @@ import {
   updateSearchProvider,
 } from "./admin-service";
 import {
-  IdParam,
   ProviderBody,
   ProviderListQuery,
   ProviderPage,
@@ -27,13 +28,11 @@ import {
 } from "./schemas";
 
 const tags = ["Admin: search providers"];
-const PROVIDERS = "/api/v1/admin/search-providers";
-const notFound = { 404: errorResponse(ErrorSchema, "Not found") };
 const nameTaken = { 409: errorResponse(ErrorSchema, "Name already used") };
 
-export const listSearchProvidersRoute = createRoute({
+const listSearchProvidersRoute = createRoute({
   method: "get",
-  path: PROVIDERS,
+  path: "/api/v1/admin/search-providers",
   tags,
   security,
   summary: "Search providers by name, filtered by kind and enabled (keys are never returned)",
@@ -45,9 +44,9 @@ export const listSearchProvidersRoute = createRoute({
   responses: { 200: json(ProviderPage, "A page of providers"), ...adminErrors },
 });
 
-export const createSearchProviderRoute = createRoute({
+const createSearchProviderRoute = createRoute({
   method: "post",
-  path: PROVIDERS,
+  path: "/api/v1/admin/search-providers",
   tags,
   security,
   summary: "Add a search provider; its API key is stored encrypted and is write-only",
@@ -56,20 +55,20 @@ export const createSearchProviderRoute = createRoute({
   responses: { 201: json(ProviderSchema, "Created"), ...nameTaken, ...adminErrors },
 });
 
-export const getSearchProviderRoute = createRoute({
+const getSearchProviderRoute = createRoute({
   method: "get",
-  path: `${PROVIDERS}/{id}`,
+  path: "/api/v1/admin/search-providers/{id}",
   tags,
   security,
   summary: "One search provider",
   middleware: [...guard],
   request: { params: IdParam },
-  responses: { 200: json(ProviderSchema, "The provider"), ...notFound, ...adminErrors },
+  responses: { 200: json(ProviderSchema, "The provider"), ...notFoundResponse(), ...adminErrors },
 });
 
-export const updateSearchProviderRoute = createRoute({
+const updateSearchProviderRoute = createRoute({
   method: "patch",
-  path: `${PROVIDERS}/{id}`,
+  path: "/api/v1/admin/search-providers/{id}",
   tags,
   security,
   summary: "Change a search provider (`api_key: null` clears the key; leaving it out keeps it)",
@@ -82,20 +81,20 @@ export const updateSearchProviderRoute = createRoute({
   responses: {
     200: json(ProviderSchema, "Updated"),
     ...nameTaken,
-    ...notFound,
+    ...notFoundResponse(),
     ...adminErrors,
   },
 });
 
-export const deleteSearchProviderRoute = createRoute({
+const deleteSearchProviderRoute = createRoute({
   method: "delete",
-  path: `${PROVIDERS}/{id}`,
+  path: "/api/v1/admin/search-providers/{id}",
   tags,
   security,
   summary: "Delete a search provider",
   middleware: [...writeGuard],
   request: { params: IdParam },
-  responses: { 204: { description: "Deleted" }, ...notFound, ...adminErrors },
+  responses: { 204: { description: "Deleted" }, ...notFoundResponse(), ...adminErrors },
 });
 
 /** Admin: search providers (CRUD, keys write-only). */

@@ -27,20 +27,20 @@ import type { DiscoveryResult } from "./types";
 
 export const DISCOVERY_RUN_JOB = "discovery-run";
 /** Claims after which the job fails and refunds (the claim after the third fails it). */
-export const MAX_JOB_ATTEMPTS = 3;
+const MAX_JOB_ATTEMPTS = 3;
 /**
  * A job's lease: the search's own bound plus a margin. The search cannot outlive its deadline,
  * so no heartbeat is needed; each progress write extends the lease too.
  */
-export const JOB_LEASE_MS = DISCOVERY_TIMEOUT_MS + 60_000;
+const JOB_LEASE_MS = DISCOVERY_TIMEOUT_MS + 60_000;
 /** A job queued for this long without a worker is taken by the sweep (every minute). */
-export const STALE_QUEUED_JOB_MINUTES = 2;
+const STALE_QUEUED_JOB_MINUTES = 2;
 /** Jobs the sweep takes at most per call. */
-export const JOB_SWEEP_BATCH = 5;
+const JOB_SWEEP_BATCH = 5;
 
-export type StepStatus = "pending" | "running" | "succeeded" | "failed";
+type StepStatus = "pending" | "running" | "succeeded" | "failed";
 
-export interface JobProgress {
+interface JobProgress {
   queries: { query: string; status: StepStatus; provider: string | null; results: number | null }[];
   analysis: {
     status: StepStatus | "skipped";
@@ -56,7 +56,7 @@ export interface JobCaller {
 }
 
 /** The progress of a job nothing has happened to yet: its 3 queries and the analysis pending. */
-export function pendingProgress(product: string, market: string): JobProgress {
+function pendingProgress(product: string, market: string): JobProgress {
   return {
     queries: discoveryQueries(product, market).map((query) => ({
       query,
@@ -114,7 +114,7 @@ export async function startDiscoveryJob(
 }
 
 /** QStash when configured (a failed publish falls back to in-process), else in-process. */
-export async function dispatchDiscoveryJob(deps: Deps, jobId: string, keepAlive: KeepAlive) {
+async function dispatchDiscoveryJob(deps: Deps, jobId: string, keepAlive: KeepAlive) {
   if (await publishedToQstash(deps, jobId)) return;
   runDetached(
     deps,
@@ -220,7 +220,7 @@ export async function runDiscoveryJob(
   }
 }
 
-export function applyProgress(progress: JobProgress, event: DiscoveryProgressEvent) {
+function applyProgress(progress: JobProgress, event: DiscoveryProgressEvent) {
   if (event.step === "query") {
     const query = progress.queries[event.index];
     if (!query) return;

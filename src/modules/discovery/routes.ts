@@ -10,7 +10,13 @@ import {
 } from "../../http/errors";
 import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
-import { jsonResponse as json, jsonBody, bearerSecurity as security } from "../../http/openapi";
+import {
+  IdParam,
+  jsonResponse as json,
+  jsonBody,
+  notFoundResponse,
+  bearerSecurity as security,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { keepAliveOf } from "../jobs/background";
 import { getDiscoveryJob, startDiscoveryJob } from "./jobs";
@@ -20,7 +26,6 @@ import {
   DiscoveryJobSchema,
   DiscoveryJobStarted,
   DiscoveryResultSchema,
-  IdParam,
   RecordBody,
   RecordListQuery,
   RecordPage,
@@ -33,11 +38,9 @@ const tags = ["Discovery"];
 // API.md marks these B only; a browser session riding on cookies still needs the CSRF token,
 // which requireAuth checks on every write (docs/decisions.md, CSRF).
 const writeGuard = [requireAuth];
-const notFoundResponse = {
-  404: errorResponse(ErrorSchema, "No such discovery record of the caller"),
-};
+const noSuchRecord = notFoundResponse("No such discovery record of the caller");
 
-export const searchRoute = createRoute({
+const searchRoute = createRoute({
   method: "post",
   path: "/api/v1/discovery/search",
   tags,
@@ -61,7 +64,7 @@ export const searchRoute = createRoute({
   },
 });
 
-export const startJobRoute = createRoute({
+const startJobRoute = createRoute({
   method: "post",
   path: "/api/v1/discovery/jobs",
   tags,
@@ -90,7 +93,7 @@ export const startJobRoute = createRoute({
   },
 });
 
-export const getJobRoute = createRoute({
+const getJobRoute = createRoute({
   method: "get",
   path: "/api/v1/discovery/jobs/{id}",
   tags,
@@ -105,7 +108,7 @@ export const getJobRoute = createRoute({
   },
 });
 
-export const saveRecordRoute = createRoute({
+const saveRecordRoute = createRoute({
   method: "post",
   path: "/api/v1/discovery/records",
   tags,
@@ -116,7 +119,7 @@ export const saveRecordRoute = createRoute({
   responses: { 201: json(RecordSchema, "The saved record"), ...csrfErrorResponses },
 });
 
-export const listRecordsRoute = createRoute({
+const listRecordsRoute = createRoute({
   method: "get",
   path: "/api/v1/discovery/records",
   tags,
@@ -127,7 +130,7 @@ export const listRecordsRoute = createRoute({
   responses: { 200: json(RecordPage, "A page of records"), ...authErrorResponses },
 });
 
-export const getRecordRoute = createRoute({
+const getRecordRoute = createRoute({
   method: "get",
   path: "/api/v1/discovery/records/{id}",
   tags,
@@ -137,12 +140,12 @@ export const getRecordRoute = createRoute({
   request: { params: IdParam },
   responses: {
     200: json(RecordSchema, "The record"),
-    ...notFoundResponse,
+    ...noSuchRecord,
     ...authErrorResponses,
   },
 });
 
-export const deleteRecordRoute = createRoute({
+const deleteRecordRoute = createRoute({
   method: "delete",
   path: "/api/v1/discovery/records/{id}",
   tags,
@@ -150,10 +153,10 @@ export const deleteRecordRoute = createRoute({
   summary: "Delete a saved discovery search",
   middleware: [...writeGuard],
   request: { params: IdParam },
-  responses: { 204: { description: "Deleted" }, ...notFoundResponse, ...csrfErrorResponses },
+  responses: { 204: { description: "Deleted" }, ...noSuchRecord, ...csrfErrorResponses },
 });
 
-export const deleteRecordByQueryRoute = createRoute({
+const deleteRecordByQueryRoute = createRoute({
   method: "delete",
   path: "/api/v1/discovery/records",
   tags,
@@ -161,7 +164,7 @@ export const deleteRecordByQueryRoute = createRoute({
   summary: "Delete a saved discovery search named by `?id=` (same as the path form)",
   middleware: [...writeGuard],
   request: { query: DeleteQuery },
-  responses: { 204: { description: "Deleted" }, ...notFoundResponse, ...csrfErrorResponses },
+  responses: { 204: { description: "Deleted" }, ...noSuchRecord, ...csrfErrorResponses },
 });
 
 /** Customer discovery: search (billed, or as a background job), saved records. */

@@ -5,10 +5,6 @@ import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { MAX_COMPANIES } from "./service";
 
-export const IdParam = z.object({
-  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
-});
-
 const product = z.string().trim().min(1).max(200).openapi({ example: "LED panel lights 600x600" });
 const market = z.string().trim().min(1).max(100).openapi({ example: "Germany" });
 
@@ -37,7 +33,7 @@ const httpUrl = httpUrlWithoutCredentials(1000, "An http or https URL");
 
 const optionalText = (max: number) => z.string().trim().max(max).nullable();
 
-export const CompanySchema = z
+const CompanySchema = z
   .object({
     name: z.string().trim().min(1).max(200).openapi({ example: "Acme Lighting GmbH" }),
     website: httpUrl.nullable().openapi({ example: "https://acme-lighting.example/" }),
@@ -102,7 +98,7 @@ export const DiscoveryJobStarted = z
 
 const stepStatus = z.enum(["pending", "running", "succeeded", "failed"]);
 
-export const DiscoveryJobProgress = z
+const DiscoveryJobProgress = z
   .object({
     queries: z
       .array(
@@ -172,7 +168,7 @@ export const RecordSchema = z
   })
   .openapi("DiscoveryRecord");
 
-export const RecordSummarySchema = z
+const RecordSummarySchema = z
   .object({
     id: z.string(),
     product: z.string(),
@@ -199,7 +195,7 @@ export const DeleteQuery = z.object({
 
 // ---------------------------------------------------------------- admin: search providers
 
-export const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
 const notEmpty = <T extends object>(body: T) => Object.keys(body).length > 0;
 

@@ -20,14 +20,13 @@ import type { DiscoveredCompany, DiscoveryResult } from "./types";
 
 /** Spec limits: the whole search is bounded to 120 s and runs 3 queries. */
 export const DISCOVERY_TIMEOUT_MS = 120_000;
-export const DISCOVERY_QUERY_COUNT = 3;
-export const DEFAULT_MAX_COMPANIES = 10;
+const DEFAULT_MAX_COMPANIES = 10;
 export const MAX_COMPANIES = 50;
 /** Results asked of a provider per query. */
 const RESULTS_PER_QUERY = 10;
 
 /** 503 when no search provider is configured or none answered any query (credits returned). */
-export function searchUnavailable(): ApiError {
+function searchUnavailable(): ApiError {
   return new ApiError(503, "No search provider is available right now; your credits were returned");
 }
 
@@ -224,13 +223,71 @@ function normaliseWebsite(value: string | null): { url: string; domain: string }
   }
 }
 
+/** The results a company's sources point at, each once, in the order cited. */
+function citedResults(company: ModelCompany, byUrl: Map<string, SearchResult>): SearchResult[] {
+  const cited: SearchResult[] = [];
+  for (const source of company.sources) {
+    const key = urlKey(source);
+    const result = key ? byUrl.get(key) : undefined;
+    if (result && !cited.includes(result)) cited.push(result);
+  }
+  return cited;
+}
+
+/** A company as kept: contacts only when the cited results show them, the score 0..100. */
+function checkedCompany(
+  company: ModelCompany,
+  website: string | null,
+  cited: SearchResult[],
+): DiscoveredCompany {
+  const haystack = cited.map((r) => `${r.title} ${r.url} ${r.snippet}`).join("\n");
+  const email = company.contact?.email ?? null;
+  const phone = company.contact?.phone ?? null;
+  const score = Number.isFinite(company.fit_score) ? company.fit_score : 0;
+  return {
+    name: company.name,
+    website,
+    country: company.country,
+    summary: company.summary ?? "",
+    fit_score: Math.round(Math.min(100, Math.max(0, score))),
+    contact: {
+      email:
+        email &&
+        z.email().max(200).safeParse(email).success &&
+        haystack.toLowerCase().includes(email.toLowerCase())
+          ? email
+          : null,
+      phone:
+        phone && digits(phone).length >= 6 && digits(haystack).includes(digits(phone))
+          ? phone
+          : null,
+    },
+    sources: cited.map((r) => r.url),
+  };
+}
+
+/** Two finds of one company: the higher-scored one, filled in from the other, sources united. */
+function mergeCompanies(existing: DiscoveredCompany, out: DiscoveredCompany): DiscoveredCompany {
+  const [winner, loser] = existing.fit_score >= out.fit_score ? [existing, out] : [out, existing];
+  return {
+    ...winner,
+    website: winner.website ?? loser.website,
+    country: winner.country ?? loser.country,
+    contact: {
+      email: winner.contact.email ?? loser.contact.email,
+      phone: winner.contact.phone ?? loser.contact.phone,
+    },
+    sources: [...new Set([...winner.sources, ...loser.sources])],
+  };
+}
+
 /**
  * Keeps what the results support: sources must be result URLs (a company left with none is
  * dropped: no invented sources), a contact must appear in the text of the results it cites,
  * the score is clamped to 0..100; duplicates (same website domain, else same name) are merged
  * into the higher-scored one with their sources united.
  */
-export function checkCompanies(
+function checkCompanies(
   raw: unknown[],
   results: SearchResult[],
   maxCompanies: number,
@@ -245,38 +302,10 @@ export function checkCompanies(
     const parsed = ModelCompany.safeParse(item);
     if (!parsed.success) continue;
     const company: ModelCompany = parsed.data;
-    const cited: SearchResult[] = [];
-    for (const source of company.sources) {
-      const key = urlKey(source);
-      const result = key ? byUrl.get(key) : undefined;
-      if (result && !cited.includes(result)) cited.push(result);
-    }
+    const cited = citedResults(company, byUrl);
     if (cited.length === 0) continue;
-    const haystack = cited.map((r) => `${r.title} ${r.url} ${r.snippet}`).join("\n");
-    const email = company.contact?.email ?? null;
-    const phone = company.contact?.phone ?? null;
     const website = normaliseWebsite(company.website);
-    const score = Number.isFinite(company.fit_score) ? company.fit_score : 0;
-    const out: DiscoveredCompany = {
-      name: company.name,
-      website: website?.url ?? null,
-      country: company.country,
-      summary: company.summary ?? "",
-      fit_score: Math.round(Math.min(100, Math.max(0, score))),
-      contact: {
-        email:
-          email &&
-          z.email().max(200).safeParse(email).success &&
-          haystack.toLowerCase().includes(email.toLowerCase())
-            ? email
-            : null,
-        phone:
-          phone && digits(phone).length >= 6 && digits(haystack).includes(digits(phone))
-            ? phone
-            : null,
-      },
-      sources: cited.map((r) => r.url),
-    };
+    const out = checkedCompany(company, website?.url ?? null, cited);
     const key = website ? `d:${website.domain}` : `n:${company.name.toLowerCase()}`;
     const nameKey = `n:${company.name.toLowerCase()}`;
     const existing = kept.get(key) ?? kept.get(nameKey);
@@ -285,17 +314,7 @@ export function checkCompanies(
       if (key !== nameKey && !kept.has(nameKey)) kept.set(nameKey, out);
       continue;
     }
-    const [winner, loser] = existing.fit_score >= out.fit_score ? [existing, out] : [out, existing];
-    const merged: DiscoveredCompany = {
-      ...winner,
-      website: winner.website ?? loser.website,
-      country: winner.country ?? loser.country,
-      contact: {
-        email: winner.contact.email ?? loser.contact.email,
-        phone: winner.contact.phone ?? loser.contact.phone,
-      },
-      sources: [...new Set([...winner.sources, ...loser.sources])],
-    };
+    const merged = mergeCompanies(existing, out);
     for (const [k, v] of kept) if (v === existing) kept.set(k, merged);
     kept.set(key, merged);
     kept.set(nameKey, merged);

@@ -8,10 +8,10 @@ import { type Db, queryRows } from "../../db/client";
  * (API, import, agent, assistant) is held to it atomically. This file turns that error into the
  * 403 the API answers; it imports nothing from src/http so that handleError can use it.
  */
-export const PLAN_LIMITS = ["customers", "agent_runs_per_month"] as const;
+const PLAN_LIMITS = ["customers", "agent_runs_per_month"] as const;
 export type PlanLimitName = (typeof PLAN_LIMITS)[number];
 
-export const PLAN_LIMIT_SQLSTATE = "PL001";
+const PLAN_LIMIT_SQLSTATE = "PL001";
 
 export interface PlanLimitHit {
   limit: string;

@@ -33,13 +33,8 @@ export function effectivePlanSql(plan: SQL | unknown, expiresAt: SQL | unknown, 
     then 'free' else ${plan} end)`;
 }
 
-/** The same rule in TypeScript, for rows already read. */
-export function effectivePlan(plan: string, expiresAt: Date | string | null, now: Date): string {
-  return plan !== "free" && expiresAt !== null && new Date(expiresAt) <= now ? "free" : plan;
-}
-
 /** Usage of a countable limit by the user `userId` (an SQL expression), as of `now`. */
-export function limitUsageSql(limit: PlanLimitName, userId: SQL | unknown, now: SQL): SQL {
+function limitUsageSql(limit: PlanLimitName, userId: SQL | unknown, now: SQL): SQL {
   return limit === "customers"
     ? sql`coalesce((select uu.customers from user_usage uu where uu.user_id = ${userId}), 0)`
     : sql`(select count(*)::int from agent_pipelines a where a.user_id = ${userId}

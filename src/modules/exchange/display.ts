@@ -6,7 +6,7 @@
  */
 
 /** Significant digits of a rate shown to buyers. */
-export const DISPLAY_RATE_DIGITS = 6;
+const DISPLAY_RATE_DIGITS = 6;
 
 const DECIMAL_RE = /^(0|[1-9]\d*)(?:\.(\d+))?$/;
 
@@ -16,7 +16,7 @@ const DECIMAL_RE = /^(0|[1-9]\d*)(?:\.(\d+))?$/;
  * them: "7.15146535196" -> "7.15147", "157.91" -> "157.910", "0.0000644504150176" ->
  * "0.0000644504", "16994.46" -> "16994.5", "1234567.8" -> "1234570".
  */
-export function significantRate(rate: string, digits = DISPLAY_RATE_DIGITS): string {
+function significantRate(rate: string, digits = DISPLAY_RATE_DIGITS): string {
   const match = DECIMAL_RE.exec(rate);
   if (!match) throw new Error(`not a decimal rate: ${rate}`);
   const fraction = match[2] ?? "";

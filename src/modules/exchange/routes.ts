@@ -1,18 +1,15 @@
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { authErrorResponses, ErrorSchema, errorResponse } from "../../http/errors";
+import { okResponse as ok, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { ConversionSchema, ConvertQuery, RatesQuery, RatesSchema } from "./schemas";
 import { convert, getRates } from "./service";
 
 const tags = ["Exchange rates"];
-const security = [{ bearerAuth: [] }];
-const ok = <T extends z.ZodType>(schema: T, description: string) => ({
-  200: { description, content: { "application/json": { schema } } },
-});
 const noRates = { 503: errorResponse(ErrorSchema, "No exchange rates are loaded yet") };
 
-export const ratesRoute = createRoute({
+const ratesRoute = createRoute({
   method: "get",
   path: "/api/v1/exchange/rates",
   tags,
@@ -23,7 +20,7 @@ export const ratesRoute = createRoute({
   responses: { ...ok(RatesSchema, "Rates"), ...authErrorResponses, ...noRates },
 });
 
-export const convertRoute = createRoute({
+const convertRoute = createRoute({
   method: "get",
   path: "/api/v1/exchange/convert",
   tags,

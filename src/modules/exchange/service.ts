@@ -15,7 +15,7 @@ import { RATES_SNAPSHOT, SNAPSHOT_SOURCE } from "./snapshot";
  * Significant digits of a cross rate (ECB publishes 5 or 6; 12 keeps every one of them).
  * Documents shown to buyers round further, to DISPLAY_RATE_DIGITS (display.ts).
  */
-export const RATE_SIGNIFICANT_DIGITS = 12;
+const RATE_SIGNIFICANT_DIGITS = 12;
 
 /** ISO 4217 minor units that are not 2. */
 const MINOR_UNITS: Readonly<Record<string, number>> = {
@@ -53,7 +53,7 @@ export function minorUnit(currency: string): number {
 }
 
 /** Amounts `convert` takes: non-negative, plain decimal, up to 15 integer and 8 fraction digits. */
-export const AMOUNT_RE = /^(0|[1-9]\d{0,14})(\.\d{1,8})?$/;
+const AMOUNT_RE = /^(0|[1-9]\d{0,14})(\.\d{1,8})?$/;
 /** What the rates table accepts exactly (numeric(24,12)); anything else would be rounded. */
 const STORED_RATE_RE = /^(0|[1-9]\d{0,11})(\.\d{1,12})?$/;
 
@@ -89,7 +89,7 @@ const unknownCurrency = (field: string) =>
  * m = n·10^s, k = trunc(m / d) and the remainder r = m - k·d, k moves up when 2r > d, or when
  * 2r = d and k is odd. `10^s` is written `'1e<s>'::numeric`, which numeric parses exactly.
  */
-export function halfEvenSql(n: SQL, d: SQL, s: SQL): SQL {
+function halfEvenSql(n: SQL, d: SQL, s: SQL): SQL {
   // Aliases are prefixed so they never shadow a column reference inside n, d or s.
   return sql`(select (hev_h.k + case when 2 * (hev_h.m - hev_h.k * hev_h.d) > hev_h.d
         or (2 * (hev_h.m - hev_h.k * hev_h.d) = hev_h.d and mod(hev_h.k, 2) = 1) then 1 else 0 end)
@@ -149,7 +149,7 @@ export async function getRates(deps: Deps, base: string): Promise<RatesResult> {
 }
 
 /** The amount as the canonical string convert works on; a 422 when it is not a valid amount. */
-export function parseAmount(amount: string | number): string {
+function parseAmount(amount: string | number): string {
   const text =
     typeof amount === "number" ? (Number.isFinite(amount) ? String(amount) : "") : amount.trim();
   if (!AMOUNT_RE.test(text)) {
@@ -245,20 +245,6 @@ async function upsertEurRates(
 export type RefreshOutcome =
   | { status: "skipped"; reason: "not_configured" }
   | { status: "refreshed"; date: string; source: string; currencies: number; written: number };
-
-/**
- * What answers rates right now: the newest day and its source, and whether that is the
- * shipped snapshot (no refresh has reached the provider since it was built). Null: no rates.
- */
-export async function currentRatesSource(
-  deps: Pick<Deps, "db">,
-): Promise<{ date: string; source: string; snapshot: boolean } | null> {
-  const [row] = await queryRows<{ date: string; source: string }>(
-    deps.db,
-    sql`with ${eurRatesCte} select date::text as date, source from pick`,
-  );
-  return row ? { ...row, snapshot: row.source === SNAPSHOT_SOURCE } : null;
-}
 
 /**
  * Fetches the latest EUR reference rates and upserts them in one statement. Idempotent: a rerun

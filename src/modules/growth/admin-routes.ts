@@ -4,6 +4,7 @@ import {
   adminErrorResponses as adminErrors,
   jsonBody as body,
   adminGuard as guard,
+  IdParam,
   jsonResponse as json,
   bearerSecurity as security,
   adminWriteGuard as writeGuard,
@@ -18,7 +19,6 @@ import {
   CertificationSchema,
   CertificationsPage,
   CertificationsQuery,
-  IdParam,
   InvoiceSchema,
   IssueBody,
   RejectBody,
@@ -30,7 +30,7 @@ const reviewErrors = {
   ...adminErrors,
 };
 
-export const listCertificationsRoute = createRoute({
+const listCertificationsRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/certifications",
   tags: ["Admin: growth"],
@@ -41,7 +41,7 @@ export const listCertificationsRoute = createRoute({
   responses: { 200: json(CertificationsPage, "A page of certifications"), ...adminErrors },
 });
 
-export const approveCertificationRoute = createRoute({
+const approveCertificationRoute = createRoute({
   method: "post",
   path: "/api/v1/admin/certifications/{id}/approve",
   tags: ["Admin: growth"],
@@ -52,7 +52,7 @@ export const approveCertificationRoute = createRoute({
   responses: { 200: json(CertificationSchema, "Approved"), ...reviewErrors },
 });
 
-export const rejectCertificationRoute = createRoute({
+const rejectCertificationRoute = createRoute({
   method: "post",
   path: "/api/v1/admin/certifications/{id}/reject",
   tags: ["Admin: growth"],
@@ -63,7 +63,7 @@ export const rejectCertificationRoute = createRoute({
   responses: { 200: json(CertificationSchema, "Rejected"), ...reviewErrors },
 });
 
-export const listInvoicesAdminRoute = createRoute({
+const listInvoicesAdminRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/invoices",
   tags: ["Admin: growth"],
@@ -74,7 +74,7 @@ export const listInvoicesAdminRoute = createRoute({
   responses: { 200: json(AdminInvoicesPage, "A page of invoices"), ...adminErrors },
 });
 
-export const issueInvoiceRoute = createRoute({
+const issueInvoiceRoute = createRoute({
   method: "post",
   path: "/api/v1/admin/invoices/{id}/issue",
   tags: ["Admin: growth"],

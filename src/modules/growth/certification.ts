@@ -30,7 +30,7 @@ interface CertificationRow extends CertificationInput {
 const COLUMNS = sql`c.id, c.user_id, c.company_name, c.license_no, c.contact_name, c.contact_phone,
   c.status, c.reject_reason, c.reviewed_at, c.created_at, c.updated_at`;
 
-export function toCertificationResponse(row: CertificationRow) {
+function toCertificationResponse(row: CertificationRow) {
   return {
     id: row.id,
     company_name: row.company_name,

@@ -35,7 +35,7 @@ interface InvoiceRow {
 const COLUMNS = sql`i.id, i.user_id, i.order_no, i.title, i.tax_number, i.email, i.amount,
   i.currency, i.status, i.invoice_number, i.issued_at, i.created_at`;
 
-export function toInvoiceResponse(row: InvoiceRow) {
+function toInvoiceResponse(row: InvoiceRow) {
   return {
     id: row.id,
     order_no: row.order_no,
@@ -88,7 +88,7 @@ export async function requestInvoice(deps: Deps, userId: string, input: InvoiceI
   throw conflict("Only a paid order can be invoiced");
 }
 
-export async function listInvoices(
+async function listInvoices(
   deps: Deps,
   query: { page: number; size: number; userId?: string; status?: InvoiceStatus },
 ) {

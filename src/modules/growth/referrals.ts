@@ -5,7 +5,7 @@ import { forbidden, notFound } from "../../http/errors";
 import { frontendUrl } from "../account/links";
 
 /** The paid tier a referral reward gives a free user (the trial's tier). */
-export const REFERRAL_PLAN = "pro";
+const REFERRAL_PLAN = "pro";
 
 /** `referral.reward_days` (system config), read inside the statement that uses it. */
 const rewardDaysSql = sql`greatest(coalesce(
@@ -142,7 +142,7 @@ export function referralRewardOnVerification(verifiedCte: string, now: string): 
 }
 
 /** `se***@example.com`: enough for the referrer to recognise a friend, not to harvest emails. */
-export function maskEmail(email: string | null): string {
+function maskEmail(email: string | null): string {
   if (!email) return "***";
   const at = email.indexOf("@");
   if (at < 0) return `${email.slice(0, 2)}***`;
@@ -151,7 +151,7 @@ export function maskEmail(email: string | null): string {
 }
 
 /** At most this many referrals are listed (newest first); the totals cover them all. */
-export const REFERRALS_LISTED = 500;
+const REFERRALS_LISTED = 500;
 
 /**
  * The caller's code, the link to share (FRONTEND_URL, else PUBLIC_BASE_URL, else

@@ -26,7 +26,7 @@ import {
   ReferralsSchema,
 } from "./schemas";
 
-export const referralsRoute = createRoute({
+const referralsRoute = createRoute({
   method: "get",
   path: "/api/v1/referrals",
   tags: ["Growth"],
@@ -40,7 +40,7 @@ export const referralsRoute = createRoute({
   },
 });
 
-export const submitCertificationRoute = createRoute({
+const submitCertificationRoute = createRoute({
   method: "post",
   path: "/api/v1/certification",
   tags: ["Growth"],
@@ -55,7 +55,7 @@ export const submitCertificationRoute = createRoute({
   },
 });
 
-export const getCertificationRoute = createRoute({
+const getCertificationRoute = createRoute({
   method: "get",
   path: "/api/v1/certification",
   tags: ["Growth"],
@@ -69,7 +69,7 @@ export const getCertificationRoute = createRoute({
   },
 });
 
-export const requestInvoiceRoute = createRoute({
+const requestInvoiceRoute = createRoute({
   method: "post",
   path: "/api/v1/invoices",
   tags: ["Growth"],
@@ -85,7 +85,7 @@ export const requestInvoiceRoute = createRoute({
   },
 });
 
-export const listInvoicesRoute = createRoute({
+const listInvoicesRoute = createRoute({
   method: "get",
   path: "/api/v1/invoices",
   tags: ["Growth"],

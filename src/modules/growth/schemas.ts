@@ -54,7 +54,7 @@ export const CertificationSchema = z
   })
   .openapi("Certification");
 
-export const AdminCertificationSchema = CertificationSchema.extend({
+const AdminCertificationSchema = CertificationSchema.extend({
   user_id: z.string(),
   email: z.string().nullable(),
   reviewed_by: z.string().nullable(),
@@ -103,7 +103,7 @@ export const InvoiceSchema = z
   })
   .openapi("Invoice");
 
-export const AdminInvoiceSchema = InvoiceSchema.extend({
+const AdminInvoiceSchema = InvoiceSchema.extend({
   user_id: z.string(),
   user_email: z.string().nullable(),
 }).openapi("AdminInvoice");
@@ -120,7 +120,3 @@ export const IssueBody = z
   .object({ invoice_number: z.string().trim().min(1).max(64) })
   .strict()
   .openapi("InvoiceIssue");
-
-export const IdParam = z.object({
-  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
-});

@@ -6,7 +6,7 @@ import type { RateLimitRule } from "../../providers/ratelimit/types";
 
 const HealthSchema = z.object({ status: z.literal("ok") }).openapi("Health");
 
-export const healthRoute = createRoute({
+const healthRoute = createRoute({
   method: "get",
   path: "/health",
   tags: ["Operations"],
@@ -21,7 +21,7 @@ const NotReadySchema = ErrorSchema.extend({
   checks: z.object({ database: DependencyState, limiter: DependencyState }),
 }).openapi("NotReady");
 
-export const readyRoute = createRoute({
+const readyRoute = createRoute({
   method: "get",
   path: "/health/ready",
   tags: ["Operations"],

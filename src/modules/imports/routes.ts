@@ -11,18 +11,17 @@ import {
   ValidationErrorSchema,
   validationError,
 } from "../../http/errors";
+import { bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { CSV_MIME, XLSX_MIME } from "../../lib/spreadsheet";
 import { exportRows } from "./exports";
 import { IMPORT_PATHS } from "./paths";
 import { errorsFile, IMPORT_MAX_BYTES, type ImportKind, runImport } from "./service";
 
-const security = [{ bearerAuth: [] }];
-
 /** Paths whose bodies get IMPORT_MAX_BYTES instead of the global BODY_LIMIT_BYTES. */
 
 /** 10 MB per upload; past it a 413 `{detail}` (checked on Content-Length and on the stream). */
-export const importBodyLimit = bodyLimit({
+const importBodyLimit = bodyLimit({
   maxSize: IMPORT_MAX_BYTES,
   onError: () => {
     throw new ApiError(413, "The file is too large: at most 10 MB can be imported");

@@ -33,13 +33,13 @@ import {
 export const exportColumns = (kind: ImportKind): string[] => KINDS[kind].order;
 
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
-export const IMPORT_MAX_ROWS = 5_000;
-export const PREVIEW_ROWS = 20;
-export const MAX_LISTED_ERRORS = 1_000;
+const IMPORT_MAX_ROWS = 5_000;
+const PREVIEW_ROWS = 20;
+const MAX_LISTED_ERRORS = 1_000;
 
 export type ImportKind = "customers" | "products";
 
-export interface RowError {
+interface RowError {
   row: number;
   column: string;
   message: string;
@@ -129,14 +129,14 @@ const KINDS: Record<ImportKind, KindSpec> = {
   },
 };
 
-export interface ParsedRow {
+interface ParsedRow {
   line: number;
   record: Record_;
   errors: RowError[];
 }
 
 /** Validates every row of the sheet; values become their stored form (minor units, ISO). */
-export function validateSheet(kind: ImportKind, sheet: Sheet) {
+function validateSheet(kind: ImportKind, sheet: Sheet) {
   const spec = KINDS[kind];
   const { fields, ignored } = mapHeaders(sheet.header, spec.columns);
   const columnName = new Map<string, string>();
@@ -249,15 +249,7 @@ async function plan(
   spec: KindSpec,
   rows: ParsedRow[],
 ) {
-  const groups = new Map<string, Planned>();
-  for (const row of rows) {
-    const key = keyOf(spec, row.record);
-    const group = groups.get(key);
-    if (group) {
-      merge(group.record, row.record);
-      group.lines.push(row.line);
-    } else groups.set(key, { id: null, lines: [row.line], record: { ...row.record } });
-  }
+  const groups = groupRows(spec, rows);
   const primaries = new Set<string>();
   const secondaries = new Set<string>();
   for (const g of groups.values()) {
@@ -270,32 +262,11 @@ async function plan(
     groups.size === 0
       ? []
       : await loadExisting(deps, kind, userId, [...primaries], [...secondaries]);
-  const byPrimary = new Map<string, Existing>();
-  const bySecondary = new Map<string, Existing>();
-  const bySecondaryNoPrimary = new Map<string, Existing>();
-  for (const e of existing) {
-    if (e.primary && !byPrimary.has(e.primary)) byPrimary.set(e.primary, e);
-    if (e.secondary !== null) {
-      if (!bySecondary.has(e.secondary)) bySecondary.set(e.secondary, e);
-      if (!e.primary && !bySecondaryNoPrimary.has(e.secondary)) {
-        bySecondaryNoPrimary.set(e.secondary, e);
-      }
-    }
-  }
+  const index = indexExisting(existing);
   const updates = new Map<string, Planned>();
   const inserts: Planned[] = [];
   for (const g of groups.values()) {
-    const p = g.record[spec.primary];
-    const s = String(g.record[spec.secondary] ?? "")
-      .trim()
-      .toLowerCase();
-    const match =
-      typeof p === "string"
-        ? (byPrimary.get(spec.primary === "email" ? p.toLowerCase() : p) ??
-          (s ? bySecondaryNoPrimary.get(s) : undefined))
-        : s
-          ? bySecondary.get(s)
-          : undefined;
+    const match = matchOf(spec, g, index);
     if (!match) {
       inserts.push(g);
       continue;
@@ -307,6 +278,59 @@ async function plan(
     } else updates.set(match.id, { ...g, id: match.id });
   }
   return { inserts, updates: [...updates.values()] };
+}
+
+/** Rows with the same key collapsed into one, their lines kept. */
+function groupRows(spec: KindSpec, rows: ParsedRow[]): Map<string, Planned> {
+  const groups = new Map<string, Planned>();
+  for (const row of rows) {
+    const key = keyOf(spec, row.record);
+    const group = groups.get(key);
+    if (group) {
+      merge(group.record, row.record);
+      group.lines.push(row.line);
+    } else groups.set(key, { id: null, lines: [row.line], record: { ...row.record } });
+  }
+  return groups;
+}
+
+interface ExistingIndex {
+  byPrimary: Map<string, Existing>;
+  bySecondary: Map<string, Existing>;
+  bySecondaryNoPrimary: Map<string, Existing>;
+}
+
+/** The existing rows by email/sku, by company/name, and by company/name among those without. */
+function indexExisting(existing: Existing[]): ExistingIndex {
+  const index: ExistingIndex = {
+    byPrimary: new Map(),
+    bySecondary: new Map(),
+    bySecondaryNoPrimary: new Map(),
+  };
+  for (const e of existing) {
+    if (e.primary && !index.byPrimary.has(e.primary)) index.byPrimary.set(e.primary, e);
+    if (e.secondary === null) continue;
+    if (!index.bySecondary.has(e.secondary)) index.bySecondary.set(e.secondary, e);
+    if (!e.primary && !index.bySecondaryNoPrimary.has(e.secondary)) {
+      index.bySecondaryNoPrimary.set(e.secondary, e);
+    }
+  }
+  return index;
+}
+
+/** The existing row a group updates, if any (the rule of plan()). */
+function matchOf(spec: KindSpec, g: Planned, index: ExistingIndex): Existing | undefined {
+  const p = g.record[spec.primary];
+  const s = String(g.record[spec.secondary] ?? "")
+    .trim()
+    .toLowerCase();
+  if (typeof p === "string") {
+    return (
+      index.byPrimary.get(spec.primary === "email" ? p.toLowerCase() : p) ??
+      (s ? index.bySecondaryNoPrimary.get(s) : undefined)
+    );
+  }
+  return s ? index.bySecondary.get(s) : undefined;
 }
 
 export interface ImportOutcome {

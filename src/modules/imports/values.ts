@@ -6,7 +6,7 @@ export class CellError extends Error {}
 
 const INT32_MAX = 2_147_483_647;
 
-export function currencyDigits(currency: string): number {
+function currencyDigits(currency: string): number {
   try {
     return (
       new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()

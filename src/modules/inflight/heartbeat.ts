@@ -4,7 +4,7 @@ import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 
 /** How often an instance renews the leases of the work it is doing. */
-export const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_MS = 10_000;
 /** An in-flight Idempotency-Key not renewed for this long may be taken over by a retry. */
 export const KEY_LEASE_MS = 30_000;
 /** A credit hold not renewed for this long is refunded by the sweep (every minute: < 2 min). */

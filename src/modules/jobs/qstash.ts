@@ -11,14 +11,14 @@ import { base64urlDecode } from "../../lib/crypto";
 
 export const JOBS_PATH_PREFIX = "/api/v1/jobs/";
 /** Deliveries QStash retries after the first failed one. */
-export const JOB_RETRIES = 3;
+const JOB_RETRIES = 3;
 
 /** Whether jobs are published through QStash (else the caller runs them in-process). */
 export const qstashPublishing = (config: Config) =>
   Boolean(config.QSTASH_TOKEN && config.PUBLIC_BASE_URL);
 
 /** The URL a job is delivered to, and signed for: PUBLIC_BASE_URL + the jobs path. */
-export const jobUrl = (config: Config, name: string) =>
+const jobUrl = (config: Config, name: string) =>
   `${config.PUBLIC_BASE_URL.replace(/\/+$/, "")}${JOBS_PATH_PREFIX}${name}`;
 
 /** Publishes one job; resolves to QStash's message id. Throws when QStash refuses it. */

@@ -49,7 +49,7 @@ const JobParam = z.object({
     .openapi({ param: { name: "name", in: "path" }, example: AGENT_RUN_JOB }),
 });
 
-export const runJobRoute = createRoute({
+const runJobRoute = createRoute({
   method: "post",
   path: `${JOBS_PATH_PREFIX}{name}`,
   tags: ["Jobs"],

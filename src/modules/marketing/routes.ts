@@ -30,10 +30,10 @@ import {
 
 const tags = ["Marketing"];
 // API.md marks these B only; a browser session riding on cookies still needs the CSRF token,
-// which requireAuth checks on every write (docs/decisions.md, CSRF).
+// which requireAuth checks on every write (docs/adr/0058-one-csrf-rule-for-every-write.md).
 const writeGuard = [requireAuth];
 
-export const generateMarketingRoute = createRoute({
+const generateMarketingRoute = createRoute({
   method: "post",
   path: "/api/v1/marketing/generate",
   tags,
@@ -55,7 +55,7 @@ export const generateMarketingRoute = createRoute({
   },
 });
 
-export const listContentsRoute = createRoute({
+const listContentsRoute = createRoute({
   method: "get",
   path: "/api/v1/marketing/contents",
   tags,
@@ -66,7 +66,7 @@ export const listContentsRoute = createRoute({
   responses: { 200: json(ContentsPage, "A page of material"), ...authErrorResponses },
 });
 
-export const recordEventRoute = createRoute({
+const recordEventRoute = createRoute({
   method: "post",
   path: "/api/v1/marketing/events",
   tags,
@@ -77,7 +77,7 @@ export const recordEventRoute = createRoute({
   responses: { 201: json(EventSchema, "Recorded"), ...csrfErrorResponses },
 });
 
-export const statsRoute = createRoute({
+const statsRoute = createRoute({
   method: "get",
   path: "/api/v1/marketing/stats",
   tags,

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
-export const MARKETING_KINDS = [
+const MARKETING_KINDS = [
   "product_description",
   "email",
   "social_post",
@@ -10,7 +10,7 @@ export const MARKETING_KINDS = [
 ] as const;
 export type MarketingKind = (typeof MARKETING_KINDS)[number];
 
-export const MARKETING_TONES = ["professional", "friendly", "persuasive", "concise"] as const;
+const MARKETING_TONES = ["professional", "friendly", "persuasive", "concise"] as const;
 export type MarketingTone = (typeof MARKETING_TONES)[number];
 
 /** A BCP-47-style tag: a 2-3 letter language, then up to three subtags (`en`, `pt-BR`, `zh-Hant-TW`). */
@@ -58,7 +58,7 @@ const contentFields = {
   created_at: z.string(),
 };
 
-export const MarketingContentSchema = z.object(contentFields).openapi("MarketingContent");
+const MarketingContentSchema = z.object(contentFields).openapi("MarketingContent");
 
 export const GeneratedSchema = z
   .object({

@@ -46,7 +46,7 @@ export const PUSH_MAX_ATTEMPTS = 5;
  */
 export const PUSH_LEASE_MS = 10 * 60_000;
 /** Notifications older than this are not pushed any more (stale: skipped). */
-export const PUSH_MAX_AGE_HOURS = 24;
+const PUSH_MAX_AGE_HOURS = 24;
 /** Template sends in flight at once. */
 const PUSH_CONCURRENCY = 5;
 
@@ -75,7 +75,7 @@ const pushDue = (at: SQL) =>
     and (n.push_state = 'pending' or n.push_claimed_until < ${at})`;
 
 /** The template fields of a notification (see the module comment). */
-export function templateData(row: Pick<ClaimedRow, "title" | "body" | "data" | "created_at">) {
+function templateData(row: Pick<ClaimedRow, "title" | "body" | "data" | "created_at">) {
   const customer = row.data?.customer_name;
   const second = typeof customer === "string" && customer.trim() ? customer : row.body;
   return {

@@ -1,6 +1,7 @@
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { authErrorResponses, csrfErrorResponses } from "../../http/errors";
+import { okResponse as ok, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import {
   MarkNotificationsBody,
@@ -11,15 +12,11 @@ import {
 import { listNotifications, markAllRead, markNotifications } from "./service";
 
 const tags = ["Notifications"];
-const security = [{ bearerAuth: [] }];
-const ok = <T extends z.ZodType>(schema: T, description: string) => ({
-  200: { description, content: { "application/json": { schema } } },
-});
 // API.md marks these B only; a browser session riding on cookies still needs the CSRF token,
-// which requireAuth checks on every write (docs/decisions.md, CSRF).
+// which requireAuth checks on every write (docs/adr/0058-one-csrf-rule-for-every-write.md).
 const writeGuard = [requireAuth];
 
-export const listNotificationsRoute = createRoute({
+const listNotificationsRoute = createRoute({
   method: "get",
   path: "/api/v1/notifications",
   tags,
@@ -30,7 +27,7 @@ export const listNotificationsRoute = createRoute({
   responses: { ...ok(NotificationsPage, "A page of notifications"), ...authErrorResponses },
 });
 
-export const markNotificationsRoute = createRoute({
+const markNotificationsRoute = createRoute({
   method: "patch",
   path: "/api/v1/notifications",
   tags,
@@ -43,7 +40,7 @@ export const markNotificationsRoute = createRoute({
   responses: { ...ok(MarkResultSchema, "Marked"), ...csrfErrorResponses },
 });
 
-export const readAllRoute = createRoute({
+const readAllRoute = createRoute({
   method: "post",
   path: "/api/v1/notifications/read-all",
   tags,

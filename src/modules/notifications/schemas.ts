@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { booleanQuery } from "../../http/query";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
-export const NotificationSchema = z
+const NotificationSchema = z
   .object({
     id: z.string(),
     kind: z.string(),

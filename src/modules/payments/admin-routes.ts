@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ORDER_STATUSES, PAY_TYPES } from "../../db/schema";
 import { calendarDate, reportRange } from "../../http/date-range";
 import { ErrorSchema, errorResponse, validationError } from "../../http/errors";
 import {
@@ -14,10 +13,11 @@ import { pageQuery, pageSchema } from "../../lib/pagination";
 import { actorOf } from "../admin/writes";
 import { listPayments, paymentStats } from "./admin-service";
 import { refundOrder } from "./refunds";
+import { ORDER_STATUSES, PAY_TYPES } from "./schemas";
 
 const tags = ["Admin: payments"];
 
-export const AdminPaymentsQuery = pageQuery().extend({
+const AdminPaymentsQuery = pageQuery().extend({
   q: z
     .string()
     .trim()
@@ -31,7 +31,7 @@ export const AdminPaymentsQuery = pageQuery().extend({
   end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
 });
 
-export const AdminPaymentSchema = z
+const AdminPaymentSchema = z
   .object({
     order_no: z.string(),
     kind: z.enum(["credits", "subscription"]),
@@ -55,15 +55,15 @@ export const AdminPaymentSchema = z
     provider_trade_no: z.string().nullable(),
   })
   .openapi("AdminPayment");
-export const AdminPaymentsPage = pageSchema(AdminPaymentSchema).openapi("AdminPaymentsPage");
+const AdminPaymentsPage = pageSchema(AdminPaymentSchema).openapi("AdminPaymentsPage");
 
-export const PaymentStatsQuery = z.object({
+const PaymentStatsQuery = z.object({
   start_date: calendarDate.optional().openapi({ example: "2026-10-24" }),
   end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
 });
 
 const perCurrency = z.record(z.string(), z.number());
-export const PaymentStatsSchema = z
+const PaymentStatsSchema = z
   .object({
     start_date: z.string(),
     end_date: z.string(),
@@ -89,7 +89,7 @@ export const PaymentStatsSchema = z
   })
   .openapi("PaymentStats");
 
-export const OrderNoParam = z.object({
+const OrderNoParam = z.object({
   order_no: z
     .string()
     .min(1)
@@ -97,7 +97,7 @@ export const OrderNoParam = z.object({
     .openapi({ param: { name: "order_no", in: "path" }, example: "TA20261122ABCDEFGH23456789" }),
 });
 
-export const RefundBody = z.object({
+const RefundBody = z.object({
   amount: z
     .number()
     .int()
@@ -109,7 +109,7 @@ export const RefundBody = z.object({
   reason: z.string().trim().min(1).max(200),
 });
 
-export const RefundResultSchema = z
+const RefundResultSchema = z
   .object({
     refund_no: z.string(),
     order_no: z.string(),
@@ -121,7 +121,7 @@ export const RefundResultSchema = z
   })
   .openapi("RefundResult");
 
-export const listPaymentsRoute = createRoute({
+const listPaymentsRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/payments",
   tags,
@@ -132,7 +132,7 @@ export const listPaymentsRoute = createRoute({
   responses: { 200: json(AdminPaymentsPage, "A page of orders"), ...adminErrors },
 });
 
-export const paymentStatsRoute = createRoute({
+const paymentStatsRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/payments/stats",
   tags,
@@ -143,7 +143,7 @@ export const paymentStatsRoute = createRoute({
   responses: { 200: json(PaymentStatsSchema, "Payment figures"), ...adminErrors },
 });
 
-export const refundRoute = createRoute({
+const refundRoute = createRoute({
   method: "post",
   path: "/api/v1/admin/payments/{order_no}/refund",
   tags,

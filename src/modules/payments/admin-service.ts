@@ -60,7 +60,7 @@ export async function listPayments(deps: Deps, query: AdminPaymentsQuery) {
   };
 }
 
-export interface RevenueRow {
+interface RevenueRow {
   date: string;
   pay_type: PayType;
   currency: string;

@@ -45,7 +45,7 @@ const REJECT_DETAIL: Record<CallbackVerificationError["reason"], string> = {
  * (timestamp + tolerance, after which the timestamp check alone refuses a replay) are swept a
  * few at a time by the same statement.
  */
-export function nonceStore(deps: Deps) {
+function nonceStore(deps: Deps) {
   return async (nonce: string, expiresAt: Date): Promise<boolean> => {
     const rows = await queryRows<{ nonce: string }>(
       deps.db,
@@ -110,7 +110,7 @@ export async function handleGatewayCallback(
 }
 
 /** Applies a verified gateway event; the (provider, event_id) key makes a repeat a no-op. */
-export async function applyGatewayEvent(deps: Deps, event: GatewayCallback): Promise<FulfilResult> {
+async function applyGatewayEvent(deps: Deps, event: GatewayCallback): Promise<FulfilResult> {
   const provider = deps.payments.gateway ? "gateway" : "sandbox";
   const result = await recordPaymentEvent(deps, {
     provider,

@@ -14,7 +14,7 @@ import { paymentReturnUrl } from "./return-url";
 const ORDER_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /** `TA` + UTC date + 16 random characters (80 bits): unguessable, fits every gateway's limit. */
-export function newOrderNo(now: Date): string {
+function newOrderNo(now: Date): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   const random = Array.from(bytes, (b) => ORDER_ALPHABET[b % ORDER_ALPHABET.length]).join("");
   return `TA${now.toISOString().slice(0, 10).replaceAll("-", "")}${random}`;

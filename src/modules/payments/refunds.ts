@@ -14,7 +14,7 @@ import type { OrderRow } from "./orders";
 const REFUND_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /** `RF` + 24 random characters (120 bits): unguessable, within the gateway's out_refund_no. */
-export function newRefundNo(): string {
+function newRefundNo(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
   return `RF${Array.from(bytes, (b) => REFUND_ALPHABET[b % REFUND_ALPHABET.length]).join("")}`;
 }

@@ -13,6 +13,7 @@ import {
   rateLimitedResponses,
 } from "../../http/errors";
 import { limitByUser } from "../../http/limits";
+import { bearerSecurity as security } from "../../http/openapi";
 import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
 import { CALLBACK_PATH, handleGatewayCallback } from "./callback";
@@ -33,7 +34,6 @@ import {
 import { handleStripeWebhook } from "./stripe-webhook";
 
 const tags = ["Payments"];
-const security = [{ bearerAuth: [] }];
 const csrfSecurity = [{ bearerAuth: [], csrfToken: [] }];
 
 /** Guests have no account to credit or invoice: they register first. */
@@ -58,7 +58,7 @@ const buyErrors = {
   503: errorResponse(ErrorSchema, "Payment provider not configured or unavailable"),
 };
 
-export const createOrderRoute = createRoute({
+const createOrderRoute = createRoute({
   method: "post",
   path: "/api/v1/payments/create-order",
   tags,
@@ -71,7 +71,7 @@ export const createOrderRoute = createRoute({
   responses: { ...created, ...buyErrors },
 });
 
-export const purchaseRoute = createRoute({
+const purchaseRoute = createRoute({
   method: "post",
   path: "/api/v1/credits/purchase",
   tags,
@@ -82,7 +82,7 @@ export const purchaseRoute = createRoute({
   responses: { ...created, ...buyErrors },
 });
 
-export const subscribeRoute = createRoute({
+const subscribeRoute = createRoute({
   method: "post",
   path: "/api/v1/credits/subscribe",
   tags,
@@ -93,7 +93,7 @@ export const subscribeRoute = createRoute({
   responses: { ...created, ...buyErrors },
 });
 
-export const listOrdersRoute = createRoute({
+const listOrdersRoute = createRoute({
   method: "get",
   path: "/api/v1/payments/orders",
   tags,
@@ -111,7 +111,7 @@ export const listOrdersRoute = createRoute({
   },
 });
 
-export const getOrderRoute = createRoute({
+const getOrderRoute = createRoute({
   method: "get",
   path: "/api/v1/payments/orders/{order_no}",
   tags,
@@ -127,7 +127,7 @@ export const getOrderRoute = createRoute({
   },
 });
 
-export const callbackRoute = createRoute({
+const callbackRoute = createRoute({
   method: "post",
   path: CALLBACK_PATH,
   tags,
@@ -153,7 +153,7 @@ export const callbackRoute = createRoute({
   },
 });
 
-export const stripeWebhookRoute = createRoute({
+const stripeWebhookRoute = createRoute({
   method: "post",
   path: "/api/v1/payments/stripe/webhook",
   tags,
@@ -175,7 +175,7 @@ const sandboxErrors = {
   500: errorResponses[500],
 };
 
-export const sandboxPageRoute = createRoute({
+const sandboxPageRoute = createRoute({
   method: "get",
   path: `${SANDBOX_PATH}/{order_no}`,
   tags,
@@ -188,7 +188,7 @@ export const sandboxPageRoute = createRoute({
   },
 });
 
-export const sandboxPayRoute = createRoute({
+const sandboxPayRoute = createRoute({
   method: "post",
   path: `${SANDBOX_PATH}/{order_no}/pay`,
   tags,
@@ -197,7 +197,7 @@ export const sandboxPayRoute = createRoute({
   responses: { 303: { description: "Back to the sandbox page" }, ...sandboxErrors },
 });
 
-export const sandboxCancelRoute = createRoute({
+const sandboxCancelRoute = createRoute({
   method: "post",
   path: `${SANDBOX_PATH}/{order_no}/cancel`,
   tags,

@@ -24,8 +24,6 @@ async function sandboxOrder(deps: Deps, orderNo: string): Promise<OrderRow> {
   return order;
 }
 
-export { formatMinor };
-
 export async function renderSandboxPage(deps: Deps, orderNo: string) {
   const order = await sandboxOrder(deps, orderNo);
   const base = `${SANDBOX_PATH}/${encodeURIComponent(order.order_no)}`;

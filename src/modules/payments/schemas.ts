@@ -2,6 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { ORDER_STATUSES, PAY_TYPES } from "../../db/schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
+/** The stored enums, for the route files (which do not import src/db). */
+export { ORDER_STATUSES, PAY_TYPES };
+
 const payType = z
   .enum(PAY_TYPES)
   .openapi({ description: "alipay and wxpay: unified gateway (or the sandbox); card: Stripe" });

@@ -6,28 +6,21 @@ import {
   ErrorSchema,
   errorResponse,
 } from "../../http/errors";
+import { IdParam, notFoundResponse, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
-import {
-  IdParam,
-  ProductBody,
-  ProductPatch,
-  ProductSchema,
-  ProductsPage,
-  ProductsQuery,
-} from "./schemas";
+import { ProductBody, ProductPatch, ProductSchema, ProductsPage, ProductsQuery } from "./schemas";
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from "./service";
 
 const tags = ["Products"];
-const security = [{ bearerAuth: [] }];
 // API.md marks these B only; a browser session riding on cookies still needs the CSRF token,
 // which requireAuth checks on every write (docs/decisions.md, CSRF).
 const writeGuard = [requireAuth];
-const notFoundResponse = { 404: errorResponse(ErrorSchema, "No such product of the caller") };
+const noSuchProduct = notFoundResponse("No such product of the caller");
 const jsonBody = <T extends z.ZodType>(schema: T) => ({
   body: { required: true, content: { "application/json": { schema } } },
 });
 
-export const listProductsRoute = createRoute({
+const listProductsRoute = createRoute({
   method: "get",
   path: "/api/v1/products",
   tags,
@@ -44,7 +37,7 @@ export const listProductsRoute = createRoute({
   },
 });
 
-export const createProductRoute = createRoute({
+const createProductRoute = createRoute({
   method: "post",
   path: "/api/v1/products",
   tags,
@@ -59,7 +52,7 @@ export const createProductRoute = createRoute({
   },
 });
 
-export const getProductRoute = createRoute({
+const getProductRoute = createRoute({
   method: "get",
   path: "/api/v1/products/{id}",
   tags,
@@ -69,12 +62,12 @@ export const getProductRoute = createRoute({
   request: { params: IdParam },
   responses: {
     200: { description: "The product", content: { "application/json": { schema: ProductSchema } } },
-    ...notFoundResponse,
+    ...noSuchProduct,
     ...authErrorResponses,
   },
 });
 
-export const updateProductRoute = createRoute({
+const updateProductRoute = createRoute({
   method: "patch",
   path: "/api/v1/products/{id}",
   tags,
@@ -85,12 +78,12 @@ export const updateProductRoute = createRoute({
   responses: {
     200: { description: "The product", content: { "application/json": { schema: ProductSchema } } },
     409: errorResponse(ErrorSchema, "SKU already used"),
-    ...notFoundResponse,
+    ...noSuchProduct,
     ...csrfErrorResponses,
   },
 });
 
-export const deleteProductRoute = createRoute({
+const deleteProductRoute = createRoute({
   method: "delete",
   path: "/api/v1/products/{id}",
   tags,
@@ -100,7 +93,7 @@ export const deleteProductRoute = createRoute({
   request: { params: IdParam },
   responses: {
     204: { description: "Deleted" },
-    ...notFoundResponse,
+    ...noSuchProduct,
     ...csrfErrorResponses,
   },
 });

@@ -82,7 +82,3 @@ export const ProductsQuery = pageQuery().extend({
   sort: z.enum(PRODUCT_SORTS).default("-created_at"),
 });
 export const ProductsPage = pageSchema(ProductSchema).openapi("ProductsPage");
-
-export const IdParam = z.object({
-  id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "id", in: "path" } }),
-});

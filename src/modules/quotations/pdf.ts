@@ -10,7 +10,7 @@ const MARGIN = 40;
 const ROW_GAP = 10;
 
 /** Breaks text into lines that fit `width`: at spaces for Latin text, anywhere for CJK. */
-export function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
+function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split(/\r?\n/)) {
     let line = "";

@@ -8,9 +8,13 @@ import {
   errorResponse,
   unavailable,
 } from "../../http/errors";
-import { jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
+import {
+  IdParam,
+  jsonResponse as json,
+  notFoundResponse,
+  bearerSecurity as security,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
-import { IdParam } from "../products/schemas";
 import { renderQuotationPdf } from "./pdf";
 import { loadCjkFont } from "./pdf-font";
 import {
@@ -35,12 +39,12 @@ const tags = ["Quotations"];
 // API.md marks these B only; a browser session riding on cookies still needs the CSRF token,
 // which requireAuth checks on every write (docs/decisions.md, CSRF).
 const writeGuard = [requireAuth];
-const notFoundResponse = { 404: errorResponse(ErrorSchema, "No such quotation of the caller") };
+const noSuchQuotation = notFoundResponse("No such quotation of the caller");
 const jsonBody = <T extends z.ZodType>(schema: T) => ({
   body: { required: true, content: { "application/json": { schema } } },
 });
 
-export const listQuotationsRoute = createRoute({
+const listQuotationsRoute = createRoute({
   method: "get",
   path: "/api/v1/quotations",
   tags,
@@ -51,7 +55,7 @@ export const listQuotationsRoute = createRoute({
   responses: { 200: json(QuotationsPage, "A page of quotations"), ...authErrorResponses },
 });
 
-export const createQuotationRoute = createRoute({
+const createQuotationRoute = createRoute({
   method: "post",
   path: "/api/v1/quotations",
   tags,
@@ -62,7 +66,7 @@ export const createQuotationRoute = createRoute({
   responses: { 201: json(QuotationSchema, "Created"), ...csrfErrorResponses },
 });
 
-export const getQuotationRoute = createRoute({
+const getQuotationRoute = createRoute({
   method: "get",
   path: "/api/v1/quotations/{id}",
   tags,
@@ -72,12 +76,12 @@ export const getQuotationRoute = createRoute({
   request: { params: IdParam },
   responses: {
     200: json(QuotationSchema, "The quotation"),
-    ...notFoundResponse,
+    ...noSuchQuotation,
     ...authErrorResponses,
   },
 });
 
-export const updateQuotationRoute = createRoute({
+const updateQuotationRoute = createRoute({
   method: "patch",
   path: "/api/v1/quotations/{id}",
   tags,
@@ -90,12 +94,12 @@ export const updateQuotationRoute = createRoute({
   responses: {
     200: json(QuotationSchema, "The quotation"),
     409: errorResponse(ErrorSchema, "Not a draft, or a transition that is not allowed"),
-    ...notFoundResponse,
+    ...noSuchQuotation,
     ...csrfErrorResponses,
   },
 });
 
-export const deleteQuotationRoute = createRoute({
+const deleteQuotationRoute = createRoute({
   method: "delete",
   path: "/api/v1/quotations/{id}",
   tags,
@@ -103,12 +107,12 @@ export const deleteQuotationRoute = createRoute({
   summary: "Delete a quotation and its items",
   middleware: [...writeGuard],
   request: { params: IdParam },
-  responses: { 204: { description: "Deleted" }, ...notFoundResponse, ...csrfErrorResponses },
+  responses: { 204: { description: "Deleted" }, ...noSuchQuotation, ...csrfErrorResponses },
 });
 
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
-export const exportQuotationRoute = createRoute({
+const exportQuotationRoute = createRoute({
   method: "get",
   path: "/api/v1/quotations/{id}/export",
   tags,
@@ -124,7 +128,7 @@ export const exportQuotationRoute = createRoute({
         [XLSX_TYPE]: { schema: z.string().openapi({ format: "binary" }) },
       },
     },
-    ...notFoundResponse,
+    ...noSuchQuotation,
     503: errorResponse(ErrorSchema, "PDF font not available on this runtime"),
     ...authErrorResponses,
   },

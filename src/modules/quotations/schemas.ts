@@ -4,7 +4,7 @@ import { calendarDay } from "../../http/schemas";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { currencyCode, minorUnits } from "../products/schemas";
 
-export const ItemInput = z
+const ItemInput = z
   .object({
     product_id: z.uuid({ error: "Not a valid id" }).nullable().optional(),
     name: z.string().trim().min(1).max(300).optional().openapi({
@@ -78,7 +78,7 @@ export const QuotationPatch = z
   .openapi("QuotationPatch");
 export type QuotationPatchInput = z.infer<typeof QuotationPatch>;
 
-export const ItemSchema = z
+const ItemSchema = z
   .object({
     id: z.string(),
     product_id: z.string().nullable(),
@@ -92,7 +92,7 @@ export const ItemSchema = z
   })
   .openapi("QuotationItem");
 
-export const ExchangeRateSchema = z
+const ExchangeRateSchema = z
   .object({
     from: z.string().openapi({ example: "USD" }),
     to: z.string().openapi({ example: "CNY" }),
@@ -127,7 +127,7 @@ const quotationFields = {
 export const QuotationSchema = z
   .object({ ...quotationFields, items: z.array(ItemSchema) })
   .openapi("Quotation");
-export const QuotationSummarySchema = z
+const QuotationSummarySchema = z
   .object({ ...quotationFields, item_count: z.number().int() })
   .openapi("QuotationSummary");
 

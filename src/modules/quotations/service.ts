@@ -22,7 +22,7 @@ type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
  * Status transitions (docs/quotations.md). Content (items, prices, customer, terms) can be
  * edited only while the quotation is a draft: once sent, the figures the buyer saw stay put.
  */
-export const TRANSITIONS: Record<QuotationStatus, readonly QuotationStatus[]> = {
+const TRANSITIONS: Record<QuotationStatus, readonly QuotationStatus[]> = {
   draft: ["sent"],
   sent: ["accepted", "rejected", "expired"],
   accepted: [],
@@ -44,7 +44,7 @@ export interface PricedItem {
 }
 
 /** line_total = quantity x unit_price; subtotal = sum; total = subtotal - discount + shipping. */
-export function computeTotals(
+function computeTotals(
   lines: { quantity: number; unit_price: number }[],
   discount: number,
   shipping: number,
@@ -113,6 +113,38 @@ async function rateFor(
 }
 
 /**
+ * The unit price a product gives an item that names none, in the quotation's currency (at the
+ * pair's rate in `rates`), or the issue that prevents it.
+ */
+function productUnitPrice(
+  product: ProductRef,
+  currency: string,
+  rates: ReadonlyMap<string, FrozenRate | null>,
+): number | Omit<ValidationIssue, "loc"> {
+  if (product.price === null) {
+    return { msg: "The product has no price: give unit_price", type: "missing" };
+  }
+  if (product.currency === currency) return product.price;
+  const rate = rates.get(product.currency);
+  if (!rate) {
+    return {
+      msg: `No exchange rate from ${product.currency} to ${currency} is available: give unit_price or use the product's currency`,
+      type: "no_exchange_rate",
+    };
+  }
+  const converted = convertMinor(
+    product.price,
+    rate.rate,
+    minorUnit(product.currency),
+    minorUnit(currency),
+  );
+  if (converted > BigInt(INT4_MAX)) {
+    return { msg: "The converted price is too large", type: "too_big" };
+  }
+  return Number(converted);
+}
+
+/**
  * Resolves items against the caller's products; another seller's product is not found. A
  * product priced in another currency is converted at the pair's rate (`frozen` first, then
  * today's), and every rate used is returned, one per pair, to be stored with the quotation.
@@ -162,40 +194,9 @@ async function priceItems(
     }
     let unitPrice = item.unit_price;
     if (unitPrice === undefined && product) {
-      if (product.price === null) {
-        issues.push({
-          loc: ["body", "items", index, "unit_price"],
-          msg: "The product has no price: give unit_price",
-          type: "missing",
-        });
-      } else if (product.currency === currency) {
-        unitPrice = product.price;
-      } else {
-        const rate = rates.get(product.currency);
-        if (!rate) {
-          issues.push({
-            loc: ["body", "items", index, "unit_price"],
-            msg: `No exchange rate from ${product.currency} to ${currency} is available: give unit_price or use the product's currency`,
-            type: "no_exchange_rate",
-          });
-        } else {
-          const converted = convertMinor(
-            product.price,
-            rate.rate,
-            minorUnit(product.currency),
-            minorUnit(currency),
-          );
-          if (converted > BigInt(INT4_MAX)) {
-            issues.push({
-              loc: ["body", "items", index, "unit_price"],
-              msg: "The converted price is too large",
-              type: "too_big",
-            });
-          } else {
-            unitPrice = Number(converted);
-          }
-        }
-      }
+      const price = productUnitPrice(product, currency, rates);
+      if (typeof price === "number") unitPrice = price;
+      else issues.push({ loc: ["body", "items", index, "unit_price"], ...price });
     }
     return {
       product_id: item.product_id ?? null,
@@ -381,6 +382,21 @@ export async function getQuotation(deps: Deps, userId: string, id: string) {
   return { ...out(row), items };
 }
 
+/** The SET clauses of the fields a PATCH names, but for items and the totals they change. */
+function patchSets(
+  content: Omit<QuotationPatchInput, "status" | "items" | "reprice">,
+  status: QuotationPatchInput["status"],
+): SQL[] {
+  const sets: SQL[] = [sql`updated_at = now()`];
+  for (const key of ["customer_id", "incoterm", "valid_until", "notes", "currency"] as const) {
+    if (content[key] !== undefined) sets.push(sql`${sql.identifier(key)} = ${content[key]}`);
+  }
+  if (content.discount !== undefined) sets.push(sql`discount = ${content.discount}`);
+  if (content.shipping !== undefined) sets.push(sql`shipping = ${content.shipping}`);
+  if (status !== undefined) sets.push(sql`status = ${status}`);
+  return sets;
+}
+
 export async function updateQuotation(
   deps: Deps,
   userId: string,
@@ -391,15 +407,9 @@ export async function updateQuotation(
   const editsContent = Object.keys(content).length > 0 || itemInputs !== undefined;
   if (content.customer_id !== undefined) await checkCustomer(deps, userId, content.customer_id);
 
-  const sets: SQL[] = [sql`updated_at = now()`];
-  for (const key of ["customer_id", "incoterm", "valid_until", "notes", "currency"] as const) {
-    if (content[key] !== undefined) sets.push(sql`${sql.identifier(key)} = ${content[key]}`);
-  }
+  const sets = patchSets(content, status);
   const discount = content.discount === undefined ? sql`discount` : sql`${content.discount}`;
   const shipping = content.shipping === undefined ? sql`shipping` : sql`${content.shipping}`;
-  if (content.discount !== undefined) sets.push(sql`discount = ${content.discount}`);
-  if (content.shipping !== undefined) sets.push(sql`shipping = ${content.shipping}`);
-  if (status !== undefined) sets.push(sql`status = ${status}`);
 
   let items: PricedItem[] | undefined;
   if (itemInputs !== undefined) {

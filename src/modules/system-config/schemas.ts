@@ -3,7 +3,7 @@ import { AI_TASKS, type AiTask } from "../ai/routing";
 import type { SystemConfigKey } from "./defaults";
 
 /** A routing entry: a provider name, optionally with a model (`openai` or `openai:gpt-4o-mini`). */
-export const AI_ROUTING_ENTRY = /^[a-z0-9][a-z0-9_-]*(:[^\s]{1,100})?$/;
+const AI_ROUTING_ENTRY = /^[a-z0-9][a-z0-9_-]*(:[^\s]{1,100})?$/;
 
 const routingEntries = z
   .array(

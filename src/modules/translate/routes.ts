@@ -9,9 +9,13 @@ import {
 } from "../../http/errors";
 import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
-import { jsonResponse as json, jsonBody, bearerSecurity as security } from "../../http/openapi";
+import {
+  IdParam,
+  jsonResponse as json,
+  jsonBody,
+  bearerSecurity as security,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
-import { IdParam } from "../products/schemas";
 import {
   TranslateBody,
   TranslateResultSchema,
@@ -23,7 +27,7 @@ import { getTranslation, listTranslations, translate } from "./service";
 
 const tags = ["AI"];
 
-export const translateRoute = createRoute({
+const translateRoute = createRoute({
   method: "post",
   path: "/api/v1/translate",
   tags,
@@ -48,7 +52,7 @@ export const translateRoute = createRoute({
   },
 });
 
-export const listTranslationsRoute = createRoute({
+const listTranslationsRoute = createRoute({
   method: "get",
   path: "/api/v1/translations",
   tags,
@@ -59,7 +63,7 @@ export const listTranslationsRoute = createRoute({
   responses: { 200: json(TranslationsPage, "A page of translations"), ...authErrorResponses },
 });
 
-export const getTranslationRoute = createRoute({
+const getTranslationRoute = createRoute({
   method: "get",
   path: "/api/v1/translations/{id}",
   tags,

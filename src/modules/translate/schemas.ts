@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
-export const MAX_TEXT_CHARS = 5000;
+const MAX_TEXT_CHARS = 5000;
 
 /** Characters as users count them: code points, so an emoji or a CJK character is one. */
 export const codePoints = (text: string) => [...text].length;
@@ -66,7 +66,7 @@ export const TranslateBody = z
   .openapi("TranslateRequest");
 export type TranslateInput = z.output<typeof TranslateBody>;
 
-export const ReplySchema = z
+const ReplySchema = z
   .object({
     text: z.string().openapi({ description: "The reply in the buyer's language" }),
     translation: z.string().openapi({ description: "The reply in the seller's language" }),

@@ -5,12 +5,12 @@ import { authErrorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { usageStats } from "./service";
 
-export const UsageStatsQuery = z.object({
+const UsageStatsQuery = z.object({
   start_date: calendarDate.optional().openapi({ example: "2026-11-01" }),
   end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
 });
 
-export const UsageStatsSchema = z
+const UsageStatsSchema = z
   .object({
     start_date: z.string(),
     end_date: z.string(),
@@ -26,7 +26,7 @@ export const UsageStatsSchema = z
   })
   .openapi("UsageStats");
 
-export const usageStatsRoute = createRoute({
+const usageStatsRoute = createRoute({
   method: "get",
   path: "/api/v1/usage/stats",
   tags: ["Accounts"],

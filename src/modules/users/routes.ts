@@ -6,7 +6,7 @@ import { createRouter } from "../../http/router";
 import { GuestUserSchema, ProfilePatchBody, UserSchema } from "../auth/schemas";
 import { toUserResponse, updateProfile } from "./service";
 
-export const patchMeRoute = createRoute({
+const patchMeRoute = createRoute({
   method: "patch",
   path: "/api/v1/users/me",
   tags: ["Accounts"],

@@ -34,7 +34,7 @@ const signatureErrors = {
   500: errorResponses[500],
 };
 
-export const wechatHandshakeRoute = createRoute({
+const wechatHandshakeRoute = createRoute({
   method: "get",
   path: WEBHOOK_PATH,
   tags,
@@ -46,7 +46,7 @@ export const wechatHandshakeRoute = createRoute({
   },
 });
 
-export const wechatMessageRoute = createRoute({
+const wechatMessageRoute = createRoute({
   method: "post",
   path: WEBHOOK_PATH,
   tags,

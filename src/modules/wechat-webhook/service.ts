@@ -189,9 +189,9 @@ export const REPLY_NOT_LINKED =
   "请先在 App 中使用微信登录，再转发买家消息给我翻译。Log in to the app with WeChat first, then forward buyers' messages here to translate them.";
 export const REPLY_TEXT_ONLY = "目前只能翻译文字消息。Only text messages can be translated.";
 export const REPLY_NO_CREDITS = "积分不足，请在 App 中充值。Not enough credits: top up in the app.";
-export const REPLY_UNAVAILABLE =
+const REPLY_UNAVAILABLE =
   "翻译服务暂时不可用，请稍后再试。Translation is unavailable right now; try again shortly.";
-export const REPLY_TOO_LONG = "消息太长，无法翻译。The message is too long to translate.";
+const REPLY_TOO_LONG = "消息太长，无法翻译。The message is too long to translate.";
 
 /** WeChat waits 5 s for an answer; past this budget it gets "success" and retries later. */
 const ANSWER_BUDGET_MS = 4_000;

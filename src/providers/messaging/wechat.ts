@@ -9,9 +9,7 @@
  * The body is JSON but is not reliably labelled `application/json`, so it is parsed from text.
  */
 
-export const WECHAT_API_BASE = "https://api.weixin.qq.com";
-
-export interface WechatIdentity {
+interface WechatIdentity {
   openid: string;
   /** Present when the app is bound to a WeChat Open Platform account. */
   unionid?: string;
@@ -86,6 +84,33 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A 200 answer's status and text; anything else, or no answer in time, is unavailable. */
+async function fetchText(
+  doFetch: typeof fetch,
+  url: string,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await doFetch(url, {
+      method: "GET",
+      headers: { accept: "application/json" },
+      redirect: "manual",
+      signal,
+    });
+    const status = res.status;
+    if (status !== 200) {
+      await res.body?.cancel().catch(() => {});
+      throw new WechatUnavailableError("http_status", { status });
+    }
+    return { status, text: await res.text() };
+  } catch (err) {
+    if (err instanceof WechatUnavailableError) throw err;
+    // Deliberately no `cause`: fetch errors may echo the request URL, which holds the secret.
+    throw new WechatUnavailableError(signal.aborted ? "timeout" : "network");
+  }
+}
+
 export function createWechatClient(opts: WechatClientOptions): WechatClient {
   const { appId, appSecret } = opts;
   const doFetch = opts.fetch ?? fetch;
@@ -103,28 +128,7 @@ export function createWechatClient(opts: WechatClientOptions): WechatClient {
         code,
         grant_type: "authorization_code",
       });
-      const signal = AbortSignal.timeout(timeoutMs);
-
-      let status: number;
-      let text: string;
-      try {
-        const res = await doFetch(`${endpoint}?${query}`, {
-          method: "GET",
-          headers: { accept: "application/json" },
-          redirect: "manual",
-          signal,
-        });
-        status = res.status;
-        if (status !== 200) {
-          await res.body?.cancel().catch(() => {});
-          throw new WechatUnavailableError("http_status", { status });
-        }
-        text = await res.text();
-      } catch (err) {
-        if (err instanceof WechatUnavailableError) throw err;
-        // Deliberately no `cause`: fetch errors may echo the request URL, which holds the secret.
-        throw new WechatUnavailableError(signal.aborted ? "timeout" : "network");
-      }
+      const { status, text } = await fetchText(doFetch, `${endpoint}?${query}`, timeoutMs);
 
       let body: unknown;
       try {
@@ -365,7 +369,7 @@ const TOKEN_ERRCODES = new Set([40001, 40014, 42001]);
  */
 const RECIPIENT_ERRCODES = new Set([40003, 43004]);
 /** A "thing" field of a template holds at most 20 characters. */
-export const WECHAT_THING_MAX = 20;
+const WECHAT_THING_MAX = 20;
 
 export type WechatPushReason = WechatUnavailableReason | "recipient";
 

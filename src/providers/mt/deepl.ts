@@ -30,7 +30,7 @@ export class MtCallError extends Error {
 }
 
 /** DeepL language codes are upper case; regional targets keep their region (EN-GB, PT-BR). */
-export const deeplLang = (lang: string) => lang.trim().toUpperCase().replace("_", "-");
+const deeplLang = (lang: string) => lang.trim().toUpperCase().replace("_", "-");
 
 export async function translateWithMt(
   target: MtTarget,

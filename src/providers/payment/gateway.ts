@@ -14,7 +14,7 @@ import { hex, hmacSign, hmacVerify, randomToken, sha256Hex } from "../../lib/cry
 // Protocol constants
 // ---------------------------------------------------------------------------------------------
 
-export const GATEWAY_HEADERS = {
+const GATEWAY_HEADERS = {
   merchant: "X-Pay-Merchant",
   timestamp: "X-Pay-Timestamp",
   nonce: "X-Pay-Nonce",
@@ -22,7 +22,7 @@ export const GATEWAY_HEADERS = {
 } as const;
 
 /** Largest accepted distance, in seconds, between X-Pay-Timestamp and the receiver's clock. */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** The body a callback receiver answers (HTTP 200) once it has accepted a delivery. */
 export const CALLBACK_ACK = { code: "SUCCESS" } as const;
@@ -37,17 +37,11 @@ const ERROR_CODE_RE = /^[A-Z0-9_]{1,64}$/;
 // Wire types (snake_case, exactly as on the wire)
 // ---------------------------------------------------------------------------------------------
 
-export const PAY_TYPES = ["alipay", "wxpay"] as const;
-export type PayType = (typeof PAY_TYPES)[number];
+const PAY_TYPES = ["alipay", "wxpay"] as const;
 
-export const ORDER_STATUSES = ["pending", "paid", "closed", "refunded"] as const;
-export type GatewayOrderStatus = (typeof ORDER_STATUSES)[number];
+const ORDER_STATUSES = ["pending", "paid", "closed", "refunded"] as const;
 
-export const REFUND_STATUSES = ["succeeded", "pending", "failed"] as const;
-export type GatewayRefundStatus = (typeof REFUND_STATUSES)[number];
-
-export const CALLBACK_TYPES = ["payment.succeeded", "payment.closed", "refund.succeeded"] as const;
-export type GatewayCallbackType = (typeof CALLBACK_TYPES)[number];
+const REFUND_STATUSES = ["succeeded", "pending", "failed"] as const;
 
 const outTradeNoField = z.string().regex(/^[A-Za-z0-9_-]{6,32}$/);
 const outRefundNoField = z.string().regex(/^[A-Za-z0-9_-]{6,64}$/);
@@ -60,7 +54,7 @@ const httpUrl = z
   .refine((u) => !u.includes("#"), "must not contain a fragment");
 const timestampWithOffset = z.iso.datetime({ offset: true });
 
-export const createOrderRequestSchema = z.object({
+const createOrderRequestSchema = z.object({
   out_trade_no: outTradeNoField,
   amount,
   currency,
@@ -73,14 +67,14 @@ export const createOrderRequestSchema = z.object({
 /** `POST /v1/orders` body. `amount` in integer minor units; `expire_at` RFC 3339, UTC (`Z`). */
 export type CreateOrderRequest = z.infer<typeof createOrderRequestSchema>;
 
-export const createOrderResponseSchema = z.object({
+const createOrderResponseSchema = z.object({
   trade_no: gatewayId,
   pay_url: z.url({ protocol: /^(https?|weixin|alipays?)$/ }).max(2048),
   status: z.enum(ORDER_STATUSES),
 });
-export type CreateOrderResponse = z.infer<typeof createOrderResponseSchema>;
+type CreateOrderResponse = z.infer<typeof createOrderResponseSchema>;
 
-export const queryOrderResponseSchema = z.object({
+const queryOrderResponseSchema = z.object({
   out_trade_no: outTradeNoField,
   trade_no: gatewayId,
   status: z.enum(ORDER_STATUSES),
@@ -89,21 +83,21 @@ export const queryOrderResponseSchema = z.object({
   paid_at: timestampWithOffset.nullable().optional(),
 });
 /** `GET /v1/orders/{out_trade_no}` answer; `paid_at` is set once the order has been paid. */
-export type QueryOrderResponse = z.infer<typeof queryOrderResponseSchema>;
+type QueryOrderResponse = z.infer<typeof queryOrderResponseSchema>;
 
-export const refundRequestSchema = z.object({
+const refundRequestSchema = z.object({
   out_trade_no: outTradeNoField,
   out_refund_no: outRefundNoField,
   amount,
   reason: z.string().max(80),
 });
-export type RefundRequest = z.infer<typeof refundRequestSchema>;
+type RefundRequest = z.infer<typeof refundRequestSchema>;
 
-export const refundResponseSchema = z.object({
+const refundResponseSchema = z.object({
   refund_no: gatewayId,
   status: z.enum(REFUND_STATUSES),
 });
-export type RefundResponse = z.infer<typeof refundResponseSchema>;
+type RefundResponse = z.infer<typeof refundResponseSchema>;
 
 const callbackBase = {
   event_id: gatewayId,
@@ -113,7 +107,7 @@ const callbackBase = {
   currency,
 };
 
-export const gatewayCallbackSchema = z.discriminatedUnion("type", [
+const gatewayCallbackSchema = z.discriminatedUnion("type", [
   z.object({
     ...callbackBase,
     type: z.literal("payment.succeeded"),
@@ -137,12 +131,6 @@ export const gatewayCallbackSchema = z.discriminatedUnion("type", [
  * `out_refund_no` / `refund_no` name the refund; otherwise `amount` is the order amount.
  */
 export type GatewayCallback = z.infer<typeof gatewayCallbackSchema>;
-
-/** Non-2xx body of the gateway. */
-export interface GatewayErrorBody {
-  code: string;
-  message: string;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Signing
@@ -184,7 +172,7 @@ function unixSeconds(date: Date): number {
 }
 
 /** The four authentication headers for one request or callback delivery. */
-export async function signedHeaders(opts: {
+async function signedHeaders(opts: {
   signingKey: CryptoKey;
   merchantId: string;
   method: string;
@@ -340,6 +328,33 @@ function invalidRequest(error: z.ZodError): PaymentGatewayError {
   return new PaymentGatewayError("INVALID_REQUEST", 400, `invalid field: ${field}`);
 }
 
+/** The error a non-2xx answer is: unavailable (5xx, 408, 429, not the gateway's), or its own. */
+function gatewayError(status: number, json: unknown): Error {
+  const code =
+    isRecord(json) && typeof json.code === "string" && ERROR_CODE_RE.test(json.code)
+      ? json.code
+      : undefined;
+  const message = isRecord(json) && typeof json.message === "string" ? json.message : undefined;
+  if (status >= 500 || status === 408) {
+    return new PaymentGatewayUnavailableError("http_status", {
+      status,
+      ...(code ? { code } : {}),
+    });
+  }
+  if (status === 429) {
+    return new PaymentGatewayUnavailableError("rate_limited", {
+      status,
+      ...(code ? { code } : {}),
+    });
+  }
+  if (code === undefined) {
+    // 3xx, or a 4xx that is not the gateway's JSON (a proxy page, a wrong base URL).
+    return new PaymentGatewayUnavailableError("bad_response", { status });
+  }
+  if (status === 401) return new PaymentGatewayUnavailableError("rejected", { status, code });
+  return new PaymentGatewayError(code, status, message);
+}
+
 export function createGatewayClient(opts: PaymentGatewayClientOptions): PaymentGatewayClient {
   const doFetch = opts.fetch ?? fetch;
   const clock = opts.clock ?? (() => new Date());
@@ -392,30 +407,7 @@ export function createGatewayClient(opts: PaymentGatewayClientOptions): PaymentG
       if (!parsed.success) throw new PaymentGatewayUnavailableError("bad_response", { status });
       return parsed.data;
     }
-
-    const code =
-      isRecord(json) && typeof json.code === "string" && ERROR_CODE_RE.test(json.code)
-        ? json.code
-        : undefined;
-    const message = isRecord(json) && typeof json.message === "string" ? json.message : undefined;
-    if (status >= 500 || status === 408) {
-      throw new PaymentGatewayUnavailableError("http_status", {
-        status,
-        ...(code ? { code } : {}),
-      });
-    }
-    if (status === 429) {
-      throw new PaymentGatewayUnavailableError("rate_limited", {
-        status,
-        ...(code ? { code } : {}),
-      });
-    }
-    if (code === undefined) {
-      // 3xx, or a 4xx that is not the gateway's JSON (a proxy page, a wrong base URL).
-      throw new PaymentGatewayUnavailableError("bad_response", { status });
-    }
-    if (status === 401) throw new PaymentGatewayUnavailableError("rejected", { status, code });
-    throw new PaymentGatewayError(code, status, message);
+    throw gatewayError(status, json);
   }
 
   return {

@@ -11,7 +11,7 @@
 import Stripe from "stripe";
 
 /** Stripe's own default tolerance for webhook timestamps, in seconds, used in both directions. */
-export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
+const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /** Stripe requires a Checkout Session's expires_at to be 30 minutes to 24 hours after creation. */
 const MIN_SESSION_LIFETIME_MS = 30 * 60_000;
@@ -33,7 +33,7 @@ export interface StripeProviderOptions {
   timeoutMs?: number;
 }
 
-export interface CheckoutSessionInput {
+interface CheckoutSessionInput {
   orderNo: string;
   /** In the currency's minor unit (cents), as Stripe expects. */
   amount: number;
@@ -48,13 +48,13 @@ export interface CheckoutSessionInput {
   expiresAt: Date;
 }
 
-export interface CheckoutSession {
+interface CheckoutSession {
   id: string;
   /** The hosted payment page to send the payer to. */
   url: string;
 }
 
-export interface RefundInput {
+interface RefundInput {
   paymentIntentId: string;
   /** Minor units. */
   amount: number;
@@ -63,14 +63,14 @@ export interface RefundInput {
   refundNo?: string;
 }
 
-export interface StripeRefund {
+interface StripeRefund {
   id: string;
   /** Stripe's refund status: pending, requires_action, succeeded, failed or canceled. */
   status: string;
 }
 
 /** The handled event types; any other verified event comes back with only id and type. */
-export const HANDLED_STRIPE_EVENTS = [
+const HANDLED_STRIPE_EVENTS = [
   "checkout.session.completed",
   "checkout.session.async_payment_succeeded",
   "checkout.session.expired",
@@ -234,6 +234,17 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === "string" && value.length > 0 ? value : undefined;
 }
 
+/** Which of the caller's faults a (non-transport, non-5xx) Stripe error is. */
+function providerErrorKind(err: Stripe.errors.StripeError): StripeProviderErrorKind {
+  const E = Stripe.errors;
+  if (err instanceof E.StripeIdempotencyError) return "idempotency_conflict";
+  if (err instanceof E.StripeCardError) return "card_error";
+  if (err instanceof E.StripeAuthenticationError) return "authentication";
+  if (err instanceof E.StripePermissionError) return "permission";
+  if (err instanceof E.StripeInvalidRequestError) return "invalid_request";
+  return "unknown";
+}
+
 function mapStripeError(err: unknown, secrets: string[]): Error {
   if (err instanceof StripeProviderError || err instanceof StripeUnavailableError) return err;
   const E = Stripe.errors;
@@ -257,18 +268,7 @@ function mapStripeError(err: unknown, secrets: string[]): Error {
       ? new StripeUnavailableError("bad_response", base)
       : new StripeUnavailableError("http_status", { ...base, statusCode });
   }
-  const kind: StripeProviderErrorKind =
-    err instanceof E.StripeIdempotencyError
-      ? "idempotency_conflict"
-      : err instanceof E.StripeCardError
-        ? "card_error"
-        : err instanceof E.StripeAuthenticationError
-          ? "authentication"
-          : err instanceof E.StripePermissionError
-            ? "permission"
-            : err instanceof E.StripeInvalidRequestError
-              ? "invalid_request"
-              : "unknown";
+  const kind = providerErrorKind(err);
   const details: ConstructorParameters<typeof StripeProviderError>[1] = { ...base };
   if (statusCode !== undefined) details.statusCode = statusCode;
   const code = optionalString(err.code);

@@ -19,12 +19,12 @@ import { z } from "zod";
 export const RATES_SOURCE_ECB = "ECB";
 
 /** ISO 4217 alphabetic code. */
-export const CURRENCY_RE = /^[A-Z]{3}$/;
+const CURRENCY_RE = /^[A-Z]{3}$/;
 const DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 /** A JSON number literal, as the grammar of RFC 8259 allows it. */
 const JSON_NUMBER_RE = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-export interface RatesSnapshot {
+interface RatesSnapshot {
   /** Currency the rates are quoted against (one unit of `base` buys `rate` units of quote). */
   base: string;
   /** Publication day, YYYY-MM-DD. */

@@ -1,13 +1,7 @@
 import type { Deps } from "../../deps";
 import { createFrankfurterClient, type RatesClient } from "./frankfurter";
 
-export {
-  createFrankfurterClient,
-  type RatesClient,
-  RatesRequestError,
-  type RatesSnapshot,
-  RatesUnavailableError,
-} from "./frankfurter";
+export type { RatesClient } from "./frankfurter";
 
 /** The configured rates client, or null (the stored rates and the shipped snapshot answer). */
 export function ratesClientFromEnv(deps: Pick<Deps, "config" | "fetch">): RatesClient | null {

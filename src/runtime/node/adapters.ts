@@ -12,7 +12,7 @@ import { createRedisRateLimiter } from "./redis-rate-limiter";
 import { loadNodeSecrets } from "./secrets";
 import { createSmtpMailer } from "./smtp-mailer";
 
-export function createNodeRateLimiter(config: Config): RateLimiter {
+function createNodeRateLimiter(config: Config): RateLimiter {
   return config.REDIS_URL ? createRedisRateLimiter(config.REDIS_URL) : createMemoryRateLimiter();
 }
 

@@ -3,8 +3,7 @@ import { createRequire } from "node:module";
 import type { CjkFontSource } from "../../modules/quotations/pdf-font";
 
 /** Noto Sans SC Regular (TrueType outlines, SIL OFL) as shipped by its npm package. */
-export const NOTO_SANS_SC_TTF =
-  "@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf";
+const NOTO_SANS_SC_TTF = "@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf";
 
 /** Node's source for the PDF export's CJK font: the package's file, read from node_modules. */
 export const nodeCjkFont: CjkFontSource = async () => {

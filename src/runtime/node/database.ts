@@ -12,6 +12,7 @@ import type { Database, Db } from "../../db/client";
 import { migrateDatabase } from "../../db/migrate";
 import * as schema from "../../db/schema";
 import { demoteUnverifiedListedAdmins } from "../../modules/account/service";
+import { seedDefaults } from "../seed-defaults";
 import { lockDataDir } from "./data-dir-lock";
 
 /**
@@ -99,7 +100,10 @@ export async function migratePostgres(url: string): Promise<void> {
   await client.connect();
   try {
     const db = drizzleNodePg({ client, schema }) as unknown as Db;
-    await migrateDatabase({ kind: "postgres", db, ping: async () => {}, close: async () => {} });
+    await migrateDatabase(
+      { kind: "postgres", db, ping: async () => {}, close: async () => {} },
+      seedDefaults,
+    );
   } finally {
     await client.end();
   }
@@ -116,7 +120,7 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
     database = openPostgresDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   } else {
     database = await openPgliteDatabase(`${config.DATA_DIR}/pglite`);
-    await migrateDatabase(database);
+    await migrateDatabase(database, seedDefaults);
   }
   await demoteUnverifiedListedAdmins(database.db, config.ADMIN_EMAILS);
   return database;

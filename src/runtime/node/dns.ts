@@ -26,7 +26,7 @@ type AllLookup = (
  * server answering public first and 127.0.0.1 second (TTL 0) would get past that check. This
  * judges the very addresses the socket connects to. Ports are judged earlier, by the URL check.
  */
-export function guardedLookup(
+function guardedLookup(
   policy: OutboundPolicy,
   baseLookup: AllLookup = osLookup as AllLookup,
 ): LookupFunction {

@@ -1,0 +1,25 @@
+/** Everything the bench is run with: fixed here so every run is comparable. */
+export const SETTINGS = {
+  defaultAdminUrl: "postgres://postgres@127.0.0.1:5432/test",
+  defaultRedisUrl: "redis://127.0.0.1:6379",
+  /** Hard stop for the whole run; cleanup still happens. */
+  watchdogMs: 420_000,
+  users: 200,
+  password: "bench-password-123",
+  poolSize: 10,
+  /** PASSWORD_HASH_CONCURRENCY given to the app (its default). */
+  hashConcurrency: 2,
+  roundTripRequests: 1000,
+  roundTripLogins: 20,
+  roundTripLists: 200,
+  startupRuns: 3,
+  aims: { health: 0.85, me: 0.8, listOfMe: 0.5, importS: 2, importMb: 300 },
+  secrets: {
+    JWT_SECRET: "bench-jwt-secret-0123456789abcdef-0123456789",
+    CSRF_SECRET: "bench-csrf-secret-0123456789abcdef-0123456789",
+    APP_ENCRYPTION_KEY: "bench-encryption-key-0123456789abcdef-012345",
+  },
+  appScript: "src/runtime/node.ts",
+} as const;
+
+export type BenchSettings = typeof SETTINGS;

@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { MIGRATIONS_FOLDER, migrateDatabase } from "../../src/db/migrate";
+import { openPgliteDatabase } from "../../src/runtime/node/database";
+
+/**
+ * The migrated PGlite cluster, kept between runs as a tarball keyed by everything it is built
+ * from: every file under migrations/, the PGlite and drizzle-orm versions, and RECIPE. A fresh
+ * PGlite spends ~7 s in initdb before the first migration; loading the tarball takes ~1 s.
+ *
+ * The image is migrated but not seeded: the default rows come from src (runtime/seed-defaults.ts),
+ * which this key does not cover, so each test database seeds itself after loading (~20 ms).
+ */
+const CACHE_DIR = fileURLToPath(new URL("../../node_modules/.cache/pglite/", import.meta.url));
+/** Bump when the way the image is built changes (not the migrations: those are hashed). */
+const RECIPE = "migrated-unseeded-v1";
+/** Images of other keys unused this long are removed when a new one is built. */
+const STALE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Path of the migrated image for the current migrations/, building it on a miss. */
+export async function pgliteImage(): Promise<string> {
+  await mkdir(CACHE_DIR, { recursive: true });
+  const path = join(CACHE_DIR, `${await imageKey()}.tar.gz`);
+  const now = new Date();
+  try {
+    // Marks it in use, so pruning by another key's build leaves it alone.
+    await utimes(path, now, now);
+    return path;
+  } catch {
+    // A miss: build below.
+  }
+  const database = await openPgliteDatabase("memory://");
+  try {
+    await migrateDatabase(database, async () => {});
+    const client = (
+      database.db as unknown as { $client: { dumpDataDir(c: "gzip"): Promise<Blob> } }
+    ).$client;
+    const dump = Buffer.from(await (await client.dumpDataDir("gzip")).arrayBuffer());
+    // Written aside and renamed: a concurrent run never reads half an image, and two runs that
+    // both missed each rename a complete one over the other.
+    const partial = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
+    await writeFile(partial, dump);
+    await rename(partial, path);
+  } finally {
+    await database.close();
+  }
+  await pruneStale(path);
+  return path;
+}
+
+async function imageKey(): Promise<string> {
+  const hash = createHash("sha256");
+  hash.update(`${RECIPE}\0`);
+  for (const pkg of ["@electric-sql/pglite", "drizzle-orm"]) {
+    const manifest = new URL(`../../node_modules/${pkg}/package.json`, import.meta.url);
+    const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version: string };
+    hash.update(`${pkg}@${version}\0`);
+  }
+  const entries = await readdir(MIGRATIONS_FOLDER, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) {
+    hash.update(`${relative(MIGRATIONS_FOLDER, file)}\0`);
+    hash.update(await readFile(file));
+    hash.update("\0");
+  }
+  return hash.digest("hex").slice(0, 32);
+}
+
+async function pruneStale(keep: string): Promise<void> {
+  const cutoff = Date.now() - STALE_MS;
+  for (const name of await readdir(CACHE_DIR)) {
+    const path = join(CACHE_DIR, name);
+    if (path === keep) continue;
+    const info = await stat(path).catch(() => undefined);
+    if (info && info.mtimeMs < cutoff) await rm(path, { force: true });
+  }
+}
