@@ -1,5 +1,8 @@
+import * as argon2 from "@node-rs/argon2";
+import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { needsRehash } from "../../src/lib/password";
 import { call, randomEmail, randomIp, registerUser } from "../support/client";
 import { createTestContext, TEST_SECRETS } from "../support/harness";
 
@@ -537,5 +540,47 @@ describe("password change", () => {
       csrf: guest.body.csrf_token,
     });
     expect(status).toBe(403);
+  });
+});
+
+describe("password hashes made with older parameters", () => {
+  it("are replaced with the current parameters at the next login, and the password still works", async () => {
+    const email = randomEmail();
+    const password = "rehash-me-1";
+    const user = await registerUser(app, { email, password });
+    // As an older release would have stored it: argon2id with t=3.
+    const old = await argon2.hash(password, { algorithm: 2, timeCost: 3, memoryCost: 19456 });
+    await ctx.database.db.execute(
+      sql`update users set password_hash = ${old} where id = ${user.userId}`,
+    );
+    const storedHash = async () =>
+      (
+        (await ctx.database.db.execute(
+          sql`select password_hash from users where id = ${user.userId}`,
+        )) as unknown as { rows: { password_hash: string }[] }
+      ).rows[0]!.password_hash;
+
+    const wrong = await call(app, "/api/v1/auth/login", {
+      json: { email, password: "not-it-at-all" },
+      ip: randomIp(),
+    });
+    expect(wrong.status).toBe(401);
+    expect(await storedHash()).toBe(old);
+
+    const login = await call(app, "/api/v1/auth/login", {
+      json: { email, password },
+      ip: randomIp(),
+    });
+    expect(login.status).toBe(200);
+    const fresh = await storedHash();
+    expect(fresh).not.toBe(old);
+    expect(fresh).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(needsRehash(fresh)).toBe(false);
+    const again = await call(app, "/api/v1/auth/login", {
+      json: { email, password },
+      ip: randomIp(),
+    });
+    expect(again.status).toBe(200);
+    expect(await storedHash()).toBe(fresh);
   });
 });

@@ -12,7 +12,7 @@ import {
 } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
 import { randomToken, sha256Hex } from "../../lib/crypto";
-import { HasherBusyError } from "../../lib/password";
+import { HasherBusyError, needsRehash } from "../../lib/password";
 import { WechatAuthError } from "../../providers/messaging/wechat";
 import type { UserRow } from "../users/service";
 import { noteSessionEnded } from "./revocations";
@@ -339,7 +339,27 @@ export async function loginWithPassword(
   if (user.status !== "active") throw forbidden("This account is disabled");
   const session = await openSession(deps, user.id, "login", ip, guest);
   if (guest && guest.userId !== user.id) noteSessionEnded(deps, guest.sessionId);
+  if (user.password_hash && needsRehash(user.password_hash)) {
+    await rehashPassword(deps, user.id, user.password_hash, input.password);
+  }
   return session;
+}
+
+/**
+ * A hash made with older parameters than ARGON2_PARAMS is replaced while the password is at
+ * hand (the only moment it is): compare-and-set, so a password changed meanwhile is kept. Best
+ * effort: the login has succeeded, a failure here only leaves the old hash for the next one.
+ */
+async function rehashPassword(deps: Deps, userId: string, oldHash: string, password: string) {
+  try {
+    const fresh = await deps.passwords.hash(password);
+    await deps.db.execute(
+      sql`update users set password_hash = ${fresh}
+          where id = ${userId} and password_hash = ${oldHash}`,
+    );
+  } catch (error) {
+    deps.logger.warn("password rehash failed", { user_id: userId, error: String(error) });
+  }
 }
 
 /**
