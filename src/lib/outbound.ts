@@ -17,6 +17,7 @@ import {
   type HostResolver,
   isIpLiteral,
   limitBody,
+  parseHttpUrl,
   parsePublicUrl,
   SsrfBlockedError,
 } from "./ssrf";
@@ -75,14 +76,7 @@ function isAllowListed(url: URL, policy: OutboundPolicy): boolean {
  * SsrfBlockedError.
  */
 export function checkOutboundUrl(input: string | URL, policy: OutboundPolicy): URL {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw new SsrfBlockedError("invalid_url");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new SsrfBlockedError("scheme");
-  if (url.username || url.password) throw new SsrfBlockedError("credentials");
+  const url = parseHttpUrl(input);
   // A listed host is the operator's own decision, plain http included: a vLLM or Ollama on the
   // private network rarely has a certificate. Anything else crosses networks we do not own.
   if (isAllowListed(url, policy)) return url;

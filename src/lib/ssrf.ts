@@ -68,8 +68,8 @@ const RESERVED_SUFFIXES = [
   "intranet",
 ];
 
-/** Parses a user-given URL and throws SsrfBlockedError unless it may point at the public web. */
-export function parsePublicUrl(input: string, policy: UrlPolicy = {}): URL {
+/** An http(s) URL without credentials, or SsrfBlockedError; nothing about its host yet. */
+export function parseHttpUrl(input: string | URL): URL {
   let url: URL;
   try {
     url = new URL(input);
@@ -78,6 +78,12 @@ export function parsePublicUrl(input: string, policy: UrlPolicy = {}): URL {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new SsrfBlockedError("scheme");
   if (url.username || url.password) throw new SsrfBlockedError("credentials");
+  return url;
+}
+
+/** Parses a user-given URL and throws SsrfBlockedError unless it may point at the public web. */
+export function parsePublicUrl(input: string, policy: UrlPolicy = {}): URL {
+  const url = parseHttpUrl(input);
   const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
   const ports = policy.allowedPorts ?? DEFAULT_PORTS;
   if (ports !== "any" && !ports.includes(port)) throw new SsrfBlockedError("port");

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RateLimiter } from "../../src/providers/ratelimit/types";
 import { call, type Session } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
+import { openApiSampler, type Schema } from "../support/openapi-sample";
 import { registerBusinessUser, setPlan } from "../support/plans";
 
 /**
@@ -23,17 +24,12 @@ const unlimited: RateLimiter = {
 const ctx = await createTestContext({ runtime: { limiter: unlimited } });
 const { app } = ctx;
 
-type Schema = Record<string, any>;
 const doc = (await call(app, "/api/v1/openapi.json")).body as Schema;
 
-function resolve(schema: Schema | undefined, depth = 0): Schema {
-  if (!schema || depth > 20) return {};
-  if (typeof schema.$ref === "string") {
-    const name = schema.$ref.split("/").pop()!;
-    return resolve(doc.components?.schemas?.[name], depth + 1);
-  }
-  return schema;
-}
+const { resolve, sample } = openApiSampler(doc, {
+  text: "fuzz",
+  uuid: () => "00000000-0000-4000-8000-000000000000",
+});
 
 const RAW = Symbol("raw JSON text");
 type Hostile = unknown | { [RAW]: string };
@@ -72,50 +68,6 @@ const HOSTILE_QUERY = [
   "",
 ];
 const HOSTILE_PATH = ["__proto__", "constructor", "toString", "x".repeat(10_000), "-1", "1e309"];
-
-/** A plausible value for a schema, so that one hostile field at a time reaches the handler. */
-function sample(input: Schema | undefined, depth = 0): unknown {
-  const schema = resolve(input);
-  if (depth > 6) return null;
-  if (schema.example !== undefined) return schema.example;
-  if (schema.default !== undefined) return schema.default;
-  if (schema.enum) return schema.enum[0];
-  const variants = schema.anyOf ?? schema.oneOf ?? schema.allOf;
-  if (variants)
-    return sample(
-      variants.find((v: Schema) => resolve(v).type !== "null"),
-      depth,
-    );
-  const type = Array.isArray(schema.type)
-    ? schema.type.find((t: string) => t !== "null")
-    : schema.type;
-  switch (type) {
-    case "object": {
-      const out: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries<Schema>(schema.properties ?? {})) {
-        out[key] = sample(value, depth + 1);
-      }
-      return out;
-    }
-    case "array":
-      return [sample(schema.items, depth + 1)];
-    case "integer":
-      return schema.minimum ?? 1;
-    case "number":
-      return schema.minimum ?? 1;
-    case "boolean":
-      return false;
-    case "string":
-      if (schema.format === "uuid") return "00000000-0000-4000-8000-000000000000";
-      if (schema.format === "email") return "fuzz@example.com";
-      if (schema.format === "date-time") return "2030-01-01T00:00:00Z";
-      if (schema.format === "date") return "2030-01-01";
-      if (schema.format === "uri") return "https://example.com/";
-      return "fuzz";
-    default:
-      return "fuzz";
-  }
-}
 
 /** JSON text with the raw-number placeholders spliced in (1e309 is not a JS number). */
 function jsonText(value: unknown): string {

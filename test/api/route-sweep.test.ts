@@ -9,6 +9,7 @@ import type { FakeSearch } from "../fakes/search";
 import { useFakeAgentProviders } from "../support/ai";
 import { call, type Session } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
+import { openApiSampler, type Schema } from "../support/openapi-sample";
 import { registerBusinessUser } from "../support/plans";
 
 /**
@@ -33,88 +34,13 @@ const unlimited: RateLimiter = {
 const ctx = await createTestContext({ runtime: { limiter: unlimited } });
 const { app, deps } = ctx;
 
-type Schema = Record<string, any>;
 const doc = (await call(app, "/api/v1/openapi.json")).body as Schema;
 
-function resolve(schema: Schema | undefined, depth = 0): Schema {
-  if (!schema || depth > 20) return {};
-  if (typeof schema.$ref === "string") {
-    const name = schema.$ref.split("/").pop()!;
-    return resolve(doc.components?.schemas?.[name], depth + 1);
-  }
-  return schema;
-}
-
-/**
- * A plausible value for a schema, as test/api/fuzz.test.ts fills bodies: valid, so a request
- * gets past body validation to the rule under test.
- */
-function sample(input: Schema | undefined, depth = 0): unknown {
-  const schema = resolve(input);
-  if (depth > 6) return null;
-  if (schema.example !== undefined) return schema.example;
-  if (schema.default !== undefined) return schema.default;
-  if (schema.enum) return schema.enum[0];
-  const variants = schema.anyOf ?? schema.oneOf ?? schema.allOf;
-  if (variants)
-    return sample(
-      variants.find((v: Schema) => resolve(v).type !== "null"),
-      depth,
-    );
-  const type = Array.isArray(schema.type)
-    ? schema.type.find((t: string) => t !== "null")
-    : schema.type;
-  switch (type) {
-    case "object":
-      return sampleObject(schema, depth);
-    case "array":
-      return [sample(schema.items, depth + 1)];
-    case "integer":
-    case "number":
-      return schema.minimum ?? 1;
-    case "boolean":
-      return false;
-    case "string":
-      if (schema.format === "uuid") return randomUUID();
-      if (schema.format === "email") return "sweep@example.com";
-      if (schema.format === "date-time") return "2030-01-01T00:00:00Z";
-      if (schema.format === "date") return "2030-01-01";
-      if (schema.format === "uri") return "https://example.com/";
-      return "sweep";
-    default:
-      return "sweep";
-  }
-}
-
-/**
- * Required fields only: an optional one with a pattern or a cross-check (a customer_id that
- * must exist, a date not in the future) would stop the request before its lookup. With none
- * required (a PATCH), one plain field, as "send at least one field" asks.
- */
-function sampleObject(schema: Schema, depth: number) {
-  const out: Record<string, unknown> = {};
-  const properties = Object.entries<Schema>(schema.properties ?? {});
-  const required = new Set<string>(schema.required ?? []);
-  if (required.size === 0) {
-    const plain = properties.find(([, value]) => isPlain(value));
-    if (plain) required.add(plain[0]);
-  }
-  for (const [key, value] of properties) {
-    if (required.has(key)) out[key] = sample(value, depth + 1);
-  }
-  return out;
-}
-
-/** A field any sample value passes: a boolean, an enum, or a string with no format or pattern. */
-function isPlain(input: Schema): boolean {
-  const schema = resolve(input);
-  const variants: Schema[] = (schema.anyOf ?? schema.oneOf ?? [schema]).map((v: Schema) =>
-    resolve(v),
-  );
-  const value = variants.find((v) => v.type !== "null") ?? {};
-  if (value.enum || value.type === "boolean") return true;
-  return value.type === "string" && !value.format && !value.pattern && !(value.minLength > 5);
-}
+const { resolve, sample } = openApiSampler(doc, {
+  text: "sweep",
+  uuid: randomUUID,
+  requiredOnly: true,
+});
 
 interface PathParam {
   name: string;

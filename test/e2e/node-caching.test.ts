@@ -1,31 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startNodeServer } from "../support/node-server";
-
-/** A raw GET (fetch would decompress and hide Content-Encoding). */
-function get(url: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
-    (resolve, reject) => {
-      request(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode!,
-            headers: res.headers as Record<string, string>,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      })
-        .on("error", reject)
-        .end();
-    },
-  );
-}
+import { rawGet } from "../support/raw-get";
 
 const dataDir = await mkdtemp(join(tmpdir(), "ta-e2e-caching-"));
 let server: RunningServer;
@@ -39,7 +18,7 @@ afterAll(async () => {
 
 describe("caching and compression through the Node listener", () => {
   it("the OpenAPI document: public cache, ETag, 304, brotli or gzip as asked", async () => {
-    const plain = await get(`${server.url}/api/v1/openapi.json`);
+    const plain = await rawGet(`${server.url}/api/v1/openapi.json`);
     expect(plain.status).toBe(200);
     // The listener writes no-store on every response; the app's own Cache-Control wins here.
     expect(plain.headers["cache-control"]).toMatch(/^public, max-age=\d+$/);
@@ -47,7 +26,7 @@ describe("caching and compression through the Node listener", () => {
     const etag = plain.headers.etag!;
     expect(etag).toMatch(/^"[^"]+"$/);
 
-    const br = await get(`${server.url}/api/v1/openapi.json`, {
+    const br = await rawGet(`${server.url}/api/v1/openapi.json`, {
       "Accept-Encoding": "gzip, deflate, br",
     });
     expect(br.headers["content-encoding"]).toBe("br");
@@ -55,11 +34,11 @@ describe("caching and compression through the Node listener", () => {
     expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
     expect(br.body.length).toBeLessThan(plain.body.length / 4);
 
-    const gzip = await get(`${server.url}/api/v1/openapi.json`, { "Accept-Encoding": "gzip" });
+    const gzip = await rawGet(`${server.url}/api/v1/openapi.json`, { "Accept-Encoding": "gzip" });
     expect(gzip.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
 
-    const notModified = await get(`${server.url}/api/v1/openapi.json`, {
+    const notModified = await rawGet(`${server.url}/api/v1/openapi.json`, {
       "If-None-Match": br.headers.etag!,
       "Accept-Encoding": "br",
     });
@@ -70,24 +49,24 @@ describe("caching and compression through the Node listener", () => {
 
   it("the package and plan lists are cacheable; the rest stays no-store", async () => {
     for (const path of ["/api/v1/credits/packages", "/api/v1/credits/plans"]) {
-      const res = await get(`${server.url}${path}`);
+      const res = await rawGet(`${server.url}${path}`);
       expect(res.headers["cache-control"], path).toMatch(/^public, max-age=\d+$/);
-      const again = await get(`${server.url}${path}`, { "If-None-Match": res.headers.etag! });
+      const again = await rawGet(`${server.url}${path}`, { "If-None-Match": res.headers.etag! });
       expect(again.status, path).toBe(304);
     }
     for (const path of ["/api/v1/auth/me", "/health/ready", "/nope"]) {
-      const res = await get(`${server.url}${path}`, { "Accept-Encoding": "gzip" });
+      const res = await rawGet(`${server.url}${path}`, { "Accept-Encoding": "gzip" });
       expect(res.headers["cache-control"], path).toBe("no-store");
       expect(res.headers.etag, path).toBeUndefined();
     }
   });
 
   it("serves /docs and its script from the app, no CDN", async () => {
-    const page = await get(`${server.url}/docs`);
+    const page = await rawGet(`${server.url}/docs`);
     expect(page.status).toBe(200);
     const src = /<script src="([^"]+)"/.exec(page.body.toString())![1]!;
     expect(src.startsWith("/docs/")).toBe(true);
-    const script = await get(`${server.url}${src}`, { "Accept-Encoding": "gzip" });
+    const script = await rawGet(`${server.url}${src}`, { "Accept-Encoding": "gzip" });
     expect(script.status).toBe(200);
     expect(script.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect(script.headers["content-encoding"]).toBe("gzip");

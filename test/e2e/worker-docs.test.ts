@@ -1,34 +1,13 @@
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { request } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCALAR_BUNDLE } from "../../src/http/api-docs";
+import { rawGet } from "../support/raw-get";
 import { startWorker, TEST_BINDINGS, type Worker } from "../support/workerd";
-
-/** A raw GET (fetch would decompress and hide Content-Encoding). */
-function get(url: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
-    (resolve, reject) => {
-      request(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode!,
-            headers: res.headers as Record<string, string>,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      })
-        .on("error", reject)
-        .end();
-    },
-  );
-}
 
 /** The body as sent before encoding. */
 function decoded(res: { headers: Record<string, string>; body: Buffer }): Buffer {
@@ -68,13 +47,13 @@ describe("the /docs page and caching on Workers", () => {
 
   it("serves the page and the npm package's bundle, pinned by its hash", async () => {
     const bundle = await readFile(createRequire(import.meta.url).resolve(SCALAR_BUNDLE));
-    const page = await get(`${base}/docs`);
+    const page = await rawGet(`${base}/docs`);
     expect(page.status, page.body.toString().slice(0, 300)).toBe(200);
     const [, src, integrity] = /<script src="([^"]+)" integrity="([^"]+)"/.exec(
       decoded(page).toString(),
     )!;
     expect(integrity).toBe(`sha384-${createHash("sha384").update(bundle).digest("base64")}`);
-    const script = await get(`${base}${src}`, { "Accept-Encoding": "gzip" });
+    const script = await rawGet(`${base}${src}`, { "Accept-Encoding": "gzip" });
     expect(script.status).toBe(200);
     expect(script.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     // Compressed once, by workerd: never a second time over the app's own gzip.
@@ -83,12 +62,14 @@ describe("the /docs page and caching on Workers", () => {
   });
 
   it("caches and gzips the OpenAPI document", async () => {
-    const res = await get(`${base}/api/v1/openapi.json`, { "Accept-Encoding": "gzip" });
+    const res = await rawGet(`${base}/api/v1/openapi.json`, { "Accept-Encoding": "gzip" });
     expect(res.status, JSON.stringify(res.headers)).toBe(200);
     expect(res.headers["cache-control"]).toMatch(/^public, max-age=\d+$/);
     expect(res.headers["content-encoding"]).toMatch(/^(gzip|br)$/);
     expect(JSON.parse(decoded(res).toString()).openapi).toBe("3.1.0");
-    const again = await get(`${base}/api/v1/openapi.json`, { "If-None-Match": res.headers.etag! });
+    const again = await rawGet(`${base}/api/v1/openapi.json`, {
+      "If-None-Match": res.headers.etag!,
+    });
     expect(again.status).toBe(304);
   });
 });
