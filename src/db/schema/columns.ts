@@ -7,4 +7,5 @@ export const createdAt = () =>
   timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 export const updatedAt = () =>
   timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
-export const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+export const tstz = <Name extends string>(name: Name) =>
+  timestamp(name, { withTimezone: true, mode: "date" });
