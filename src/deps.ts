@@ -1,6 +1,7 @@
 import type { Config } from "./config";
 import type { Database, Db } from "./db/client";
 import type { SessionAuthority } from "./http/auth";
+import type { EntitlementGate } from "./http/entitlements";
 import type { IdempotencyKeyStore } from "./http/idempotency";
 import { type Clock, systemClock } from "./lib/clock";
 import { importEncryptionKey, importHmacKey, randomToken } from "./lib/crypto";
@@ -11,6 +12,7 @@ import { boundedHasher, type PasswordHasher } from "./lib/password";
 import type { HostResolver } from "./lib/ssrf";
 import { sessionAuthority } from "./modules/auth/session-authority";
 import { idempotencyKeyStore } from "./modules/credits/idempotency";
+import { entitlementGate } from "./modules/entitlements/gate";
 import {
   createWorkInFlight,
   type HeartbeatMode,
@@ -91,6 +93,8 @@ export interface Deps {
   sessions: SessionAuthority;
   /** Idempotency-Key claims for src/http/idempotency.ts (modules/credits/idempotency.ts). */
   idempotencyKeys: IdempotencyKeyStore;
+  /** Feature gates and plan-limit refusals for src/http (modules/entitlements/gate.ts). */
+  entitlements: EntitlementGate;
 }
 
 interface PaymentProviders {
@@ -200,6 +204,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     work,
     sessions: sessionAuthority,
     idempotencyKeys: idempotencyKeyStore,
+    entitlements: entitlementGate,
   };
 }
 

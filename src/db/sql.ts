@@ -1,6 +1,4 @@
-import { type Column, is, type SQL, sql, type Table } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
-import type { Db } from "./client";
+import { type Column, type SQL, sql, type Table } from "drizzle-orm";
 
 /**
  * What raw SQL returns for one column: every driver here is told by Drizzle not to parse
@@ -48,14 +46,4 @@ export function columnNames(columns: readonly Column[]): SQL {
     columns.map((c) => col(c)),
     sql`, `,
   );
-}
-
-/**
- * Runs `work` in a transaction, or inside the caller's when `db` already is one (openstatus's
- * `withTransaction`): services take an optional handle, so a module can write through another
- * module's queries and still commit or roll back as one.
- */
-export function withTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  if (is(db, PgTransaction)) return work(db);
-  return db.transaction((tx) => work(tx as unknown as Db));
 }

@@ -1,9 +1,42 @@
+import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { PlanLimitName } from "../modules/entitlements/limits";
-import { type Feature, PlanDeniedSchema } from "../modules/entitlements/schemas";
-import { checkFeature } from "../modules/entitlements/service";
+import type { Deps } from "../deps";
+import type { Feature, PlanLimitDenial, PlanLimitHit, PlanLimitName } from "../lib/plans";
 import type { AppEnv } from "./env";
 import { errorResponse } from "./errors";
+
+/**
+ * What src/http asks of the plans, handed over as `deps.entitlements` (buildDeps wires
+ * modules/entitlements/gate.ts): src/http reads no table itself.
+ */
+export interface EntitlementGate {
+  /** Refuses (403, or 401 for an inactive account) what the caller's plan does not allow. */
+  checkFeature(
+    deps: Deps,
+    userId: string,
+    feature: Feature,
+    options: { limit?: PlanLimitName },
+  ): Promise<void>;
+  /** The 403 body for a limit reached in SQL: its max and the plans on sale that allow more. */
+  describePlanLimit(deps: Deps, hit: PlanLimitHit): Promise<PlanLimitDenial>;
+}
+
+/** The 403 of a feature gate or a reached plan limit (docs/credits.md). */
+const PlanDeniedSchema = z
+  .object({
+    detail: z.string().openapi({
+      example: "The agent feature is not in your plan (free). Plans that include it: Business.",
+    }),
+    feature: z.string().optional().openapi({ description: "The feature the route needs" }),
+    limit: z.string().optional().openapi({ description: "The plan limit that was reached" }),
+    max: z.number().int().optional(),
+    plan: z.string().optional().openapi({ description: "The caller's plan in effect" }),
+    plans: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "Codes of the plans that include the feature or allow more" }),
+  })
+  .openapi("PlanDenied");
 
 /**
  * Feature gate: the caller's plan in effect must list `feature` (docs/credits.md has the
@@ -17,7 +50,8 @@ export function requireFeature(
   options: { limit?: PlanLimitName } = {},
 ): MiddlewareHandler<AppEnv> {
   return async function requireFeature(c, next) {
-    await checkFeature(c.get("deps"), c.get("auth").userId, feature, options);
+    const deps = c.get("deps");
+    await deps.entitlements.checkFeature(deps, c.get("auth").userId, feature, options);
     await next();
   };
 }

@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { databaseUnavailable, describeDbError, pgErrorCode } from "../lib/db-errors";
 import { type Dependency, outageLog } from "../lib/logger";
 import { HasherBusyError } from "../lib/password";
-import { describePlanLimit, type PlanLimitHit, planLimitHit } from "../modules/entitlements/limits";
+import { type PlanLimitHit, planLimitHit } from "../lib/plans";
 import { RateLimiterUnavailableError } from "../providers/ratelimit/types";
 import type { AppEnv } from "./env";
 
@@ -145,7 +145,8 @@ function validatorFailure(err: HTTPException): ValidationIssue[] | undefined {
 
 /** A plan limit reached in SQL (SQLSTATE PL001): 403 naming it, its max and the plans above. */
 async function planLimitResponse(c: Context<AppEnv>, hit: PlanLimitHit): Promise<Response> {
-  const denial = await describePlanLimit(c.get("deps").db, hit).catch(() => ({
+  const deps = c.get("deps");
+  const denial = await deps.entitlements.describePlanLimit(deps, hit).catch(() => ({
     detail: `A limit of your plan is reached (${hit.limit}: ${hit.max})`,
     limit: hit.limit,
     max: hit.max,

@@ -1,6 +1,5 @@
-import { sql } from "drizzle-orm";
 import { ConfigError, parseConfig } from "../config";
-import { queryRows } from "../db/client";
+import { grantAdminRole } from "../modules/admin/queries";
 import { DataDirLockedError } from "./node/data-dir-lock";
 import { openConfiguredDatabase } from "./node/database";
 
@@ -14,26 +13,9 @@ async function main() {
   const config = parseConfig(process.env);
   const database = await openConfiguredDatabase(config);
   try {
-    const rows = await queryRows<{ id: string }>(
-      database.db,
-      // The audit row (no actor: an operator's command) is written in the same statement.
-      sql`with w as (
-          update users u set role = 'admin', updated_at = now()
-          from (select id, role from users where email = ${email} for update) old
-          where u.id = old.id
-          returning u.id, old.role as role_before),
-        audit as (
-          insert into admin_audit_log (actor_id, action, target_type, target_id, changes,
-            request_id)
-          select null, 'user.role_grant', 'user', w.id::text,
-            case when w.role_before = 'admin' then '{}'::jsonb
-              else jsonb_build_object('role',
-                jsonb_build_object('before', w.role_before, 'after', 'admin')) end,
-            'cli'
-          from w)
-        select id from w`,
-    );
-    if (rows.length === 0) {
+    // The audit row (no actor: an operator's command) is written in the same statement.
+    const granted = await grantAdminRole(database.db, { email });
+    if (!granted) {
       console.error(`no account with email ${email}`);
       process.exitCode = 1;
     } else {

@@ -15,6 +15,6 @@ describe("DbRow", () => {
     expectTypeOf<DbRow<typeof exchangeRates>["rate"]>().toEqualTypeOf<string>();
     expectTypeOf<DbRow<typeof wechatWebhookNonces>["timestamp"]>().toEqualTypeOf<string>();
     // @ts-expect-error: the TypeScript property name is not a key of the raw row
-    type NoCamel = Customer["contactName"];
+    expectTypeOf<Customer["contactName"]>().toBeString();
   });
 });

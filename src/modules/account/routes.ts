@@ -35,7 +35,6 @@ import {
 } from "./service";
 
 const tags = ["Accounts"];
-const BASE = "/api/v1/auth";
 const badToken = { 400: errorResponse(ErrorSchema, "Link invalid, expired or already used") };
 
 /** Keeps a mail send alive past the response: waitUntil on Workers, nothing needed on Node. */
@@ -79,7 +78,7 @@ export function mailVerificationOnRegister(
 
 const verifyEmailRequestRoute = createRoute({
   method: "post",
-  path: `${BASE}/verify-email/request`,
+  path: "/api/v1/auth/verify-email/request",
   tags,
   security: csrfSecurity,
   summary: "Send (again) the verification mail to the caller's address; older links stop working",
@@ -95,7 +94,7 @@ const verifyEmailRequestRoute = createRoute({
 
 const verifyEmailRoute = createRoute({
   method: "post",
-  path: `${BASE}/verify-email`,
+  path: "/api/v1/auth/verify-email",
   tags,
   summary: "Use the token of a verification or e-mail change mail: the address is verified",
   middleware: [limitByIp(RATE_LIMIT_RULES.emailToken)] as const,
@@ -111,7 +110,7 @@ const verifyEmailRoute = createRoute({
 
 const forgotPasswordRoute = createRoute({
   method: "post",
-  path: `${BASE}/password/forgot`,
+  path: "/api/v1/auth/password/forgot",
   tags,
   summary: "Mail a reset link if an account has this address; the answer is the same either way",
   middleware: [limitByIp(RATE_LIMIT_RULES.passwordForgot), limitForgotByEmail] as const,
@@ -125,7 +124,7 @@ const forgotPasswordRoute = createRoute({
 
 const resetPasswordRoute = createRoute({
   method: "post",
-  path: `${BASE}/password/reset`,
+  path: "/api/v1/auth/password/reset",
   tags,
   summary: "Set a new password with the mailed token; every session of the account ends",
   middleware: [limitByIp(RATE_LIMIT_RULES.emailToken)] as const,
@@ -140,7 +139,7 @@ const resetPasswordRoute = createRoute({
 
 const emailChangeRoute = createRoute({
   method: "post",
-  path: `${BASE}/email`,
+  path: "/api/v1/auth/email",
   tags,
   security: csrfSecurity,
   summary: "Change the e-mail address: takes effect once the link mailed to the new one is used",

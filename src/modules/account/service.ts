@@ -1,13 +1,28 @@
-import { type SQL, sql } from "drizzle-orm";
-import { type Db, pgConstraint, pgErrorCode, queryRows } from "../../db/client";
-import type { EMAIL_TOKEN_PURPOSES } from "../../db/schema/users";
+import type { SQL } from "drizzle-orm";
+import { type Db, pgConstraint, pgErrorCode } from "../../db/client";
 import type { Deps } from "../../deps";
 import { badRequest, conflict, forbidden, unauthorized, validationError } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { MailError, type MailMessage } from "../../providers/mail/types";
+import {
+  issueEmailToken,
+  resetTokenUsable,
+  type TokenPurpose,
+  tokenPurpose,
+  tokenState,
+  useEmailChangeToken,
+  useResetToken,
+  useVerifyToken,
+} from "../auth/email-token-queries";
 import { noteSessionEnded } from "../auth/revocations";
 import { referralRewardOnVerification, referredRewardSet } from "../growth/referrals";
+import {
+  demoteUnverifiedAdmins,
+  findUserByEmail,
+  getAccount,
+  mailTargets,
+} from "../users/account-queries";
 import { frontendUrl } from "./links";
 import {
   changeEmailMail,
@@ -15,8 +30,6 @@ import {
   resetPasswordMail,
   verifyEmailMail,
 } from "./mails";
-
-export type TokenPurpose = (typeof EMAIL_TOKEN_PURPOSES)[number];
 
 /** How long a mailed link works (docs/mail.md). A reset is short-lived: it is a password. */
 const TOKEN_TTL_MINUTES: Record<TokenPurpose, number> = {
@@ -100,58 +113,24 @@ async function issueToken(deps: Deps, purpose: TokenPurpose, target: SQL) {
   const token = randomToken(32);
   const hash = await sha256Hex(token);
   const now = deps.clock.now();
-  const at = sql`${now.toISOString()}::timestamptz`;
   const expiresAt = new Date(now.getTime() + TOKEN_TTL_MINUTES[purpose] * 60_000).toISOString();
-  const [row] = await queryRows<{ user_id: string; email: string }>(
-    deps.db,
-    sql`with target as (${target}),
-      superseded as (
-        update email_tokens t set expires_at = ${at} from target
-        where t.user_id = target.id and t.purpose = ${purpose} and t.used_at is null
-          and t.expires_at > ${at}),
-      issued as (
-        insert into email_tokens (user_id, purpose, token_hash, email, expires_at, created_at)
-        select id, ${purpose}, ${hash}, email, ${expiresAt}::timestamptz, ${at} from target
-        returning user_id, email)
-      select user_id, email from issued`,
-  );
+  const row = await issueEmailToken(deps.db, {
+    purpose,
+    target,
+    hash,
+    now: now.toISOString(),
+    expiresAt,
+  });
   return row ? { userId: row.user_id, email: row.email, token } : null;
 }
 
 /** Why a token did nothing: unknown, used, expired (or replaced), or no longer applicable. */
 async function tokenRefusal(deps: Deps, hash: string, purposes: TokenPurpose[]) {
-  const [row] = await queryRows<{ used: boolean; expired: boolean }>(
-    deps.db,
-    sql`select used_at is not null as used, expires_at <= ${nowIso(deps)}::timestamptz as expired
-        from email_tokens
-        where token_hash = ${hash} and purpose in (${sql.join(
-          purposes.map((p) => sql`${p}`),
-          sql`, `,
-        )})`,
-  );
+  const row = await tokenState(deps.db, { hash, purposes, now: nowIso(deps) });
   if (!row) return badRequest("This link is invalid");
   if (row.used) return badRequest("This link has already been used");
   if (row.expired) return badRequest("This link has expired or a newer one was sent; ask again");
   return badRequest("This link no longer matches the account; ask for a new one");
-}
-
-/** `ADMIN_EMAILS` (trimmed, lower-cased by the config) as a SQL set of addresses. */
-const adminEmails = (deps: Deps) =>
-  sql`(select jsonb_array_elements_text(${JSON.stringify(deps.config.ADMIN_EMAILS)}::jsonb))`;
-
-/**
- * The first-admin bootstrap (docs/deploy.md): a verified address listed in ADMIN_EMAILS makes
- * its account admin in the statement that verifies it, with the audit row beside it. `from`
- * is a CTE of users rows just verified with a `promoted` flag. An unverified account never
- * gets here, so registering someone else's address gains nothing.
- */
-function bootstrapAudit(from: string, at: SQL, requestId: string | undefined): SQL {
-  return sql`bootstrap as (
-      insert into admin_audit_log (actor_id, action, target_type, target_id, changes, request_id,
-                                   created_at)
-      select null, 'user.role_bootstrap', 'user', id::text,
-             '{"role": {"before": "user", "after": "admin"}}'::jsonb, ${requestId ?? null}, ${at}
-      from ${sql.raw(from)} where promoted)`;
 }
 
 /**
@@ -161,21 +140,20 @@ function bootstrapAudit(from: string, at: SQL, requestId: string | undefined): S
  */
 export async function demoteUnverifiedListedAdmins(db: Db, listed: string[]): Promise<number> {
   if (listed.length === 0) return 0;
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`with demoted as (
-        update users set role = 'user', updated_at = now()
-        where role = 'admin' and email_verified_at is null
-          and email in (select jsonb_array_elements_text(${JSON.stringify(listed)}::jsonb))
-        returning id),
-      audit as (
-        insert into admin_audit_log (actor_id, action, target_type, target_id, changes, request_id)
-        select null, 'user.role_unverified_demote', 'user', id::text,
-               '{"role": {"before": "admin", "after": "user"}}'::jsonb, 'startup'
-        from demoted)
-      select count(*)::int as n from demoted`,
-  );
-  return row?.n ?? 0;
+  return demoteUnverifiedAdmins(db, { listed });
+}
+
+/** What a verification statement needs beyond the token: the bootstrap list and the reward. */
+function verifyParams(deps: Deps, hash: string, requestId: string | undefined) {
+  const now = nowIso(deps);
+  return {
+    hash,
+    now,
+    adminEmails: deps.config.ADMIN_EMAILS,
+    requestId,
+    rewardSet: referredRewardSet("u", now),
+    rewardCtes: (verifiedCte: string) => referralRewardOnVerification(verifiedCte, now),
+  };
 }
 
 export interface Verified {
@@ -201,34 +179,10 @@ export async function verifyEmail(
   requestId: string | undefined,
 ): Promise<Verified> {
   const hash = await sha256Hex(token);
-  const [found] = await queryRows<{ purpose: TokenPurpose }>(
-    deps.db,
-    sql`select purpose from email_tokens where token_hash = ${hash}`,
-  );
+  const found = await tokenPurpose(deps.db, { hash });
   if (found?.purpose === "change_email") return applyEmailChange(deps, hash, requestId);
   if (found?.purpose !== "verify_email") throw badRequest("This link is invalid");
-  const now = nowIso(deps);
-  const at = sql`${now}::timestamptz`;
-  const [row] = await queryRows<{ email: string; first: boolean; promoted: boolean }>(
-    deps.db,
-    sql`with tok as (
-        update email_tokens t set used_at = ${at} from users u
-        where t.token_hash = ${hash} and t.purpose = 'verify_email' and t.used_at is null
-          and t.expires_at > ${at} and u.id = t.user_id and u.email = t.email
-          and u.status = 'active'
-        returning t.user_id, t.email, (u.role = 'user' and u.email in ${adminEmails(deps)}) as promote),
-      verified as (
-        update users u set email_verified_at = ${at}, updated_at = ${at},
-          role = case when tok.promote then 'admin' else u.role end,
-          ${referredRewardSet("u", now)}
-        from tok where u.id = tok.user_id and u.email_verified_at is null
-        returning u.id, u.referred_by, u.plan, u.plan_expires_at, tok.promote as promoted),
-      ${bootstrapAudit("verified", at, requestId)},
-      ${referralRewardOnVerification("verified", now)}
-      select tok.email, exists (select 1 from verified) as first,
-        coalesce((select promoted from verified), false) as promoted
-      from tok`,
-  );
+  const row = await useVerifyToken(deps.db, verifyParams(deps, hash, requestId));
   if (!row) throw await tokenRefusal(deps, hash, ["verify_email"]);
   return { email: row.email, changed: false, firstVerification: row.first, promoted: row.promoted };
 }
@@ -243,36 +197,9 @@ async function applyEmailChange(
   hash: string,
   requestId: string | undefined,
 ): Promise<Verified> {
-  const now = nowIso(deps);
-  const at = sql`${now}::timestamptz`;
-  let row: { email: string; first: boolean; promoted: boolean } | undefined;
+  let row: Awaited<ReturnType<typeof useEmailChangeToken>>;
   try {
-    [row] = await queryRows<{ email: string; first: boolean; promoted: boolean }>(
-      deps.db,
-      sql`with tok as (
-          update email_tokens t set used_at = ${at} from users u
-          where t.token_hash = ${hash} and t.purpose = 'change_email' and t.used_at is null
-            and t.expires_at > ${at} and u.id = t.user_id and u.status = 'active'
-          returning t.user_id, t.email, u.email_verified_at is null as first,
-            (u.role = 'user' and t.email in ${adminEmails(deps)}) as promote),
-        changed as (
-          update users u set email = tok.email, email_verified_at = ${at}, updated_at = ${at},
-            role = case when tok.promote then 'admin' else u.role end,
-            ${referredRewardSet("u", now)}
-          from tok where u.id = tok.user_id
-          returning u.id, u.referred_by, u.plan, u.plan_expires_at, tok.promote as promoted,
-            tok.first),
-        verified as (
-          select id, referred_by, plan, plan_expires_at from changed where first),
-        others as (
-          update email_tokens t set expires_at = ${at} from tok
-          where t.user_id = tok.user_id and t.token_hash <> ${hash} and t.used_at is null
-            and t.expires_at > ${at}),
-        ${bootstrapAudit("changed", at, requestId)},
-        ${referralRewardOnVerification("verified", now)}
-        select tok.email, tok.first, coalesce((select promoted from changed), false) as promoted
-        from tok`,
-    );
+    row = await useEmailChangeToken(deps.db, verifyParams(deps, hash, requestId));
   } catch (error) {
     if (pgErrorCode(error) === "23505" && pgConstraint(error) === "users_email_key") {
       throw conflict("An account with this email already exists");
@@ -283,34 +210,15 @@ async function applyEmailChange(
   return { email: row.email, changed: true, firstVerification: row.first, promoted: row.promoted };
 }
 
-interface Account {
-  id: string;
-  email: string | null;
-  email_verified_at: Date | string | null;
-  password_hash: string | null;
-  is_guest: boolean;
-  status: string;
-}
-
-async function account(deps: Deps, userId: string): Promise<Account> {
-  const [user] = await queryRows<Account>(
-    deps.db,
-    sql`select id, email, email_verified_at, password_hash, is_guest, status
-        from users where id = ${userId}`,
-  );
+async function account(deps: Deps, userId: string) {
+  const user = await getAccount(deps.db, { id: userId });
   if (user?.status !== "active") throw unauthorized("Account is not active");
   return user;
 }
 
 /** Mails a verification link to the account's address; false when there is none to verify. */
 async function mailVerificationLink(deps: Deps, userId: string, keepAlive: KeepAlive) {
-  const issued = await issueToken(
-    deps,
-    "verify_email",
-    sql`select id, email from users
-        where id = ${userId} and email is not null and email_verified_at is null
-          and status = 'active'`,
-  );
+  const issued = await issueToken(deps, "verify_email", mailTargets.unverified(userId));
   if (!issued) return false;
   mailLink(deps, "verify_email", issued, keepAlive);
   return true;
@@ -350,11 +258,7 @@ export async function mailVerificationAfterRegister(
  * answer and its timing say nothing about the address.
  */
 export async function forgotPassword(deps: Deps, email: string, keepAlive: KeepAlive) {
-  const issued = await issueToken(
-    deps,
-    "reset_password",
-    sql`select id, email from users where email = ${email} and status = 'active'`,
-  );
+  const issued = await issueToken(deps, "reset_password", mailTargets.active(email));
   if (!issued) return;
   mailLink(deps, "reset_password", issued, keepAlive);
 }
@@ -367,39 +271,12 @@ export async function forgotPassword(deps: Deps, email: string, keepAlive: KeepA
 export async function resetPassword(deps: Deps, input: { token: string; new_password: string }) {
   const hash = await sha256Hex(input.token);
   const now = nowIso(deps);
-  const at = sql`${now}::timestamptz`;
   // A cheap look first, so a bad token never costs a password hash; the statement decides.
-  const [usable] = await queryRows<{ ok: boolean }>(
-    deps.db,
-    sql`select true as ok from email_tokens
-        where token_hash = ${hash} and purpose = 'reset_password' and used_at is null
-          and expires_at > ${at}`,
-  );
-  if (!usable) throw await tokenRefusal(deps, hash, ["reset_password"]);
+  if (!(await resetTokenUsable(deps.db, { hash, now }))) {
+    throw await tokenRefusal(deps, hash, ["reset_password"]);
+  }
   const passwordHash = await deps.passwords.hash(input.new_password);
-  const [row] = await queryRows<{ sessions: string[] | null }>(
-    deps.db,
-    sql`with tok as (
-        update email_tokens t set used_at = ${at} from users u
-        where t.token_hash = ${hash} and t.purpose = 'reset_password' and t.used_at is null
-          and t.expires_at > ${at} and u.id = t.user_id and u.email = t.email
-          and u.status = 'active'
-        returning t.user_id),
-      changed as (
-        update users u set password_hash = ${passwordHash}, failed_login_count = 0,
-          updated_at = ${at}
-        from tok where u.id = tok.user_id returning u.id),
-      revoked as (
-        update refresh_tokens r set revoked_at = ${at} from changed
-        where r.user_id = changed.id and r.revoked_at is null returning r.family_id),
-      -- Every other pending link dies with the old password: a reset is how an owner takes an
-      -- account back, and an e-mail change someone else started must not outlive it.
-      others as (
-        update email_tokens t set expires_at = ${at} from tok
-        where t.user_id = tok.user_id and t.purpose in ('reset_password', 'change_email')
-          and t.token_hash <> ${hash} and t.used_at is null and t.expires_at > ${at})
-      select (select array_agg(distinct family_id) from revoked) as sessions from changed`,
-  );
+  const row = await useResetToken(deps.db, { hash, now, passwordHash });
   if (!row) throw await tokenRefusal(deps, hash, ["reset_password"]);
   // Refused here at once; other instances learn of it from session_revocations.
   for (const sessionId of row.sessions ?? []) noteSessionEnded(deps, sessionId);
@@ -431,15 +308,12 @@ export async function requestEmailChange(
       "This is already your address",
     );
   }
-  const [taken] = await queryRows<{ id: string }>(
-    deps.db,
-    sql`select id from users where email = ${input.new_email}`,
-  );
+  const taken = await findUserByEmail(deps.db, { email: input.new_email });
   if (taken) throw conflict("An account with this email already exists");
   const issued = await issueToken(
     deps,
     "change_email",
-    sql`select id, ${input.new_email}::text as email from users where id = ${userId}`,
+    mailTargets.newAddress(userId, input.new_email),
   );
   if (!issued) throw unauthorized("Account is not active");
   // The token was issued for the new address: the link goes there.

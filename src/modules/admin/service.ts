@@ -1,19 +1,15 @@
-import { type SQL, sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import { selectPage } from "../../db/page";
 import type { Deps } from "../../deps";
 import { notFound, validationError } from "../../http/errors";
-import { iso } from "../../lib/clock";
-import { escapeLike } from "../../lib/sql-text";
+import { iso, nowIso } from "../../lib/clock";
 import { isSystemConfigKey } from "../system-config/defaults";
+import * as configQueries from "../system-config/queries";
 import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";
-import { toUserResponse, type UserRow } from "../users/service";
-import { type Actor, auditCte, changedFields, lockBefore } from "./writes";
-
-type AdminUserRow = UserRow & {
-  last_login_at: Date | null;
-  referred_by: string | null;
-};
+import { listUsageLogsPage } from "../usage/admin-logs";
+import { type AdminUserRow, getUserWithBalance, listUsersPage } from "../users/queries";
+import { toUserResponse } from "../users/service";
+import type { Actor } from "./audit-queries";
+import * as queries from "./queries";
+import { changedFields } from "./writes";
 
 function toAdminUser(deps: Deps, row: AdminUserRow) {
   const base = toUserResponse(deps, { ...row, is_guest: false });
@@ -37,21 +33,13 @@ export async function listUsers(
     is_guest?: boolean;
   },
 ) {
-  const filters: SQL[] = [sql`true`];
-  if (query.q) {
-    const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
-    filters.push(sql`(u.email like ${pattern} or lower(u.name) like ${pattern})`);
-  }
-  if (query.role) filters.push(sql`u.role = ${query.role}`);
-  if (query.status) filters.push(sql`u.status = ${query.status}`);
-  if (query.is_guest !== undefined) filters.push(sql`u.is_guest = ${query.is_guest}`);
-  const { rows, total } = await selectPage<AdminUserRow>(deps.db, {
-    columns: sql`u.*, c.balance as credits`,
-    from: sql`users u left join user_credits c on c.user_id = u.id`,
-    where: sql.join(filters, sql` and `),
-    order: sql`u.created_at desc, u.id desc`,
+  const { rows, total } = await listUsersPage(deps.db, {
     page: query.page,
     size: query.size,
+    q: query.q,
+    role: query.role,
+    status: query.status,
+    isGuest: query.is_guest,
   });
   return {
     items: rows.map((r) => toAdminUser(deps, r)),
@@ -62,11 +50,7 @@ export async function listUsers(
 }
 
 export async function getUser(deps: Deps, id: string) {
-  const [row] = await queryRows<AdminUserRow>(
-    deps.db,
-    sql`select u.*, c.balance as credits from users u
-        left join user_credits c on c.user_id = u.id where u.id = ${id}`,
-  );
+  const row = await getUserWithBalance(deps.db, { id });
   if (!row) throw notFound("User not found");
   return toAdminUser(deps, row);
 }
@@ -81,32 +65,13 @@ export async function patchUser(
   id: string,
   patch: { role?: string; status?: string; plan?: string; plan_expires_at?: string | null },
 ) {
-  const sets: SQL[] = [sql`updated_at = ${deps.clock.now().toISOString()}::timestamptz`];
-  if (patch.role) sets.push(sql`role = ${patch.role}`);
-  if (patch.status) sets.push(sql`status = ${patch.status}`);
-  if (patch.plan) sets.push(sql`plan = ${patch.plan}`);
-  if (patch.plan_expires_at !== undefined) {
-    sets.push(sql`plan_expires_at = ${patch.plan_expires_at}::timestamptz`);
-  }
-  const old = lockBefore("users", id);
-  const [row] = await queryRows<AdminUserRow>(
-    deps.db,
-    sql`with u as (
-        update users set ${sql.join(sets, sql`, `)} from ${old.from} where ${old.where}
-        returning users.*, audit_old.audit_before),
-      ${auditCte(actor, {
-        action: "user.update",
-        target: "user",
-        rows: sql`u`,
-        kind: "update",
-        fields: changedFields(patch),
-      })},
-      revoked as (
-        update refresh_tokens set revoked_at = now()
-        where user_id in (select id from u where status = 'disabled') and revoked_at is null)
-      select u.*, c.balance as credits from u
-      left join user_credits c on c.user_id = u.id`,
-  );
+  const row = await queries.patchUser(deps.db, {
+    actor,
+    id,
+    patch,
+    fields: changedFields(patch),
+    now: nowIso(deps),
+  });
   if (!row) throw notFound("User not found");
   return toAdminUser(deps, row);
 }
@@ -122,33 +87,13 @@ export async function listUsageLogs(
     end_date?: string;
   },
 ) {
-  const filters: SQL[] = [sql`true`];
-  if (query.user_id) filters.push(sql`l.user_id = ${query.user_id}`);
-  if (query.event) filters.push(sql`l.event = ${query.event}`);
-  if (query.start_date) {
-    filters.push(sql`l.created_at >= (${query.start_date}::date)::timestamp at time zone 'UTC'`);
-  }
-  if (query.end_date) {
-    filters.push(sql`l.created_at < (${query.end_date}::date + 1)::timestamp at time zone 'UTC'`);
-  }
-  const where = sql.join(filters, sql` and `);
-  // The e-mail is read for the page's rows only; the total counts usage_logs alone.
-  const { rows, total } = await selectPage<{
-    id: string;
-    user_id: string | null;
-    email: string | null;
-    event: string;
-    ip: string | null;
-    metadata: Record<string, unknown> | null;
-    created_at: Date;
-  }>(deps.db, {
-    columns: sql`l.id, l.user_id, (select u.email from users u where u.id = l.user_id) as email,
-      l.event, l.ip, l.metadata, l.created_at`,
-    from: sql`usage_logs l`,
-    where,
-    order: sql`l.created_at desc, l.id desc`,
+  const { rows, total } = await listUsageLogsPage(deps.db, {
     page: query.page,
     size: query.size,
+    userId: query.user_id,
+    event: query.event,
+    startDate: query.start_date,
+    endDate: query.end_date,
   });
   return {
     items: rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
@@ -159,18 +104,12 @@ export async function listUsageLogs(
 }
 
 export async function listSystemConfig(deps: Deps) {
-  const rows = await queryRows<{ key: string; value: unknown; updated_at: Date }>(
-    deps.db,
-    sql`select key, value, updated_at from system_config order by key`,
-  );
+  const rows = await configQueries.listConfig(deps.db);
   return rows.map((r) => ({ ...r, updated_at: new Date(r.updated_at).toISOString() }));
 }
 
 export async function getSystemConfig(deps: Deps, key: string) {
-  const [row] = await queryRows<{ key: string; value: unknown; updated_at: Date }>(
-    deps.db,
-    sql`select key, value, updated_at from system_config where key = ${key}`,
-  );
+  const row = await configQueries.getConfig(deps.db, { key });
   if (!row) throw notFound("Unknown config key");
   return { ...row, updated_at: new Date(row.updated_at).toISOString() };
 }
@@ -191,26 +130,6 @@ export async function putSystemConfig(deps: Deps, actor: Actor, key: string, val
       })),
     );
   }
-  const [row] = await queryRows<{ key: string; value: unknown; updated_at: Date }>(
-    deps.db,
-    sql`with w as (
-        insert into system_config (key, value, updated_at, updated_by)
-        values (${key}, ${JSON.stringify(parsed.data)}::jsonb, now(), ${actor.id})
-        on conflict (key) do update set value = excluded.value,
-          updated_at = excluded.updated_at, updated_by = excluded.updated_by
-        returning key, value, updated_at),
-      ${auditCte(actor, {
-        action: "system_config.update",
-        target: "system_config",
-        // The statement's snapshot: the value this write replaced.
-        rows: sql`(select w.key as id, w.value,
-          (select value from system_config where key = ${key}) as previous from w)`,
-        kind: "custom",
-        before: sql`jsonb_build_object('value', r.previous)`,
-        after: sql`jsonb_build_object('value', r.value)`,
-        fields: ["value"],
-      })}
-      select key, value, updated_at from w`,
-  );
-  return { ...row!, updated_at: new Date(row!.updated_at).toISOString() };
+  const row = await configQueries.putConfig(deps.db, { actor, key, value: parsed.data });
+  return { ...row, updated_at: new Date(row.updated_at).toISOString() };
 }

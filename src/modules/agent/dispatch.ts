@@ -1,12 +1,10 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import type { PipelineStatus } from "../../db/schema/discovery";
 import type { Deps } from "../../deps";
 import { nowIso } from "../../lib/clock";
 import { billed } from "../ai/billing";
 import type { KeepAlive } from "../jobs/background";
 import { publishJob, qstashPublishing } from "../jobs/qstash";
 import { runAgentPipeline } from "./pipeline";
+import { expireInstanceLeases, insertQueuedRun, type QueuedRunRow, sweepDueRuns } from "./queries";
 import type { StartAgentInput } from "./schemas";
 
 export const AGENT_RUN_JOB = "agent-run";
@@ -51,7 +49,7 @@ export async function startAgentRun(
   caller: AgentCaller,
   input: StartAgentInput,
   keepAlive: KeepAlive,
-): Promise<{ id: string; status: PipelineStatus }> {
+): Promise<QueuedRunRow> {
   const { result } = await billed(
     deps,
     {
@@ -61,22 +59,18 @@ export async function startAgentRun(
       ...(caller.idempotencyKey ? { idempotencyKey: caller.idempotencyKey } : {}),
       ip: caller.ip,
     },
-    async (charge) => {
-      const now = nowIso(deps);
-      // The run takes the charge over from the hold in the statement that records it: from
-      // here a crash is the run's to recover (it refunds when it fails), not the hold's.
-      const [row] = await queryRows<{ id: string; status: PipelineStatus }>(
-        deps.db,
-        sql`with handed_over as (
-              delete from credit_holds where consumption_id = ${charge.consumptionId}::uuid)
-            insert into agent_pipelines (id, user_id, status, product, market, max_leads,
-              consumption_id, created_at, updated_at)
-            values (${deps.ids.uuid()}, ${caller.userId}, 'queued', ${input.product}, ${input.market},
-              ${input.max_leads}, ${charge.consumptionId}, ${now}::timestamptz, ${now}::timestamptz)
-            returning id, status`,
-      );
-      return row!;
-    },
+    // The run takes the charge over from the hold in the statement that records it: from
+    // here a crash is the run's to recover (it refunds when it fails), not the hold's.
+    (charge) =>
+      insertQueuedRun(deps.db, {
+        id: deps.ids.uuid(),
+        userId: caller.userId,
+        product: input.product,
+        market: input.market,
+        maxLeads: input.max_leads,
+        consumptionId: charge.consumptionId,
+        now: nowIso(deps),
+      }),
     (row) => ({ pipeline_id: row.id }),
   );
   await dispatchAgentRun(deps, result.id, keepAlive);
@@ -84,18 +78,23 @@ export async function startAgentRun(
 }
 
 async function dispatchAgentRun(deps: Deps, pipelineId: string, keepAlive: KeepAlive) {
-  if (qstashPublishing(deps.config)) {
-    try {
-      await publishJob(deps.config, AGENT_RUN_JOB, { pipeline_id: pipelineId });
-      return;
-    } catch (error) {
-      deps.logger.warn("qstash publish failed; running in-process", {
-        pipeline_id: pipelineId,
-        error: String(error),
-      });
-    }
-  }
+  if (await publishedToQstash(deps, pipelineId)) return;
   runInBackground(deps, pipelineId, keepAlive);
+}
+
+/** QStash when configured; a failed publish is logged and answers false (run it here). */
+async function publishedToQstash(deps: Deps, pipelineId: string): Promise<boolean> {
+  if (!qstashPublishing(deps.config)) return false;
+  try {
+    await publishJob(deps.config, AGENT_RUN_JOB, { pipeline_id: pipelineId });
+    return true;
+  } catch (error) {
+    deps.logger.warn("qstash publish failed; running in-process", {
+      pipeline_id: pipelineId,
+      error: String(error),
+    });
+    return false;
+  }
 }
 
 /** A queued run nobody picked up for this long is taken by the sweep (every minute). */
@@ -116,36 +115,17 @@ export async function sweepAgentPipelines(
 ): Promise<{ found: number; published: number; ran: number }> {
   const now = deps.clock.now();
   const staleQueued = new Date(now.getTime() - STALE_QUEUED_MINUTES * 60_000).toISOString();
-  const due = await queryRows<{ id: string }>(
-    deps.db,
-    sql`select id from agent_pipelines
-        where status in ('queued', 'running')
-          and ((status = 'running' and lease_until < ${now.toISOString()}::timestamptz)
-            or (status = 'queued' and created_at < ${staleQueued}::timestamptz))
-        order by created_at limit ${SWEEP_BATCH}`,
-  );
-  let published = 0;
-  let ran = 0;
-  for (const { id } of due) {
-    if (qstashPublishing(deps.config)) {
-      try {
-        await publishJob(deps.config, AGENT_RUN_JOB, { pipeline_id: id });
-        published += 1;
-        continue;
-      } catch (error) {
-        deps.logger.warn("qstash publish failed; running in-process", {
-          pipeline_id: id,
-          error: String(error),
-        });
-      }
-    }
-    try {
-      if ((await runAgentPipeline(deps, id)) !== "skipped") ran += 1;
-    } catch (error) {
-      deps.logger.error("agent sweep run failed", { pipeline_id: id, error: String(error) });
-    }
-  }
-  return { found: due.length, published, ran };
+  return sweepDueRuns(deps.db, {
+    now: now.toISOString(),
+    staleQueued,
+    limit: SWEEP_BATCH,
+    redeliver: async (id) => {
+      if (await publishedToQstash(deps, id)) return "published";
+      return (await runAgentPipeline(deps, id)) === "skipped" ? "skipped" : "ran";
+    },
+    onError: (id, error) =>
+      deps.logger.error("agent sweep run failed", { pipeline_id: id, error: String(error) }),
+  });
 }
 
 /**
@@ -153,13 +133,10 @@ export async function sweepAgentPipelines(
  * once (not after their lease) and resumed here from the stage they reached.
  */
 export async function resumeInstanceRuns(deps: Deps, keepAlive: KeepAlive): Promise<number> {
-  const rows = await queryRows<{ id: string }>(
-    deps.db,
-    sql`update agent_pipelines
-        set lease_until = ${nowIso(deps)}::timestamptz - interval '1 second'
-        where status = 'running' and instance_id = ${deps.work.instanceId}
-        returning id`,
-  );
+  const rows = await expireInstanceLeases(deps.db, {
+    instanceId: deps.work.instanceId,
+    now: nowIso(deps),
+  });
   for (const { id } of rows) runInBackground(deps, id, keepAlive);
   return rows.length;
 }

@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import type { PipelineStatus } from "../../db/schema/discovery";
 import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
+import { findRunView, type RunViewRow } from "./queries";
+
+type PipelineStatus = RunViewRow["status"];
 
 /**
  * The event stream of one agent run (GET /agent/:id/events). Edge-safe: no pub/sub, the stream
@@ -35,31 +35,21 @@ export interface RunView {
   finished_at: string | null;
 }
 
-const parsedJson = <T>(value: T | string): T =>
-  typeof value === "string" ? (JSON.parse(value) as T) : value;
+/** jsonb as the driver hands it over: parsed, or (some drivers) as text. */
+const parsedJson = <T>(value: unknown): T =>
+  (typeof value === "string" ? JSON.parse(value) : value) as T;
 
 /** The run as the stream sees it; null when it is not the caller's (or no longer exists). */
 export async function readRunView(deps: Deps, userId: string, id: string): Promise<RunView | null> {
-  const [row] = await queryRows<{
-    id: string;
-    status: PipelineStatus;
-    error: string | null;
-    stages: StageView[] | string | null;
-    summary: Record<string, unknown> | string | null;
-    finished_at: Date | string | null;
-  }>(
-    deps.db,
-    sql`select id, status, error, pipeline_data -> 'stages' as stages,
-          pipeline_data -> 'summary' as summary, finished_at
-        from agent_pipelines where id = ${id} and user_id = ${userId}`,
-  );
+  const row = await findRunView(deps.db, { userId, id });
   if (!row) return null;
-  const summary = row.summary === null ? null : parsedJson(row.summary);
+  const summary =
+    row.summary === null ? null : parsedJson<Record<string, unknown> | null>(row.summary);
   return {
     id: row.id,
     status: row.status,
     error: row.error,
-    stages: row.stages === null ? [] : (parsedJson(row.stages) ?? []),
+    stages: row.stages === null ? [] : (parsedJson<StageView[] | null>(row.stages) ?? []),
     summary: summary ?? null,
     finished_at: iso(row.finished_at),
   };

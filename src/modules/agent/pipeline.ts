@@ -1,5 +1,3 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
@@ -8,6 +6,14 @@ import { runDiscovery } from "../discovery/service";
 import type { DiscoveredCompany, DiscoveryResult } from "../discovery/types";
 import { planLimitHit } from "../entitlements/limits";
 import { RUN_LEASE_MS } from "../inflight/heartbeat";
+import {
+  type ClaimedRunRow,
+  claimRun,
+  failRun,
+  finishRunSaved,
+  refundClaimedRun,
+  writeRunProgress,
+} from "./queries";
 import { OutreachAnswer } from "./schemas";
 
 /**
@@ -67,19 +73,15 @@ interface PipelineData {
   } | null;
 }
 
-interface ClaimedRun {
-  id: string;
-  user_id: string;
-  product: string;
-  market: string;
-  max_leads: number;
-  consumption_id: string | null;
-  /** The fencing token: every later write requires the row to still carry it. */
-  attempts: number;
+/**
+ * A claimed run; `attempts` is the fencing token: every later write requires the row to still
+ * carry it.
+ */
+type ClaimedRun = Omit<ClaimedRunRow, "pipeline_data" | "checkpoint"> & {
   /** What an earlier attempt recorded (stages, leads, drafts so far). */
   pipeline_data: PipelineData | null;
   checkpoint: Checkpoint | null;
-}
+};
 
 /** What a run keeps for a later attempt: the search stage's result (not served to clients). */
 interface Checkpoint {
@@ -100,18 +102,12 @@ export async function runAgentPipeline(
   deps: Deps,
   pipelineId: string,
 ): Promise<"skipped" | "succeeded" | "failed" | "lease_lost"> {
-  const now = nowIso(deps);
-  const [run] = await queryRows<ClaimedRun>(
-    deps.db,
-    sql`update agent_pipelines
-        set status = 'running', attempts = attempts + 1, lease_until = ${leaseEnd(deps)}::timestamptz,
-          instance_id = ${deps.work.instanceId},
-          started_at = coalesce(started_at, ${now}::timestamptz), updated_at = ${now}::timestamptz
-        where id = ${pipelineId}
-          and (status = 'queued' or (status = 'running' and lease_until < ${now}::timestamptz))
-        returning id, user_id, product, market, max_leads, consumption_id, attempts, pipeline_data,
-          checkpoint`,
-  );
+  const run = (await claimRun(deps.db, {
+    id: pipelineId,
+    instanceId: deps.work.instanceId,
+    now: nowIso(deps),
+    leaseUntil: leaseEnd(deps),
+  })) as ClaimedRun | undefined;
   if (!run) return "skipped";
   const data: PipelineData = { stages: [], leads: [], summary: null };
   deps.work.trackRun(run.id, run.attempts);
@@ -316,17 +312,14 @@ async function writeProgress(
   data: PipelineData,
   checkpoint: Checkpoint | undefined,
 ) {
-  const now = nowIso(deps);
-  const rows = await queryRows(
-    deps.db,
-    sql`update agent_pipelines
-        set pipeline_data = ${JSON.stringify(data)}::jsonb,
-          checkpoint = coalesce(${checkpoint ? JSON.stringify(checkpoint) : null}::jsonb, checkpoint),
-          lease_until = ${leaseEnd(deps)}::timestamptz, updated_at = ${now}::timestamptz
-        where id = ${run.id} and status = 'running' and attempts = ${run.attempts}
-        returning id`,
-  );
-  if (rows.length === 0) throw new LeaseLost();
+  const written = await writeRunProgress(deps.db, {
+    run,
+    data,
+    ...(checkpoint ? { checkpoint } : {}),
+    leaseUntil: leaseEnd(deps),
+    now: nowIso(deps),
+  });
+  if (!written) throw new LeaseLost();
 }
 
 /**
@@ -335,28 +328,12 @@ async function writeProgress(
  * (agent/cancel.ts) and is not refunded again; credit_refund itself refunds once.
  */
 async function refundOwnedRun(deps: Deps, run: ClaimedRun, reason: string) {
-  await queryRows(
-    deps.db,
-    sql`select r.applied
-        from (select consumption_id from agent_pipelines
-              where id = ${run.id} and status = 'running' and attempts = ${run.attempts}
-                and consumption_id is not null
-              for update) p
-        cross join lateral credit_refund(p.consumption_id, ${reason}, ${nowIso(deps)}::timestamptz) r`,
-  );
+  await refundClaimedRun(deps.db, { run, reason, now: nowIso(deps) });
 }
 
 /** Marks the run failed (fenced by the claim). `data` null keeps the recorded stages. */
 async function finishFailed(deps: Deps, run: ClaimedRun, data: PipelineData | null, error: string) {
-  const now = nowIso(deps);
-  await queryRows(
-    deps.db,
-    sql`update agent_pipelines
-        set status = 'failed', error = ${error}, lease_until = null, checkpoint = null,
-          finished_at = ${now}::timestamptz, updated_at = ${now}::timestamptz,
-          pipeline_data = coalesce(${data === null ? null : JSON.stringify(data)}::jsonb, pipeline_data)
-        where id = ${run.id} and status = 'running' and attempts = ${run.attempts}`,
-  );
+  await failRun(deps.db, { run, data, error, now: nowIso(deps) });
 }
 
 /** What a user may read about a failed discovery: never a provider's or an exception's text. */
@@ -525,12 +502,12 @@ async function saveLeads(
 }
 
 /**
- * One statement: the leads become customers of the user (source `agent`, status `new`) unless
- * the user already has a customer with the lead's e-mail or company name (case-insensitively;
- * then the lead gets `duplicate_of`) or the plan's customers limit has no slot left for them
- * (then `not_saved`), a discovery record keeps the companies, and the pipeline is finished with
- * customer ids, the save stage and the summary. Fenced by the claim: a worker that lost its
- * lease writes nothing.
+ * One statement (agent/queries.ts finishRunSaved): the leads become customers of the user
+ * (source `agent`, status `new`) unless the user already has a customer with the lead's e-mail
+ * or company name (case-insensitively; then the lead gets `duplicate_of`) or the plan's
+ * customers limit has no slot left for them (then `not_saved`), a discovery record keeps the
+ * companies, and the pipeline is finished with customer ids, the save stage and the summary.
+ * Fenced by the claim: a worker that lost its lease writes nothing.
  */
 async function saveLeadsOnce(
   deps: Deps,
@@ -540,99 +517,24 @@ async function saveLeadsOnce(
   discovery: DiscoveryResult,
   noNewCustomers: boolean,
 ) {
-  const now = nowIso(deps);
-  const rows = data.leads.map((lead, index) => ({
-    ord: index + 1,
-    id: deps.ids.uuid(),
-    company: lead.name.trim().slice(0, 200),
-    email: lead.contact.email,
-    phone: lead.contact.phone?.trim().slice(0, 50) || null,
-    country: lead.country?.trim().slice(0, 80) || null,
-    notes: customerNotes(run, lead),
-  }));
-  const drafted = data.leads.filter((lead) => lead.outreach !== null).length;
-  const [result] = await queryRows<{ done: number }>(
-    deps.db,
-    sql`with input as (
-        select l.ord, l.id, l.company, l.email, l.phone, l.country, l.notes
-        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          as l(ord int, id uuid, company text, email text, phone text, country text, notes text)),
-      owner as (
-        select 1 from agent_pipelines
-        where id = ${run.id} and status = 'running' and attempts = ${run.attempts}),
-      matched as (
-        select i.*, coalesce(
-            (select c.id from customers c
-             where c.user_id = ${run.user_id} and i.email is not null and c.email = i.email
-             limit 1),
-            (select c.id from customers c
-             where c.user_id = ${run.user_id} and lower(c.company) = lower(i.company)
-             limit 1)) as existing
-        from input i),
-      quota as (
-        select q.max, case when ${noNewCustomers}::boolean then 0 when q.max is null then null
-            else greatest(q.max - (select count(*) from customers c
-                                   where c.user_id = ${run.user_id}), 0) end as slots
-        from (select plan_limit(${run.user_id}::uuid, 'customers') as max) q),
-      placed as (
-        select m.*, m.existing is null and (quota.slots is null or m.fresh_rank <= quota.slots)
-            as keep,
-          m.existing is null and not (quota.slots is null or m.fresh_rank <= quota.slots)
-            as over_limit
-        from (select matched.*, row_number() over (partition by existing is null order by ord)
-                as fresh_rank
-              from matched) m, quota),
-      saved as (
-        insert into customers (id, user_id, company, email, phone, country, source, status, notes,
-          created_at, updated_at)
-        select m.id, ${run.user_id}, m.company, m.email, m.phone, m.country, 'agent', 'new', m.notes,
-          ${now}::timestamptz, ${now}::timestamptz
-        from placed m where m.keep and exists (select 1 from owner)
-        returning id),
-      record as (
-        insert into discovery_records (user_id, product, market, companies, created_at)
-        select ${run.user_id}, ${run.product}, ${run.market}, ${JSON.stringify(discovery.companies)}::jsonb,
-          ${now}::timestamptz
-        where exists (select 1 from owner)
-        returning id),
-      counts as (
-        select (select count(*) from saved)::int as saved,
-          (select count(*) from matched where existing is not null)::int as duplicates,
-          n.not_saved, n.limit_note,
-          -- Only when leads were left out: {not_saved, note}, merged into the summary.
-          case when n.not_saved > 0 then jsonb_build_object('not_saved', n.not_saved,
-              'note', n.not_saved || ' new lead(s) not saved: ' || n.limit_note)
-            else '{}'::jsonb end as over_limit
-        from (select (select count(*) from placed where over_limit)::int as not_saved,
-                'the customers limit of your plan (' || coalesce(quota.max::text, 'none')
-                  || ') is reached' as limit_note
-              from quota) n),
-      done as (
-        update agent_pipelines p
-        set status = 'succeeded', error = null, lease_until = null, checkpoint = null,
-          finished_at = ${now}::timestamptz, updated_at = ${now}::timestamptz,
-          pipeline_data = jsonb_build_object(
-            'stages', ${JSON.stringify(data.stages)}::jsonb || jsonb_build_array(jsonb_build_object(
-              'name', 'save', 'status', 'succeeded', 'started_at', ${saveStarted}::text,
-              'finished_at', ${now}::text,
-              'detail', jsonb_build_object('saved', counts.saved, 'duplicates', counts.duplicates,
-                'discovery_record_id', (select id from record)) || counts.over_limit)),
-            'leads', coalesce((
-              select jsonb_agg(e.lead || jsonb_build_object(
-                  'customer_id', case when m.keep then m.id end,
-                  'duplicate_of', m.existing)
-                  || case when m.over_limit then jsonb_build_object('not_saved', counts.limit_note)
-                     else '{}'::jsonb end order by e.ord)
-              from jsonb_array_elements(${JSON.stringify(data.leads)}::jsonb)
-                with ordinality as e(lead, ord)
-              join placed m on m.ord = e.ord), '[]'::jsonb),
-            'summary', jsonb_build_object('leads', ${data.leads.length}::int,
-              'drafted', ${drafted}::int, 'saved', counts.saved, 'duplicates', counts.duplicates)
-              || counts.over_limit)
-        from counts
-        where p.id = ${run.id} and p.status = 'running' and p.attempts = ${run.attempts}
-        returning p.id)
-      select (select count(*) from done)::int as done`,
-  );
-  if (!result || result.done === 0) throw new LeaseLost();
+  const saved = await finishRunSaved(deps.db, {
+    run,
+    customers: data.leads.map((lead, index) => ({
+      ord: index + 1,
+      id: deps.ids.uuid(),
+      company: lead.name.trim().slice(0, 200),
+      email: lead.contact.email,
+      phone: lead.contact.phone?.trim().slice(0, 50) || null,
+      country: lead.country?.trim().slice(0, 80) || null,
+      notes: customerNotes(run, lead),
+    })),
+    noNewCustomers,
+    companies: discovery.companies,
+    stages: data.stages,
+    leads: data.leads,
+    drafted: data.leads.filter((lead) => lead.outreach !== null).length,
+    saveStarted,
+    now: nowIso(deps),
+  });
+  if (!saved) throw new LeaseLost();
 }

@@ -12,6 +12,7 @@ import {
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { actorOf } from "../admin/writes";
+import { providerAdminRoutes } from "../provider-admin/routes";
 import {
   FaqBody,
   FaqListQuery,
@@ -32,23 +33,19 @@ import {
   RoutingSchema,
 } from "./schemas";
 import {
+  aiProviderAdmin,
   createFaq,
-  createProvider,
   createQuota,
   deleteFaq,
-  deleteProvider,
   deleteQuota,
   getFaq,
-  getProvider,
   getQuota,
   getRouting,
   listFaqs,
-  listProviders,
   listQuotas,
   putRouting,
   resetQuota,
   updateFaq,
-  updateProvider,
   updateQuota,
 } from "./service";
 
@@ -57,74 +54,6 @@ const deleted = { 204: { description: "Deleted" } };
 // ---------------------------------------------------------------- AI providers
 
 const providerTags = ["Admin: AI providers"];
-
-const listProvidersRoute = createRoute({
-  method: "get",
-  path: "/api/v1/admin/ai-providers",
-  tags: providerTags,
-  security,
-  summary: "AI providers by name, filtered by kind and enabled (keys are never returned)",
-  middleware: [...guard],
-  request: { query: ProviderListQuery },
-  responses: { 200: json(ProviderPage, "A page of providers"), ...adminErrors },
-});
-
-const createProviderRoute = createRoute({
-  method: "post",
-  path: "/api/v1/admin/ai-providers",
-  tags: providerTags,
-  security,
-  summary: "Add an AI provider; its API key is stored encrypted and is write-only",
-  middleware: [...writeGuard],
-  request: { body: body(ProviderBody) },
-  responses: {
-    201: json(ProviderSchema, "Created"),
-    409: errorResponse(ErrorSchema, "Name already used"),
-    ...adminErrors,
-  },
-});
-
-const getProviderRoute = createRoute({
-  method: "get",
-  path: "/api/v1/admin/ai-providers/{id}",
-  tags: providerTags,
-  security,
-  summary: "One AI provider",
-  middleware: [...guard],
-  request: { params: IdParam },
-  responses: { 200: json(ProviderSchema, "The provider"), ...notFoundResponse(), ...adminErrors },
-});
-
-const updateProviderRoute = createRoute({
-  method: "patch",
-  path: "/api/v1/admin/ai-providers/{id}",
-  tags: providerTags,
-  security,
-  summary: "Change an AI provider (`api_key: null` clears the key; leaving it out keeps it)",
-  description:
-    "A new `base_url` must be public or listed in OUTBOUND_ALLOW_HOSTS (https in production), " +
-    "and needs `api_key` in the same request when a key is stored (422 otherwise), so a stored " +
-    "key is never sent to a host it was not entered for.",
-  middleware: [...writeGuard],
-  request: { params: IdParam, body: body(ProviderPatch) },
-  responses: {
-    200: json(ProviderSchema, "Updated"),
-    409: errorResponse(ErrorSchema, "Name already used"),
-    ...notFoundResponse(),
-    ...adminErrors,
-  },
-});
-
-const deleteProviderRoute = createRoute({
-  method: "delete",
-  path: "/api/v1/admin/ai-providers/{id}",
-  tags: providerTags,
-  security,
-  summary: "Delete an AI provider and its translation quotas",
-  middleware: [...writeGuard],
-  request: { params: IdParam },
-  responses: { ...deleted, ...notFoundResponse(), ...adminErrors },
-});
 
 // ---------------------------------------------------------------- AI routing
 
@@ -293,24 +222,24 @@ const deleteFaqRoute = createRoute({
 export function createAiAdminRoutes() {
   const router = createRouter();
 
-  router.openapi(listProvidersRoute, async (c) =>
-    c.json(await listProviders(c.get("deps"), c.req.valid("query")), 200),
-  );
-  router.openapi(createProviderRoute, async (c) =>
-    c.json(await createProvider(c.get("deps"), actorOf(c), c.req.valid("json")), 201),
-  );
-  router.openapi(getProviderRoute, async (c) =>
-    c.json(await getProvider(c.get("deps"), c.req.valid("param").id), 200),
-  );
-  router.openapi(updateProviderRoute, async (c) =>
-    c.json(
-      await updateProvider(c.get("deps"), actorOf(c), c.req.valid("param").id, c.req.valid("json")),
-      200,
-    ),
-  );
-  router.openapi(deleteProviderRoute, async (c) => {
-    await deleteProvider(c.get("deps"), actorOf(c), c.req.valid("param").id);
-    return c.body(null, 204);
+  providerAdminRoutes(router, {
+    paths: { list: "/api/v1/admin/ai-providers", item: "/api/v1/admin/ai-providers/{id}" },
+    tags: providerTags,
+    summaries: {
+      list: "AI providers by name, filtered by kind and enabled (keys are never returned)",
+      create: "Add an AI provider; its API key is stored encrypted and is write-only",
+      get: "One AI provider",
+      update: "Change an AI provider (`api_key: null` clears the key; leaving it out keeps it)",
+      delete: "Delete an AI provider and its translation quotas",
+    },
+    schemas: {
+      Body: ProviderBody,
+      Patch: ProviderPatch,
+      Schema: ProviderSchema,
+      Page: ProviderPage,
+      ListQuery: ProviderListQuery,
+    },
+    admin: aiProviderAdmin,
   });
 
   router.openapi(getRoutingRoute, async (c) => c.json(await getRouting(c.get("deps")), 200));

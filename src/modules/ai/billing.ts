@@ -1,9 +1,11 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
+import { configuredProviders } from "../ai-admin/queries";
+import { consumptionRefundedSql, settleHoldCte } from "../credits/ai-holds";
 import { refundHold } from "../credits/holds";
 import { type Charge, type CreditOperation, chargeCredits } from "../credits/service";
+import { billingLogCte } from "../usage/billing-log";
+import { settleHoldAndLog } from "./queries";
 
 /** The providers an operation cannot run without: checked before anything is charged. */
 type ProviderNeed = "llm" | "translation" | "discovery";
@@ -97,19 +99,17 @@ async function settleHold(
 ) {
   const id = charge.consumptionId;
   try {
-    const [row] = await queryRows<{ refunded: boolean }>(
-      deps.db,
-      sql`with settled as (
-          delete from credit_holds where consumption_id = ${id}::uuid returning consumption_id),
-        logged as (
-          insert into usage_logs (user_id, event, ip, metadata)
-          values (${input.userId}, ${input.operation}, ${input.ip ?? null},
-            ${JSON.stringify({ credits: charge.cost, consumption_id: id, ...details })}::jsonb))
-        select not exists (select 1 from settled) and exists (
-            select 1 from credit_consumptions where id = ${id}::uuid and status = 'refunded')
-          as refunded`,
-    );
-    if (row?.refunded) {
+    const refunded = await settleHoldAndLog(deps.db, {
+      settle: settleHoldCte(id),
+      log: billingLogCte({
+        userId: input.userId,
+        event: input.operation,
+        ip: input.ip ?? null,
+        metadata: { credits: charge.cost, consumption_id: id, ...details },
+      }),
+      refunded: consumptionRefundedSql(id),
+    });
+    if (refunded) {
       deps.logger.warn("billed work answered after its hold was refunded", {
         operation: input.operation,
         consumption_id: id,
@@ -122,12 +122,7 @@ async function settleHold(
 
 /** One query: whether any enabled provider of each kind exists. */
 async function requireProviders(deps: Deps, need: ProviderNeed): Promise<void> {
-  const [row] = await queryRows<{ llm: boolean; mt: boolean; search: boolean }>(
-    deps.db,
-    sql`select exists (select 1 from ai_providers where enabled and kind = 'llm') as llm,
-          exists (select 1 from ai_providers where enabled and kind = 'mt') as mt,
-          exists (select 1 from search_providers where enabled) as search`,
-  );
+  const row = await configuredProviders(deps.db);
   const ok =
     need === "llm"
       ? row?.llm

@@ -1,6 +1,3 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import type { AiProviderKind } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { decryptSecret } from "../../lib/crypto";
@@ -11,6 +8,11 @@ import {
   type LlmTarget,
   streamWithLlm,
 } from "../../providers/llm/openai-compatible";
+import {
+  type AiProviderTarget,
+  mtProviders as enabledMtProviders,
+  llmCandidates as providerCandidates,
+} from "../ai-admin/queries";
 
 /** Tasks routed to LLMs; each has an ordered `provider:model` list in system config `ai.routing`. */
 export const AI_TASKS = [
@@ -23,15 +25,8 @@ export const AI_TASKS = [
 ] as const;
 export type AiTask = (typeof AI_TASKS)[number];
 
-export interface ProviderRow {
-  id: string;
-  name: string;
-  kind: AiProviderKind;
-  base_url: string;
-  api_key_ciphertext: string | null;
-  timeout_ms: number;
-  model: string | null;
-}
+/** A provider as the AI features call it (ai-admin/queries.ts): key sealed, model chosen. */
+export type ProviderRow = AiProviderTarget;
 
 /** No provider could answer: the caller returns the credits and answers 503. */
 export function aiUnavailable(): ApiError {
@@ -44,36 +39,13 @@ export function aiUnavailable(): ApiError {
  * enabled llm providers; entries naming a missing or disabled provider are skipped. An empty
  * routing list means every enabled llm provider, by name, each with its first model.
  */
-export async function llmCandidates(deps: Deps, task: AiTask): Promise<ProviderRow[]> {
-  return queryRows<ProviderRow>(
-    deps.db,
-    sql`with routing as (
-        select e.entry, e.n from system_config c,
-          jsonb_array_elements_text(coalesce(c.value -> ${task}, '[]'::jsonb))
-            with ordinality as e(entry, n)
-        where c.key = 'ai.routing'),
-      candidates as (
-        select p.id, p.name, p.kind, p.base_url, p.api_key_ciphertext, p.timeout_ms,
-          coalesce(nullif(substr(r.entry, length(split_part(r.entry, ':', 1)) + 2), ''),
-                   p.models ->> 0) as model, r.n as ord
-        from routing r join ai_providers p on p.name = split_part(r.entry, ':', 1)
-        where p.enabled and p.kind = 'llm'
-        union all
-        select id, name, kind, base_url, api_key_ciphertext, timeout_ms, models ->> 0, null
-        from ai_providers
-        where enabled and kind = 'llm' and not exists (select 1 from routing))
-      select id, name, kind, base_url, api_key_ciphertext, timeout_ms, model
-      from candidates where model is not null order by ord nulls last, name`,
-  );
+export function llmCandidates(deps: Deps, task: AiTask): Promise<ProviderRow[]> {
+  return providerCandidates(deps.db, { task });
 }
 
 /** The enabled machine-translation providers, by name. */
-export async function mtProviders(deps: Deps): Promise<ProviderRow[]> {
-  return queryRows<ProviderRow>(
-    deps.db,
-    sql`select id, name, kind, base_url, api_key_ciphertext, timeout_ms, null as model
-        from ai_providers where enabled and kind = 'mt' order by name`,
-  );
+export function mtProviders(deps: Deps): Promise<ProviderRow[]> {
+  return enabledMtProviders(deps.db);
 }
 
 export async function providerKey(deps: Deps, row: ProviderRow): Promise<string | undefined> {

@@ -1,19 +1,25 @@
 import type { ModelMessage } from "ai";
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import { selectPage } from "../../db/page";
 import type { Deps } from "../../deps";
 import { ApiError, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { billed, billedHold } from "../ai/billing";
 import { aiUnavailable, runLlmTask, streamLlmTask } from "../ai/routing";
+import type { FaqMatch } from "../ai-admin/queries";
+import { getConfigEntry } from "../system-config/config-entry";
 import {
   type AssistantAction,
   actionBlockFilter,
   actionInstructions,
   extractAction,
 } from "./actions";
-import { type FaqMatch, faqMatchSql } from "./faq";
+import {
+  type ConversationRow,
+  chatContext,
+  deleteConversationRow,
+  getConversationRow,
+  insertTurn,
+  listConversationRows,
+} from "./queries";
 import type { ChatInput, MessageOut } from "./schemas";
 
 /** Messages of the conversation sent to the model as context with the new one. */
@@ -50,32 +56,17 @@ interface ChatContext {
  * admin's system prompt.
  */
 async function loadChatContext(deps: Deps, userId: string, input: ChatInput): Promise<ChatContext> {
-  const conversationId = input.conversation_id ?? null;
-  const [row] = await queryRows<{
-    conversation_ok: boolean;
-    faq: FaqMatch | string | null;
-    history: { role: "user" | "assistant"; content: string }[] | string;
-    prompt: string | null;
-  }>(
-    deps.db,
-    sql`select
-        (${conversationId}::uuid is null or exists (
-          select 1 from ai_conversations
-          where id = ${conversationId}::uuid and user_id = ${userId}::uuid)) as conversation_ok,
-        (select to_jsonb(best) from (${faqMatchSql(input.message)}) best) as faq,
-        coalesce((select jsonb_agg(jsonb_build_object('role', h.role, 'content', h.content)
-            order by h.created_at, h.id)
-          from (select role, content, created_at, id from ai_messages
-                where conversation_id = ${conversationId}::uuid and user_id = ${userId}::uuid
-                order by created_at desc, id desc limit ${HISTORY_MESSAGES}) h),
-          '[]'::jsonb) as history,
-        (select value #>> '{}' from system_config where key = 'ai.prompt') as prompt`,
-  );
+  const row = await chatContext(deps.db, {
+    userId,
+    conversationId: input.conversation_id ?? null,
+    message: input.message,
+    history: HISTORY_MESSAGES,
+  });
   return {
-    conversationOk: row!.conversation_ok,
-    faq: fromJson(row!.faq),
-    history: (fromJson(row!.history) ?? []).map((m) => ({ role: m.role, content: m.content })),
-    prompt: row!.prompt ?? "",
+    conversationOk: row.conversation_ok,
+    faq: fromJson(row.faq),
+    history: (fromJson(row.history) ?? []).map((m) => ({ role: m.role, content: m.content })),
+    prompt: row.prompt ?? "",
   };
 }
 
@@ -103,42 +94,14 @@ interface StoredTurn {
  * both carry the same instant.
  */
 async function storeTurn(deps: Deps, turn: Turn): Promise<StoredTurn> {
-  const userMessageId = deps.ids.uuid();
-  const answerId = deps.ids.uuid();
-  const answeredAt = nowIso(deps);
-  const [row] = await queryRows<{ id: string; created_at: Date | string; balance: number | null }>(
-    deps.db,
-    sql`with created as (
-        insert into ai_conversations (id, user_id, title, created_at, updated_at)
-        select ${turn.conversationId}::uuid, ${turn.userId}::uuid,
-          ${conversationTitle(turn.message)}, ${turn.askedAt}::timestamptz,
-          ${answeredAt}::timestamptz
-        where ${turn.isNew}::boolean
-        returning id),
-      bumped as (
-        update ai_conversations set updated_at = ${answeredAt}::timestamptz
-        where not ${turn.isNew}::boolean and id = ${turn.conversationId}::uuid
-          and user_id = ${turn.userId}::uuid
-        returning id),
-      target as (select id from created union all select id from bumped),
-      asked as (
-        insert into ai_messages (id, conversation_id, user_id, role, content, created_at)
-        select ${userMessageId}::uuid, id, ${turn.userId}::uuid, 'user', ${turn.message},
-          ${turn.askedAt}::timestamptz
-        from target
-        returning id),
-      answered as (
-        insert into ai_messages (id, conversation_id, user_id, role, content, source, action,
-          created_at)
-        select ${answerId}::uuid, id, ${turn.userId}::uuid, 'assistant', ${turn.content},
-          ${turn.source}, ${turn.action ? JSON.stringify(turn.action) : null}::jsonb,
-          ${answeredAt}::timestamptz
-        from target
-        returning id, created_at)
-      select a.id, a.created_at,
-        (select balance from user_credits where user_id = ${turn.userId}::uuid) as balance
-      from answered a`,
-  );
+  const row = await insertTurn(deps.db, {
+    ...turn,
+    title: conversationTitle(turn.message),
+    // Drawn in this order: the user's message sorts first.
+    userMessageId: deps.ids.uuid(),
+    answerId: deps.ids.uuid(),
+    answeredAt: nowIso(deps),
+  });
   if (!row) throw conversationNotFound();
   return {
     message: {
@@ -358,32 +321,12 @@ function failure(deps: Deps, error: unknown, detail = STREAM_FAILED): ChatEvent 
 
 /** The admin-configured quick questions (system config `ai.quick_questions`). */
 export async function quickQuestions(deps: Deps): Promise<{ questions: string[] }> {
-  const [row] = await queryRows<{ value: unknown }>(
-    deps.db,
-    sql`select value from system_config where key = 'ai.quick_questions'`,
-  );
+  const row = await getConfigEntry(deps.db, { key: "ai.quick_questions" });
   const value = fromJson(row?.value ?? null);
   const questions = Array.isArray(value)
     ? value.filter((q): q is string => typeof q === "string")
     : [];
   return { questions };
-}
-
-interface ConversationRow {
-  id: string;
-  title: string;
-  created_at: Date | string;
-  updated_at: Date | string;
-  message_count: number;
-}
-
-interface MessageRow {
-  id: string;
-  role: "user" | "assistant";
-  content: string;
-  source: "faq" | "llm" | null;
-  action: AssistantAction | null;
-  created_at: string;
 }
 
 const conversationOut = (row: ConversationRow) => ({
@@ -399,22 +342,9 @@ export async function listConversations(
   deps: Deps,
   input: { userId: string; page: number; size: number },
 ) {
-  const { rows, total } = await selectPage<
-    ConversationRow & {
-      last_message: { role: "user" | "assistant"; preview: string; created_at: string } | null;
-    }
-  >(deps.db, {
-    columns: sql`c.id, c.title, c.created_at, c.updated_at,
-      (select count(*)::int from ai_messages m where m.conversation_id = c.id) as message_count,
-      (select jsonb_build_object('role', m.role, 'preview', left(m.content, ${PREVIEW_CHARS}),
-          'created_at', m.created_at)
-        from ai_messages m where m.conversation_id = c.id
-        order by m.created_at desc, m.id desc limit 1) as last_message`,
-    from: sql`ai_conversations c`,
-    where: sql`c.user_id = ${input.userId}::uuid`,
-    order: sql`c.updated_at desc, c.id desc`,
-    page: input.page,
-    size: input.size,
+  const { rows, total } = await listConversationRows(deps.db, {
+    ...input,
+    previewChars: PREVIEW_CHARS,
   });
   return {
     items: rows.map((row) => {
@@ -434,34 +364,24 @@ export async function listConversations(
 
 /** One conversation of the caller with its last 100 messages, oldest first; else 404. */
 export async function getConversation(deps: Deps, userId: string, id: string) {
-  const [row] = await queryRows<ConversationRow & { messages: MessageRow[] | string }>(
-    deps.db,
-    sql`select c.id, c.title, c.created_at, c.updated_at,
-        (select count(*)::int from ai_messages m where m.conversation_id = c.id) as message_count,
-        coalesce((select jsonb_agg(jsonb_build_object('id', m.id, 'role', m.role,
-              'content', m.content, 'source', m.source, 'action', m.action,
-              'created_at', m.created_at) order by m.created_at, m.id)
-          from (select * from ai_messages where conversation_id = c.id
-                order by created_at desc, id desc limit ${DETAIL_MESSAGES}) m),
-          '[]'::jsonb) as messages
-      from ai_conversations c
-      where c.id = ${id}::uuid and c.user_id = ${userId}::uuid`,
-  );
+  const row = await getConversationRow(deps.db, { userId, id, messages: DETAIL_MESSAGES });
   if (!row) throw conversationNotFound();
   return {
     ...conversationOut(row),
     messages: (fromJson(row.messages) ?? []).map(
-      (m): MessageOut => ({ ...m, created_at: iso(m.created_at) }),
+      // Stored by storeTurn: a source of "faq" or "llm", an action as extractAction made it.
+      (m): MessageOut => ({
+        ...m,
+        source: m.source as MessageOut["source"],
+        action: m.action as AssistantAction | null,
+        created_at: iso(m.created_at),
+      }),
     ),
   };
 }
 
 /** Deletes one conversation of the caller and its messages (cascade); else 404. */
 export async function deleteConversation(deps: Deps, userId: string, id: string) {
-  const rows = await queryRows<{ id: string }>(
-    deps.db,
-    sql`delete from ai_conversations where id = ${id}::uuid and user_id = ${userId}::uuid
-        returning id`,
-  );
-  if (rows.length === 0) throw conversationNotFound();
+  const existed = await deleteConversationRow(deps.db, { userId, id });
+  if (!existed) throw conversationNotFound();
 }

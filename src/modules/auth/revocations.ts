@@ -1,6 +1,5 @@
-import { sql } from "drizzle-orm";
-import { queryRows, queryRowsPrepared } from "../../db/client";
 import type { Deps } from "../../deps";
+import { isSessionRevoked, pollRevocations, purgeRevocations } from "./queries";
 
 /**
  * Which sessions have ended, as this instance knows it.
@@ -52,14 +51,11 @@ const tokenLifetimeMs = (deps: Deps) => deps.config.ACCESS_TOKEN_TTL_SECONDS * 1
 async function poll(deps: Deps, state: RevocationState): Promise<void> {
   const startedAt = Date.now();
   const ttl = deps.config.ACCESS_TOKEN_TTL_SECONDS + 60;
-  const [row] = await queryRowsPrepared<{ db_now: string | Date; ended: string[] | null }>(
-    deps.db,
-    sql`select now() as db_now,
-          (select array_agg(session_id) from session_revocations
-           where revoked_at > coalesce(${state.since}::timestamptz
-                                         - make_interval(secs => ${OVERLAP_SECONDS}),
-                                       now() - make_interval(secs => ${ttl}))) as ended`,
-  );
+  const row = await pollRevocations(deps.db, {
+    since: state.since,
+    overlapSeconds: OVERLAP_SECONDS,
+    ttlSeconds: ttl,
+  });
   const expiresAt = startedAt + tokenLifetimeMs(deps);
   for (const id of row?.ended ?? []) if (!state.ended.has(id)) state.ended.set(id, expiresAt);
   for (const [id, until] of state.ended) if (until <= startedAt) state.ended.delete(id);
@@ -83,12 +79,8 @@ export function isSessionEnded(deps: Deps, sessionId: string): boolean | Promise
   return state.inflight.then(() => state.ended.has(sessionId));
 }
 
-async function endedInDatabase(deps: Deps, sessionId: string): Promise<boolean> {
-  const rows = await queryRowsPrepared<{ ended: boolean }>(
-    deps.db,
-    sql`select true as ended from session_revocations where session_id = ${sessionId}`,
-  );
-  return rows.length > 0;
+function endedInDatabase(deps: Deps, sessionId: string): Promise<boolean> {
+  return isSessionRevoked(deps.db, { sessionId });
 }
 
 /**
@@ -100,14 +92,8 @@ export function noteSessionEnded(deps: Deps, sessionId: string): void {
 }
 
 /** Rows older than any access token that could carry their session; for the purge task. */
-export async function purgeSessionRevocations(deps: Deps): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    deps.db,
-    sql`with gone as (
-        delete from session_revocations
-        where revoked_at < now() - make_interval(secs => ${deps.config.ACCESS_TOKEN_TTL_SECONDS + 3600})
-        returning 1)
-      select count(*)::int as n from gone`,
-  );
-  return row?.n ?? 0;
+export function purgeSessionRevocations(deps: Deps): Promise<number> {
+  return purgeRevocations(deps.db, {
+    olderThanSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS + 3600,
+  });
 }

@@ -1,4 +1,4 @@
-import { FEATURES } from "../entitlements/schemas";
+import { FEATURES } from "../../lib/plans";
 
 /**
  * Seeded once; admins manage them afterwards (prices in minor units, CNY fen). `limits` are the

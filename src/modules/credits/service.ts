@@ -1,13 +1,25 @@
-import { type SQL, sql } from "drizzle-orm";
-import { sumOverUserBatches, TASK_BATCH_SIZE } from "../../db/batches";
-import { queryRows } from "../../db/client";
+import { sql } from "drizzle-orm";
+import { sumOverUserBatches } from "../../db/batches";
 import type { LedgerKind } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
-import { offsetOf } from "../../lib/pagination";
-import { effectivePlanSql } from "../entitlements/service";
+import { listActivePlans } from "../entitlements/queries";
 import { yearlyPrice } from "./catalog";
+import {
+  cancelRunningSubscriptions,
+  chargeAdjustment,
+  chargeOperation,
+  dueLotUsersSql,
+  expireDueLotsSql,
+  getBalanceRow,
+  getCreditBalance,
+  getSubscriptionState,
+  grantLot,
+  listActivePackages,
+  listLedgerPage,
+  refundConsumption,
+} from "./queries";
 
 /** Billable operations; their costs live in the `credits.costs` system config. */
 export const CREDIT_OPERATIONS = [
@@ -53,33 +65,15 @@ export async function chargeCredits(
     hold?: boolean;
   },
 ): Promise<Charge> {
-  const now = sql`${nowIso(deps)}::timestamptz`;
-  const [row] = await queryRows<{
-    cost: number | null;
-    ok: boolean | null;
-    balance: number | null;
-    ledger_id: string | null;
-    consumption_id: string | null;
-  }>(
-    deps.db,
-    sql`with price as (
-        select (value ->> ${input.operation})::int as cost
-        from system_config where key = 'credits.costs'),
-      charged as (
-        select price.cost, c.ok, c.balance, c.ledger_id, c.consumption_id
-        from price left join lateral (
-          select * from credit_charge(${input.userId}::uuid, price.cost, 'consumption',
-            ${input.operation}, ${input.note ?? null}, null::uuid, ${input.idempotencyKey ?? null},
-            ${now})
-          where price.cost > 0) c on true),
-      held as (
-        insert into credit_holds (consumption_id, user_id, instance_id, idempotency_key,
-          heartbeat_at, created_at)
-        select consumption_id, ${input.userId}, ${deps.work.instanceId},
-          ${input.idempotencyKey ?? null}, ${now}, ${now}
-        from charged where ${input.hold === true} and ok and consumption_id is not null)
-      select * from charged`,
-  );
+  const row = await chargeOperation(deps.db, {
+    userId: input.userId,
+    operation: input.operation,
+    note: input.note ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+    instanceId: deps.work.instanceId,
+    hold: input.hold === true,
+    now: nowIso(deps),
+  });
   if (!row || row.cost === null) {
     throw new Error(`credits.costs has no cost for ${input.operation}`);
   }
@@ -105,11 +99,11 @@ export async function refundCharge(
   reason: string,
 ) {
   if (!charge.consumptionId) return { applied: false, balance: null as number | null };
-  const [row] = await queryRows<{ applied: boolean; balance: number | null }>(
-    deps.db,
-    sql`select applied, balance from credit_refund(${charge.consumptionId}::uuid, ${reason},
-        ${nowIso(deps)}::timestamptz)`,
-  );
+  const row = await refundConsumption(deps.db, {
+    consumptionId: charge.consumptionId,
+    reason,
+    now: nowIso(deps),
+  });
   return { applied: row?.applied ?? false, balance: row?.balance ?? null };
 }
 
@@ -126,13 +120,17 @@ export interface GrantInput {
 
 /** Adds a lot of credits once per (kind, source): a repeated grant returns applied = false. */
 export async function grantCredits(deps: Deps, input: GrantInput) {
-  const [row] = await queryRows<{ applied: boolean; balance: number; ledger_id: string | null }>(
-    deps.db,
-    sql`select applied, balance, ledger_id from credit_grant(${input.userId}::uuid, ${input.amount},
-        ${input.kind}, ${input.sourceType}, ${input.sourceId},
-        ${input.expiresAt ? input.expiresAt.toISOString() : null}::timestamptz,
-        ${input.note ?? null}, ${input.actorId ?? null}::uuid, ${nowIso(deps)}::timestamptz)`,
-  );
+  const row = await grantLot(deps.db, {
+    userId: input.userId,
+    amount: input.amount,
+    kind: input.kind,
+    sourceType: input.sourceType,
+    sourceId: input.sourceId,
+    expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
+    note: input.note ?? null,
+    actorId: input.actorId ?? null,
+    now: nowIso(deps),
+  });
   return { applied: row!.applied, balance: row!.balance, ledgerId: row!.ledger_id };
 }
 
@@ -152,12 +150,13 @@ export async function adjustCredits(
       actorId: input.actorId,
     });
   }
-  const [row] = await queryRows<{ ok: boolean; balance: number; ledger_id: string | null }>(
-    deps.db,
-    sql`select ok, balance, ledger_id from credit_charge(${input.userId}::uuid, ${-input.delta},
-        'admin_adjustment', null, ${input.reason}, ${input.actorId}::uuid, null,
-        ${nowIso(deps)}::timestamptz)`,
-  );
+  const row = await chargeAdjustment(deps.db, {
+    userId: input.userId,
+    amount: -input.delta,
+    reason: input.reason,
+    actorId: input.actorId,
+    now: nowIso(deps),
+  });
   if (!row?.ok) throw insufficientCredits(-input.delta, row?.balance ?? 0);
   return { applied: true, balance: row.balance, ledgerId: row.ledger_id };
 }
@@ -170,19 +169,14 @@ export async function expireDueCredits(deps: Deps): Promise<{ users: number; cre
   const now = sql`${nowIso(deps)}::timestamptz`;
   const { users, total } = await sumOverUserBatches(
     deps.db,
-    (after) => sql`select distinct user_id from credit_lots
-      where remaining > 0 and expires_at <= ${now} and user_id > ${after}
-      order by user_id limit ${TASK_BATCH_SIZE}`,
-    sql`credit_expire_due(due.user_id, ${now})`,
+    dueLotUsersSql(now),
+    expireDueLotsSql(now),
   );
   return { users, credits: total };
 }
 
 async function creditBalance(deps: Deps, userId: string): Promise<number> {
-  const [row] = await queryRows<{ balance: number }>(
-    deps.db,
-    sql`select balance from user_credits where user_id = ${userId}`,
-  );
+  const row = await getCreditBalance(deps.db, { userId });
   return row?.balance ?? 0;
 }
 
@@ -191,34 +185,7 @@ async function creditBalance(deps: Deps, userId: string): Promise<number> {
  * written off are left out), their plan, and what expires when. One round trip.
  */
 export async function getBalance(deps: Deps, userId: string) {
-  const now = nowIso(deps);
-  const [row] = await queryRows<{
-    plan: string;
-    features: string[] | string | null;
-    plan_expires_at: Date | null;
-    trial_ends_at: Date | null;
-    balance: number;
-    expiring: { amount: number; expires_at: string }[] | null;
-  }>(
-    deps.db,
-    sql`select ep.code as plan,
-          (select p.features from subscription_plans p where p.code = ep.code) as features,
-          u.plan_expires_at, u.trial_ends_at,
-          coalesce((select sum(remaining) from credit_lots l
-                    where l.user_id = u.id and l.remaining > 0
-                      and (l.expires_at is null or l.expires_at > ${now}::timestamptz)), 0)::int
-            as balance,
-          (select json_agg(json_build_object('amount', e.amount, 'expires_at', e.expires_at)
-                           order by e.expires_at)
-           from (select sum(remaining)::int as amount, expires_at from credit_lots l
-                 where l.user_id = u.id and l.remaining > 0
-                   and l.expires_at > ${now}::timestamptz
-                 group by expires_at) e) as expiring
-        from users u
-        cross join lateral (select ${effectivePlanSql(sql`u.plan`, sql`u.plan_expires_at`, sql`${now}::timestamptz`)}
-          as code) ep
-        where u.id = ${userId}`,
-  );
+  const row = await getBalanceRow(deps.db, { userId, now: nowIso(deps) });
   if (!row) throw notFound("User not found");
   return {
     balance: row.balance,
@@ -238,78 +205,21 @@ export async function listLedger(
   deps: Deps,
   query: { userId?: string; page: number; size: number; kind?: string; operation?: string },
 ) {
-  const filters: SQL[] = [sql`true`];
-  if (query.userId) filters.push(sql`l.user_id = ${query.userId}`);
-  if (query.kind) filters.push(sql`l.kind = ${query.kind}`);
-  if (query.operation) filters.push(sql`l.operation = ${query.operation}`);
-  const where = sql.join(filters, sql` and `);
-  const [rows, [count]] = await Promise.all([
-    queryRows<{
-      id: string;
-      user_id: string;
-      delta: number;
-      balance_after: number;
-      kind: LedgerKind;
-      source_type: string;
-      source_id: string | null;
-      operation: string | null;
-      actor_id: string | null;
-      note: string | null;
-      created_at: Date;
-    }>(
-      deps.db,
-      sql`select l.id, l.user_id, l.delta, l.balance_after, l.kind, l.source_type, l.source_id,
-            l.operation, l.actor_id, l.note, l.created_at
-          from credit_ledger l where ${where}
-          order by l.created_at desc, l.id desc
-          limit ${query.size} offset ${offsetOf(query.page, query.size)}`,
-    ),
-    queryRows<{ n: number }>(
-      deps.db,
-      sql`select count(*)::int as n from credit_ledger l where ${where}`,
-    ),
-  ]);
+  const { rows, total } = await listLedgerPage(deps.db, query);
   return {
     items: rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
-    total: count?.n ?? 0,
+    total,
     page: query.page,
     size: query.size,
   };
 }
 
 export async function listPackages(deps: Deps) {
-  const rows = await queryRows<{
-    id: string;
-    name: string;
-    credits: number;
-    price: number;
-    currency: string;
-  }>(
-    deps.db,
-    sql`select id, name, credits, price, currency from credit_packages
-        where active order by sort_order, price`,
-  );
-  return rows;
+  return listActivePackages(deps.db);
 }
 
 export async function listPlans(deps: Deps) {
-  const rows = await queryRows<{
-    id: string;
-    code: string;
-    name: string;
-    currency: string;
-    monthly_price: number;
-    monthly_credits: number;
-    features: string[];
-    tier: number;
-    discount: number;
-  }>(
-    deps.db,
-    sql`select p.id, p.code, p.name, p.currency, p.monthly_price, p.monthly_credits, p.features,
-          p.tier, coalesce((select (value #>> '{}')::float8 from system_config
-                            where key = 'plans.yearly_discount'), 0.15) as discount
-        from subscription_plans p where p.active order by p.sort_order, p.tier`,
-  );
+  const rows = await listActivePlans(deps.db);
   return rows.map(({ discount, ...plan }) => ({
     ...plan,
     yearly_price: yearlyPrice(plan.monthly_price, discount),
@@ -317,19 +227,6 @@ export async function listPlans(deps: Deps) {
 }
 
 /* ------------------------------------------------------------------ subscription */
-
-interface SubscriptionRow {
-  plan: string;
-  plan_name: string | null;
-  plan_expires_at: Date | string | null;
-  trial_ends_at: Date | string | null;
-  billing_cycle: "monthly" | "yearly" | null;
-  period_start: Date | string | null;
-  period_end: Date | string | null;
-  paid_until: Date | string | null;
-  cancel_at_period_end: boolean | null;
-  cancel_requested_at: Date | string | null;
-}
 
 /**
  * The caller's subscription, one statement. The plan in effect (an ended plan or trial is free
@@ -340,29 +237,10 @@ interface SubscriptionRow {
  * paid rows and a trial end ahead is the trial.
  */
 export async function getSubscription(deps: Deps, userId: string) {
-  const now = nowIso(deps);
-  const at = sql`${now}::timestamptz`;
-  const [row] = await queryRows<SubscriptionRow>(
-    deps.db,
-    sql`with u as (
-        select u.id, u.plan_expires_at, u.trial_ends_at,
-          ${effectivePlanSql(sql`u.plan`, sql`u.plan_expires_at`, at)} as plan
-        from users u where u.id = ${userId}),
-      running as (
-        select s.* from subscriptions s join u on s.user_id = u.id
-        where s.plan_code = u.plan and s.billing_cycle in ('monthly', 'yearly')
-          and s.cancelled_at is null and s.ends_at > ${at}),
-      current as (
-        select * from running where starts_at <= ${at} order by starts_at desc, id limit 1),
-      last as (select * from running order by ends_at desc, id limit 1)
-      select u.plan, p.name as plan_name, u.plan_expires_at, u.trial_ends_at,
-        coalesce(current.billing_cycle, last.billing_cycle) as billing_cycle,
-        coalesce(current.starts_at, last.starts_at) as period_start,
-        coalesce(current.ends_at, last.ends_at) as period_end,
-        last.ends_at as paid_until, last.cancel_at_period_end, last.cancel_requested_at
-      from u left join subscription_plans p on p.code = u.plan
-        left join current on true left join last on true`,
-  );
+  const row = await getSubscriptionState(deps.db, {
+    userId,
+    at: sql`${nowIso(deps)}::timestamptz`,
+  });
   if (!row) throw notFound("User not found");
   const paid = row.paid_until !== null;
   const cancelled = paid && row.cancel_at_period_end === true;
@@ -402,23 +280,7 @@ export async function getSubscription(deps: Deps, userId: string) {
  */
 export async function cancelSubscription(deps: Deps, userId: string) {
   const at = sql`${nowIso(deps)}::timestamptz`;
-  const [row] = await queryRows<{ running: number; on_trial: boolean }>(
-    deps.db,
-    sql`with running as (
-        select s.id, s.cancel_at_period_end from subscriptions s
-        where s.user_id = ${userId} and s.billing_cycle in ('monthly', 'yearly')
-          and s.cancelled_at is null and s.ends_at > ${at}),
-      marked as (
-        update subscriptions s set cancel_at_period_end = true, cancel_requested_at = ${at}
-        from running r where s.id = r.id and not r.cancel_at_period_end
-        returning s.id)
-      select (select count(*) from running)::int as running,
-        exists (select 1 from users u where u.id = ${userId} and u.plan <> 'free'
-                and u.trial_ends_at > ${at}
-                and ${effectivePlanSql(sql`u.plan`, sql`u.plan_expires_at`, at)} <> 'free')
-          as on_trial,
-        (select count(*) from marked)::int as marked`,
-  );
+  const row = await cancelRunningSubscriptions(deps.db, { userId, at });
   if (!row || row.running === 0) {
     if (row?.on_trial) {
       throw new ApiError(409, "A trial ends by itself at its end date; there is nothing to cancel");

@@ -1,11 +1,15 @@
-import { type SQL, sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
 import type { CustomerStatus } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { notFound } from "../../http/errors";
 import { iso } from "../../lib/clock";
+import {
+  getCustomerHealth,
+  type HealthModel,
+  type HealthRow as HealthRowOf,
+  healthSummary,
+  listHealthRows,
+} from "./queries/health";
 import type { HealthLevel } from "./schemas";
-import { SILENCE_DAYS_SQL } from "./service";
 
 /**
  * Customer health, computed in SQL for a whole page (or the overview) in one query. The formula
@@ -35,83 +39,15 @@ const LEVEL_BOUNDS: [HealthLevel, number][] = [
   ["critical", 0],
 ];
 
-const num = (n: number) => sql.raw(String(n));
+const MODEL: HealthModel = {
+  weights: HEALTH_WEIGHTS,
+  statusHealth: STATUS_HEALTH,
+  unscheduledPunctuality: UNSCHEDULED_PUNCTUALITY,
+  overdueZeroDays: OVERDUE_ZERO_DAYS,
+  levelBounds: LEVEL_BOUNDS,
+};
 
-/**
- * Every customer of `userId` with its factor values, score and level (one row each). The value
- * factor is the customer's cumulative rank among the user's customers with a positive estimate
- * in the same currency, so the window must see all of the user's customers: filter outside.
- */
-function healthRows(userId: string, now: string): SQL {
-  const at = sql`${now}::timestamptz`;
-  const statusCase = sql.join(
-    Object.entries(STATUS_HEALTH).map(([s, v]) => sql`when ${s} then ${num(v)}`),
-    sql` `,
-  );
-  const w = HEALTH_WEIGHTS;
-  const levelCase = sql.join(
-    LEVEL_BOUNDS.map(([level, bound]) => sql`when score >= ${num(bound)} then ${level}`),
-    sql` `,
-  );
-  return sql`
-    select scored.*, case ${levelCase} end as level
-    from (
-      select f.*,
-        round((${num(w.recency)} * f.f_recency + ${num(w.punctuality)} * f.f_punctuality
-              + ${num(w.status)} * f.f_status + ${num(w.value)} * f.f_value)::numeric)::int
-          as score
-      from (
-        select b.*,
-          case when b.days_since <= b.silence_days / 2.0 then 1.0
-               when b.days_since >= b.silence_days * 2.0 then 0.0
-               else (b.silence_days * 2.0 - b.days_since) / (b.silence_days * 1.5) end
-            ::float8 as f_recency,
-          case when b.next_followup_at is null then ${num(UNSCHEDULED_PUNCTUALITY)}
-               else greatest(0.0, 1.0 - b.overdue_days / ${num(OVERDUE_ZERO_DAYS)}) end
-            ::float8 as f_punctuality,
-          (case b.status ${statusCase} else 0 end)::float8 as f_status
-        from (
-          select c.id, c.user_id, c.company, c.contact_name, c.status, c.estimated_value,
-            c.estimated_currency, c.last_contact_at, c.next_followup_at, c.created_at,
-            cfg.days as silence_days,
-            greatest(0, extract(epoch from (${at} - coalesce(c.last_contact_at, c.created_at)))
-              / 86400.0)::float8 as days_since,
-            greatest(0, extract(epoch from (${at} - c.next_followup_at)) / 86400.0)::float8
-              as overdue_days,
-            (case when c.estimated_value > 0
-                  then cume_dist() over (partition by c.estimated_currency, c.estimated_value > 0
-                                         order by c.estimated_value)
-                  else 0 end)::float8 as f_value,
-            (case when c.estimated_value > 0
-                  then count(*) over (partition by c.estimated_currency, c.estimated_value > 0)
-                  else 0 end)::int as value_peers
-          from customers c, (select ${SILENCE_DAYS_SQL} as days) cfg
-          where c.user_id = ${userId}
-        ) b
-      ) f
-    ) scored`;
-}
-
-export interface HealthRow {
-  id: string;
-  company: string | null;
-  contact_name: string | null;
-  status: CustomerStatus;
-  estimated_value: number | null;
-  estimated_currency: string;
-  last_contact_at: Date | string | null;
-  next_followup_at: Date | string | null;
-  silence_days: number;
-  days_since: number;
-  overdue_days: number | null;
-  value_peers: number;
-  f_recency: number;
-  f_punctuality: number;
-  f_status: number;
-  f_value: number;
-  score: number;
-  level: HealthLevel;
-}
+type HealthRow = HealthRowOf<HealthLevel>;
 
 const round3 = (n: number) => Math.round(Number(n) * 1000) / 1000;
 const days = (n: number) => Math.floor(Number(n));
@@ -170,11 +106,11 @@ const scoreOut = (r: HealthRow) => ({
 });
 
 export async function customerHealth(deps: Deps, userId: string, customerId: string) {
-  const [row] = await queryRows<HealthRow>(
-    deps.db,
-    sql`select * from (${healthRows(userId, deps.clock.now().toISOString())}) h
-        where h.id = ${customerId}`,
-  );
+  const row = await getCustomerHealth<HealthLevel>(deps.db, MODEL, {
+    userId,
+    customerId,
+    now: deps.clock.now().toISOString(),
+  });
   if (!row) throw notFound("Customer not found");
   return {
     customer_id: row.id,
@@ -189,44 +125,23 @@ export async function listHealthScores(
   userId: string,
   query: { page: number; size: number; sort: "score" | "-score"; level?: HealthLevel },
 ) {
-  const dir = query.sort === "-score" ? sql.raw("desc") : sql.raw("asc");
-  const where = query.level ? sql`where h.level = ${query.level}` : sql``;
-  const rows = await queryRows<HealthRow & { total_count: number | string }>(
-    deps.db,
-    sql`select h.*, count(*) over () as total_count
-        from (${healthRows(userId, deps.clock.now().toISOString())}) h ${where}
-        order by h.score ${dir}, h.id ${dir}
-        limit ${query.size} offset ${(query.page - 1) * query.size}`,
-  );
-  let total = rows.length > 0 ? Number(rows[0]!.total_count) : 0;
-  if (rows.length === 0 && query.page > 1) {
-    const [count] = await queryRows<{ n: number }>(
-      deps.db,
-      sql`select count(*)::int as n from (${healthRows(userId, deps.clock.now().toISOString())}) h
-          ${where}`,
-    );
-    total = count?.n ?? 0;
-  }
+  const { rows, total } = await listHealthRows<HealthLevel>(deps.db, MODEL, {
+    userId,
+    now: deps.clock.now().toISOString(),
+    page: query.page,
+    size: query.size,
+    desc: query.sort === "-score",
+    level: query.level,
+  });
   return { items: rows.map(scoreOut), total, page: query.page, size: query.size };
 }
 
 /** Counts per level, the average and the 5 lowest scores among customers not lost: one query. */
 export async function healthOverview(deps: Deps, userId: string) {
-  const [row] = await queryRows<{
-    total: number;
-    average: number | string | null;
-    counts: Record<string, number> | string | null;
-    worst: HealthRow[] | string | null;
-  }>(
-    deps.db,
-    sql`with h as materialized (${healthRows(userId, deps.clock.now().toISOString())})
-        select (select count(*)::int from h) as total,
-          (select round(avg(score)::numeric, 1)::float8 from h) as average,
-          (select json_object_agg(level, n) from
-             (select level, count(*)::int as n from h group by level) x) as counts,
-          (select json_agg(w order by w.score, w.id) from
-             (select * from h where status <> 'lost' order by score, id limit 5) w) as worst`,
-  );
+  const row = await healthSummary<HealthLevel>(deps.db, MODEL, {
+    userId,
+    now: deps.clock.now().toISOString(),
+  });
   const parse = <T>(v: T | string | null): T | null =>
     typeof v === "string" ? (JSON.parse(v) as T) : v;
   const counts = parse(row?.counts ?? null) ?? {};

@@ -86,7 +86,6 @@ const CUSTOMER_SORTS = [
   "estimated_value",
   "company",
 ] as const;
-export type CustomerSortKey = (typeof CUSTOMER_SORTS)[number];
 const sortValues = CUSTOMER_SORTS.flatMap((s) => [s, `-${s}`]) as [string, ...string[]];
 
 export const CustomerListQuery = pageQuery(1000).extend({

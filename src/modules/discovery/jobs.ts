@@ -1,12 +1,20 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import type { DiscoveryJobStatus } from "../../db/schema/discovery";
 import type { Deps } from "../../deps";
 import { ApiError, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { billed } from "../ai/billing";
 import { type KeepAlive, runDetached } from "../jobs/background";
 import { publishJob, qstashPublishing } from "../jobs/qstash";
+import {
+  type ClaimedJobRow,
+  claimJob,
+  failJobAndRefund,
+  findJob,
+  finishJobSucceeded,
+  insertQueuedJob,
+  type QueuedJobRow,
+  sweepDueJobs,
+  writeJobProgress,
+} from "./queries";
 import type { SearchInput } from "./schemas";
 import {
   DISCOVERY_TIMEOUT_MS,
@@ -78,7 +86,7 @@ export async function startDiscoveryJob(
   caller: JobCaller,
   input: SearchInput,
   keepAlive: KeepAlive,
-): Promise<{ id: string; status: DiscoveryJobStatus }> {
+): Promise<QueuedJobRow> {
   const product = input.product.replace(/\s+/g, " ").trim();
   const market = input.market.replace(/\s+/g, " ").trim();
   const { result } = await billed(
@@ -91,21 +99,19 @@ export async function startDiscoveryJob(
       ip: caller.ip,
     },
     async (charge) => {
-      const now = nowIso(deps);
       // From here a crash is the job's to recover (it refunds when it fails), not the hold's.
-      const [row] = await queryRows<{ id: string; status: DiscoveryJobStatus }>(
-        deps.db,
-        sql`with handed_over as (
-              delete from credit_holds where consumption_id = ${charge.consumptionId}::uuid)
-            insert into discovery_jobs (id, user_id, status, product, market, max_companies,
-              consumption_id, credits_charged, balance_after, progress, created_at, updated_at)
-            values (${deps.ids.uuid()}, ${caller.userId}, 'queued', ${product}, ${market},
-              ${input.max_companies ?? null}, ${charge.consumptionId}, ${charge.cost},
-              ${charge.balance}, ${JSON.stringify(pendingProgress(product, market))}::jsonb,
-              ${now}::timestamptz, ${now}::timestamptz)
-            returning id, status`,
-      );
-      return row!;
+      return insertQueuedJob(deps.db, {
+        id: deps.ids.uuid(),
+        userId: caller.userId,
+        product,
+        market,
+        maxCompanies: input.max_companies ?? null,
+        consumptionId: charge.consumptionId,
+        creditsCharged: charge.cost,
+        balanceAfter: charge.balance,
+        progress: pendingProgress(product, market),
+        now: nowIso(deps),
+      });
     },
     (row) => ({ job_id: row.id }),
   );
@@ -139,15 +145,8 @@ async function publishedToQstash(deps: Deps, jobId: string): Promise<boolean> {
   }
 }
 
-interface ClaimedJob {
-  id: string;
-  user_id: string;
-  product: string;
-  market: string;
-  max_companies: number | null;
-  /** The fencing token: every later write requires the row to still carry it. */
-  attempts: number;
-}
+/** `attempts` is the fencing token: every later write requires the row to still carry it. */
+type ClaimedJob = ClaimedJobRow;
 
 const leaseEnd = (deps: Deps) => new Date(deps.clock.now().getTime() + JOB_LEASE_MS).toISOString();
 
@@ -161,16 +160,11 @@ export async function runDiscoveryJob(
   deps: Deps,
   jobId: string,
 ): Promise<"skipped" | "succeeded" | "failed" | "lease_lost"> {
-  const now = nowIso(deps);
-  const [job] = await queryRows<ClaimedJob>(
-    deps.db,
-    sql`update discovery_jobs
-        set status = 'running', attempts = attempts + 1, lease_until = ${leaseEnd(deps)}::timestamptz,
-          started_at = coalesce(started_at, ${now}::timestamptz), updated_at = ${now}::timestamptz
-        where id = ${jobId}
-          and (status = 'queued' or (status = 'running' and lease_until < ${now}::timestamptz))
-        returning id, user_id, product, market, max_companies, attempts`,
-  );
+  const job = await claimJob(deps.db, {
+    id: jobId,
+    now: nowIso(deps),
+    leaseUntil: leaseEnd(deps),
+  });
   if (!job) return "skipped";
   const progress = pendingProgress(job.product, job.market);
   if (job.attempts > MAX_JOB_ATTEMPTS) {
@@ -257,16 +251,13 @@ function progressWriter(deps: Deps, job: ClaimedJob, progress: JobProgress) {
   const write = async () => {
     waiting = false;
     if (lost) return;
-    const now = nowIso(deps);
-    const rows = await queryRows(
-      deps.db,
-      sql`update discovery_jobs
-          set progress = ${JSON.stringify(progress)}::jsonb,
-            lease_until = ${leaseEnd(deps)}::timestamptz, updated_at = ${now}::timestamptz
-          where id = ${job.id} and status = 'running' and attempts = ${job.attempts}
-          returning id`,
-    );
-    if (rows.length === 0) lost = true;
+    const written = await writeJobProgress(deps.db, {
+      job,
+      progress,
+      leaseUntil: leaseEnd(deps),
+      now: nowIso(deps),
+    });
+    if (!written) lost = true;
   };
   return {
     push() {
@@ -296,20 +287,8 @@ async function failJob(
   progress: JobProgress,
   error: string,
 ): Promise<"failed" | "lease_lost"> {
-  const now = nowIso(deps);
-  const rows = await queryRows<{ id: string }>(
-    deps.db,
-    sql`with done as (
-          update discovery_jobs
-          set status = 'failed', error = ${error}, progress = ${JSON.stringify(progress)}::jsonb,
-            lease_until = null, finished_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-          where id = ${job.id} and status = 'running' and attempts = ${job.attempts}
-          returning id, consumption_id)
-        select done.id from done
-        cross join lateral credit_refund(done.consumption_id, 'discovery job failed',
-          ${now}::timestamptz) r`,
-  );
-  return rows.length > 0 ? "failed" : "lease_lost";
+  const failed = await failJobAndRefund(deps.db, { job, progress, error, now: nowIso(deps) });
+  return failed ? "failed" : "lease_lost";
 }
 
 /**
@@ -322,28 +301,7 @@ async function finishSucceeded(
   progress: JobProgress,
   result: DiscoveryResult,
 ): Promise<boolean> {
-  const now = nowIso(deps);
-  const rows = await queryRows<{ id: string }>(
-    deps.db,
-    sql`with owner as (
-          select id from discovery_jobs
-          where id = ${job.id} and status = 'running' and attempts = ${job.attempts}
-          for update),
-        record as (
-          insert into discovery_records (user_id, product, market, companies, created_at)
-          select ${job.user_id}, ${result.product}, ${result.market},
-            ${JSON.stringify(result.companies)}::jsonb, ${now}::timestamptz
-          where exists (select 1 from owner)
-          returning id)
-        update discovery_jobs
-        set status = 'succeeded', error = null, lease_until = null,
-          progress = ${JSON.stringify(progress)}::jsonb, result = ${JSON.stringify(result)}::jsonb,
-          record_id = (select id from record), finished_at = ${now}::timestamptz,
-          updated_at = ${now}::timestamptz
-        where id in (select id from owner)
-        returning id`,
-  );
-  return rows.length > 0;
+  return finishJobSucceeded(deps.db, { job, progress, result, now: nowIso(deps) });
 }
 
 /** What a user may read about a failed search: never a provider's or an exception's text. */
@@ -368,68 +326,35 @@ export async function sweepDiscoveryJobs(
 ): Promise<{ found: number; published: number; ran: number }> {
   const now = deps.clock.now();
   const staleQueued = new Date(now.getTime() - STALE_QUEUED_JOB_MINUTES * 60_000).toISOString();
-  const due = await queryRows<{ id: string }>(
-    deps.db,
-    sql`select id from discovery_jobs
-        where status in ('queued', 'running')
-          and ((status = 'running' and lease_until < ${now.toISOString()}::timestamptz)
-            or (status = 'queued' and created_at < ${staleQueued}::timestamptz))
-        order by created_at limit ${JOB_SWEEP_BATCH}`,
-  );
-  let published = 0;
-  let ran = 0;
-  for (const { id } of due) {
-    if (await publishedToQstash(deps, id)) {
-      published += 1;
-      continue;
-    }
-    try {
-      if ((await runDiscoveryJob(deps, id)) !== "skipped") ran += 1;
-    } catch (error) {
-      deps.logger.error("discovery job sweep run failed", { job_id: id, error: String(error) });
-    }
-  }
-  return { found: due.length, published, ran };
+  return sweepDueJobs(deps.db, {
+    now: now.toISOString(),
+    staleQueued,
+    limit: JOB_SWEEP_BATCH,
+    redeliver: async (id) => {
+      if (await publishedToQstash(deps, id)) return "published";
+      return (await runDiscoveryJob(deps, id)) === "skipped" ? "skipped" : "ran";
+    },
+    onError: (id, error) =>
+      deps.logger.error("discovery job sweep run failed", { job_id: id, error: String(error) }),
+  });
 }
 
-interface JobRow {
-  id: string;
-  status: DiscoveryJobStatus;
-  product: string;
-  market: string;
-  max_companies: number | null;
-  credits_charged: number;
-  balance_after: number;
-  progress: JobProgress | string;
-  result: DiscoveryResult | string | null;
-  record_id: string | null;
-  error: string | null;
-  attempts: number;
-  created_at: Date | string;
-  started_at: Date | string | null;
-  finished_at: Date | string | null;
-}
-
-const parsedJson = <T>(value: T | string): T =>
-  typeof value === "string" ? (JSON.parse(value) as T) : value;
+/** jsonb as the driver hands it over: parsed, or (some drivers) as text. */
+const parsedJson = <T>(value: unknown): T =>
+  (typeof value === "string" ? JSON.parse(value) : value) as T;
 
 /** One job of the caller; another user's job is as missing as one that does not exist. */
 export async function getDiscoveryJob(deps: Deps, userId: string, id: string) {
-  const [row] = await queryRows<JobRow>(
-    deps.db,
-    sql`select id, status, product, market, max_companies, credits_charged, balance_after,
-          progress, result, record_id, error, attempts, created_at, started_at, finished_at
-        from discovery_jobs where id = ${id} and user_id = ${userId}`,
-  );
+  const row = await findJob(deps.db, { userId, id });
   if (!row) throw notFound("Discovery job not found");
-  const result = row.result === null ? null : parsedJson(row.result);
+  const result = row.result === null ? null : parsedJson<DiscoveryResult>(row.result);
   return {
     id: row.id,
     status: row.status,
     product: row.product,
     market: row.market,
     max_companies: row.max_companies,
-    progress: parsedJson(row.progress),
+    progress: parsedJson<JobProgress>(row.progress),
     result: result && {
       ...result,
       credits_charged: row.credits_charged,

@@ -1,7 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import type { SearchProviderKind } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { decryptSecret } from "../../lib/crypto";
@@ -16,6 +13,7 @@ import {
 import { billed } from "../ai/billing";
 import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
 import { aiUnavailable } from "../ai/routing";
+import { listSearchProviderCandidates, type SearchProviderRow } from "./queries";
 import type { DiscoveredCompany, DiscoveryResult } from "./types";
 
 /** Spec limits: the whole search is bounded to 120 s and runs 3 queries. */
@@ -44,37 +42,12 @@ export function discoveryQueries(product: string, market: string): string[] {
   ];
 }
 
-interface SearchProviderRow {
-  id: string;
-  name: string;
-  kind: SearchProviderKind;
-  base_url: string;
-  api_key_ciphertext: string | null;
-  timeout_ms: number;
-}
-
 /**
- * The enabled search providers in the order they are tried, in one query: by their position in
- * system config `search.providers_order` (an entry names a provider, or a kind: `brave`,
- * `searxng`), providers not listed after those listed, then by name.
+ * The enabled search providers in the order they are tried: by their position in system config
+ * `search.providers_order` (an entry names a provider, or a kind), then by name.
  */
-export async function searchProviderCandidates(deps: Deps): Promise<SearchProviderRow[]> {
-  return queryRows<SearchProviderRow>(
-    deps.db,
-    sql`with ordering as (
-        select e.entry, e.n from system_config c,
-          jsonb_array_elements_text(
-            case when jsonb_typeof(c.value) = 'array' then c.value else '[]'::jsonb end)
-            with ordinality as e(entry, n)
-        where c.key = 'search.providers_order')
-      select p.id, p.name, p.kind, p.base_url, p.api_key_ciphertext, p.timeout_ms
-      from search_providers p
-      where p.enabled
-      order by (select min(o.n) from ordering o where o.entry = p.name)
-          nulls last,
-        (select min(o.n) from ordering o where o.entry = p.kind) nulls last,
-        p.name`,
-  );
+export function searchProviderCandidates(deps: Deps): Promise<SearchProviderRow[]> {
+  return listSearchProviderCandidates(deps.db);
 }
 
 interface Searcher {

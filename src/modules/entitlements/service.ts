@@ -1,10 +1,13 @@
-import { type SQL, sql } from "drizzle-orm";
-import { queryRowsPrepared } from "../../db/client";
+import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps";
 import { ApiError, unauthorized } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
-import { describePlanLimit, type PlanLimitName, planLimitHit } from "./limits";
-import type { Feature, PlanLimitsUsage } from "./schemas";
+import { type Feature, type PlanLimitName, planLimitHit } from "../../lib/plans";
+import { describePlanLimit } from "./limits";
+import { getFeatureGate } from "./queries";
+import type { PlanLimitsUsage } from "./schemas";
+
+export { entitlementsJsonSql } from "./queries";
 
 /**
  * What a plan lets its holder use. A plan's `features` decide which routes its holder may call
@@ -27,39 +30,6 @@ const FEATURE_LABELS: Record<Feature, string> = {
   priority_support: "priority support",
 };
 
-/** The plan code in effect (SQL's effective_plan, with the app clock instead of now()). */
-export function effectivePlanSql(plan: SQL | unknown, expiresAt: SQL | unknown, now: SQL): SQL {
-  return sql`(case when ${plan} <> 'free' and ${expiresAt} <= ${now}
-    then 'free' else ${plan} end)`;
-}
-
-/** Usage of a countable limit by the user `userId` (an SQL expression), as of `now`. */
-function limitUsageSql(limit: PlanLimitName, userId: SQL | unknown, now: SQL): SQL {
-  return limit === "customers"
-    ? sql`coalesce((select uu.customers from user_usage uu where uu.user_id = ${userId}), 0)`
-    : sql`(select count(*)::int from agent_pipelines a where a.user_id = ${userId}
-        and a.created_at >= date_trunc('month', ${now} at time zone 'UTC') at time zone 'UTC')`;
-}
-
-/**
- * One JSON value `{plan, features, limits: {name: {max, used}}}` for the user whose columns are
- * given: what /me and the balance show so a frontend can grey out what is locked.
- */
-export function entitlementsJsonSql(
-  user: { id: SQL | unknown; plan: SQL | unknown; expiresAt: SQL | unknown },
-  now: SQL,
-): SQL {
-  const limit = (name: PlanLimitName) =>
-    sql`json_build_object('max', (p.limits ->> ${sql.raw(`'${name}'`)})::int,
-      'used', ${limitUsageSql(name, user.id, now)})`;
-  return sql`(select json_build_object('plan', ep.code,
-        'features', coalesce(p.features, '[]'::jsonb),
-        'limits', json_build_object('customers', ${limit("customers")},
-          'agent_runs_per_month', ${limit("agent_runs_per_month")}))
-      from (select ${effectivePlanSql(user.plan, user.expiresAt, now)} as code) ep
-      left join subscription_plans p on p.code = ep.code)`;
-}
-
 export interface Entitlements {
   plan: string;
   features: string[];
@@ -74,15 +44,6 @@ export function parseEntitlements(value: unknown): Entitlements {
     features: parsed.features ?? [],
     limits: parsed.limits,
   };
-}
-
-interface GateRow {
-  status: string;
-  plan: string;
-  allowed: boolean;
-  plans: { code: string; name: string }[] | string | null;
-  max: number | null;
-  used: number | null;
 }
 
 /**
@@ -100,22 +61,7 @@ export async function checkFeature(
 ): Promise<void> {
   const now = sql`${nowIso(deps)}::timestamptz`;
   const limit = options.limit;
-  const [row] = await queryRowsPrepared<GateRow>(
-    deps.db,
-    sql`select u.status, ep.code as plan,
-          coalesce(p.features, '[]'::jsonb) @> jsonb_build_array(${feature}::text) as allowed,
-          (select json_agg(json_build_object('code', q.code, 'name', q.name)
-                           order by q.tier, q.sort_order)
-           from subscription_plans q
-           where q.active and q.features @> jsonb_build_array(${feature}::text)) as plans,
-          ${limit ? sql`(p.limits ->> ${limit})::int` : sql`null::int`} as max,
-          ${limit ? limitUsageSql(limit, sql`u.id`, now) : sql`null::int`} as used
-        from users u
-        cross join lateral (select ${effectivePlanSql(sql`u.plan`, sql`u.plan_expires_at`, now)}
-          as code) ep
-        left join subscription_plans p on p.code = ep.code
-        where u.id = ${userId}`,
-  );
+  const row = await getFeatureGate(deps.db, { userId, feature, limit, now });
   if (row?.status !== "active") throw unauthorized("Account is not active");
   if (!row.allowed) {
     const plans = (typeof row.plans === "string" ? JSON.parse(row.plans) : row.plans) as

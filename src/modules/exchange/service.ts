@@ -1,9 +1,8 @@
-import { type SQL, sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { unavailable, validationError } from "../../http/errors";
 import { RATES_SOURCE_ECB, type RatesClient } from "../../providers/rates/frankfurter";
 import { ratesClientFromEnv } from "../../providers/rates/index";
+import * as queries from "./queries";
 import { RATES_SNAPSHOT, SNAPSHOT_SOURCE } from "./snapshot";
 
 /**
@@ -84,56 +83,13 @@ const noRates = () =>
 const unknownCurrency = (field: string) =>
   validationError([{ loc: ["query", field], msg: "Unknown currency", type: "unknown_currency" }]);
 
-/**
- * n / d (both > 0) rounded half-even to `s` decimals (s may be negative), exactly: with
- * m = n·10^s, k = trunc(m / d) and the remainder r = m - k·d, k moves up when 2r > d, or when
- * 2r = d and k is odd. `10^s` is written `'1e<s>'::numeric`, which numeric parses exactly.
- */
-function halfEvenSql(n: SQL, d: SQL, s: SQL): SQL {
-  // Aliases are prefixed so they never shadow a column reference inside n, d or s.
-  return sql`(select (hev_h.k + case when 2 * (hev_h.m - hev_h.k * hev_h.d) > hev_h.d
-        or (2 * (hev_h.m - hev_h.k * hev_h.d) = hev_h.d and mod(hev_h.k, 2) = 1) then 1 else 0 end)
-      * ('1e' || (-hev_h.s))::numeric
-    from (select hev_g.m, hev_g.d, hev_g.s, div(hev_g.m, hev_g.d) as k
-      from (select (${n}) * ('1e' || hev_s.s)::numeric as m, (${d})::numeric as d, hev_s.s
-        from (select (${s})::int as s) hev_s) hev_g) hev_h)`;
-}
-
-/** n / d rounded half-even to RATE_SIGNIFICANT_DIGITS significant digits, trailing zeros trimmed. */
-function crossRateSql(n: SQL, d: SQL): SQL {
-  const scale = sql`(${sql.raw(String(RATE_SIGNIFICANT_DIGITS - 1))} - floor(log(${n} / ${d})))`;
-  return sql`trim_scale(${halfEvenSql(n, d, scale)})`;
-}
-
-/**
- * The EUR rates the service answers with: the newest date; on one date a provider's own rows
- * win over the shipped snapshot. `eur` has one row per currency, EUR itself included as 1.
- */
-const eurRatesCte = sql`pick as (
-    select date, source from exchange_rates where base = 'EUR'
-    order by date desc, (source = ${SNAPSHOT_SOURCE}) asc, source asc limit 1),
-  eur as (
-    select r.quote, r.rate from exchange_rates r join pick p
-      on r.base = 'EUR' and r.date = p.date and r.source = p.source
-    union all select 'EUR', 1::numeric from pick)`;
-
 /** Rates of the newest date for `base`, every other currency as quote, exact to 12 digits. */
 export async function getRates(deps: Deps, base: string): Promise<RatesResult> {
-  const rows = await queryRows<{
-    date: string;
-    source: string;
-    quote: string | null;
-    rate: string | null;
-  }>(
-    deps.db,
-    sql`with ${eurRatesCte},
-      b as (select rate from eur where quote = ${base})
-      select p.date::text as date, p.source, q.quote, q.rate
-      from pick p left join (
-        select e.quote, ${crossRateSql(sql`e.rate`, sql`b.rate`)}::text as rate
-        from eur e cross join b where e.quote <> ${base}) q on true
-      order by q.quote`,
-  );
+  const rows = await queries.crossRates(deps.db, {
+    base,
+    snapshotSource: SNAPSHOT_SOURCE,
+    digits: RATE_SIGNIFICANT_DIGITS,
+  });
   const first = rows[0];
   if (!first) throw noRates();
   if (first.quote === null) throw unknownCurrency("base");
@@ -176,26 +132,14 @@ export async function convert(
   const amount = parseAmount(input.amount);
   const { from, to } = input;
   const decimals = minorUnit(to);
-  const [row] = await queryRows<{
-    date: string;
-    source: string;
-    from_known: boolean;
-    to_known: boolean;
-    rate: string | null;
-    result: string | null;
-  }>(
-    deps.db,
-    sql`with ${eurRatesCte},
-      f as (select rate from eur where quote = ${from}),
-      t as (select rate from eur where quote = ${to}),
-      x as (select ${crossRateSql(sql`t.rate`, sql`f.rate`)} as rate from f cross join t)
-      select p.date::text as date, p.source,
-        exists (select 1 from f) as from_known, exists (select 1 from t) as to_known,
-        x.rate::text as rate,
-        round(${halfEvenSql(sql`${amount}::numeric * x.rate`, sql`1`, sql.raw(String(decimals)))},
-          ${sql.raw(String(decimals))})::text as result
-      from pick p left join x on true`,
-  );
+  const row = await queries.convertAmount(deps.db, {
+    amount,
+    from,
+    to,
+    decimals,
+    snapshotSource: SNAPSHOT_SOURCE,
+    digits: RATE_SIGNIFICANT_DIGITS,
+  });
   if (!row) throw noRates();
   if (!row.from_known) throw unknownCurrency("from");
   if (!row.to_known) throw unknownCurrency("to");
@@ -222,23 +166,12 @@ async function upsertEurRates(
     }
   }
   if (entries.length === 0) return { written: 0 };
-  const now = deps.clock.now().toISOString();
-  const values = sql.join(
-    entries.map(
-      ([quote, rate]) =>
-        sql`('EUR', ${quote}, ${day.date}::date, ${day.source}, ${rate}::numeric, ${now}::timestamptz)`,
-    ),
-    sql`, `,
-  );
-  const rows = await queryRows<{ quote: string }>(
-    deps.db,
-    sql`insert into exchange_rates (base, quote, date, source, rate, fetched_at)
-      select * from (values ${values}) v(base, quote, date, source, rate, fetched_at)
-      on conflict (base, quote, date, source) do update
-        set rate = excluded.rate, fetched_at = excluded.fetched_at
-        where exchange_rates.rate <> excluded.rate
-      returning quote`,
-  );
+  const rows = await queries.upsertEurRates(deps.db, {
+    date: day.date,
+    source: day.source,
+    rates: entries,
+    now: deps.clock.now().toISOString(),
+  });
   return { written: rows.length };
 }
 

@@ -11,8 +11,6 @@ import {
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { actorOf } from "../admin/writes";
-import { listCertifications, reviewCertification } from "./certification";
-import { adminListInvoices, issueInvoice } from "./invoices";
 import {
   AdminInvoicesPage,
   AdminInvoicesQuery,
@@ -23,6 +21,12 @@ import {
   IssueBody,
   RejectBody,
 } from "./schemas";
+import {
+  adminListInvoices,
+  issueInvoice,
+  listCertifications,
+  reviewCertification,
+} from "./service";
 
 const reviewErrors = {
   404: errorResponse(ErrorSchema, "Not found"),

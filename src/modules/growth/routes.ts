@@ -13,9 +13,6 @@ import {
   bearerSecurity as security,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
-import { getCertification, submitCertification } from "./certification";
-import { listOwnInvoices, requestInvoice } from "./invoices";
-import { getReferrals } from "./referrals";
 import {
   CertificationBody,
   CertificationSchema,
@@ -25,6 +22,13 @@ import {
   InvoicesQuery,
   ReferralsSchema,
 } from "./schemas";
+import {
+  getCertification,
+  getReferrals,
+  listOwnInvoices,
+  requestInvoice,
+  submitCertification,
+} from "./service";
 
 const referralsRoute = createRoute({
   method: "get",

@@ -1,5 +1,3 @@
-import { type SQL, sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import {
   type SheetFormat,
@@ -8,6 +6,8 @@ import {
   type XlsxCell,
   type XlsxColumnFormat,
 } from "../../lib/spreadsheet";
+import { exportCustomers } from "../customers/queries/transfer";
+import { exportProducts } from "../products/queries";
 import { exportColumns, type ImportKind } from "./service";
 import { formatMoney } from "./values";
 
@@ -23,7 +23,7 @@ type ExportRow = Record<string, Value> & { currency: string };
 
 interface ExportSpec {
   /** The rows of one user, oldest first; `currency` is the currency of the amount column. */
-  query: (userId: string) => SQL;
+  rows: (deps: Deps, userId: string) => Promise<ExportRow[]>;
   /** The amount column, in minor units of the row's `currency`. */
   money: string;
   /** Date-time columns (timestamptz as ISO 8601 UTC text from SQL). */
@@ -32,24 +32,15 @@ interface ExportSpec {
   integers: readonly string[];
 }
 
-const iso = (column: string) =>
-  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
-
 const SPECS: Record<ImportKind, ExportSpec> = {
   customers: {
-    query: (userId) => sql`select company, contact_name, email, phone, whatsapp, country, source,
-        tags, status, notes, estimated_value, estimated_currency,
-        estimated_currency as currency,
-        ${iso("last_contact_at")} as last_contact_at, ${iso("next_followup_at")} as next_followup_at
-      from customers where user_id = ${userId}::uuid order by created_at, id`,
+    rows: (deps, userId) => exportCustomers(deps.db, { userId }),
     money: "estimated_value",
     dates: ["last_contact_at", "next_followup_at"],
     integers: [],
   },
   products: {
-    query: (userId) => sql`select name, sku, price, currency, unit, moq, category, description,
-        hs_code
-      from products where user_id = ${userId}::uuid order by created_at, id`,
+    rows: (deps, userId) => exportProducts(deps.db, { userId }),
     money: "price",
     dates: [],
     integers: ["moq"],
@@ -95,7 +86,7 @@ export async function exportRows(
   format: SheetFormat,
 ): Promise<Uint8Array> {
   const spec = SPECS[kind];
-  const rows = await queryRows<ExportRow>(deps.db, spec.query(userId));
+  const rows = await spec.rows(deps, userId);
   const header = exportColumns(kind);
   const cells = rows.map((row) => header.map((column) => cell(spec, row, column, format)));
   if (format === "xlsx") return writeXlsx(kind, header, cells, columnFormats(spec, header));

@@ -15,7 +15,6 @@ import { bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { CSV_MIME, XLSX_MIME } from "../../lib/spreadsheet";
 import { exportRows } from "./exports";
-import { IMPORT_PATHS } from "./paths";
 import { errorsFile, IMPORT_MAX_BYTES, type ImportKind, runImport } from "./service";
 
 /** Paths whose bodies get IMPORT_MAX_BYTES instead of the global BODY_LIMIT_BYTES. */
@@ -133,8 +132,8 @@ const importRoute = (kind: ImportKind, path: string) =>
     },
   });
 
-const customersImportRoute = importRoute("customers", IMPORT_PATHS[0]);
-const productsImportRoute = importRoute("products", IMPORT_PATHS[1]);
+const customersImportRoute = importRoute("customers", "/api/v1/customers/import");
+const productsImportRoute = importRoute("products", "/api/v1/products/import");
 
 const ExportQuery = z.object({
   format: z

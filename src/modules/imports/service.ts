@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
-import { pgErrorCode, queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
+import { pgErrorCode } from "../../lib/db-errors";
 import {
   CUSTOMER_COLUMNS,
   detectFormat,
@@ -15,7 +14,17 @@ import {
   writeXlsx,
 } from "../../lib/spreadsheet";
 import { readXlsxStream } from "../../lib/xlsx-stream";
+import {
+  type CustomerImportMatch,
+  findCustomersForImport,
+  upsertImportedCustomers,
+} from "../customers/queries/transfer";
 import { planLimitError } from "../entitlements/service";
+import {
+  findProductsForImport,
+  type ProductImportMatch,
+  upsertImportedProducts,
+} from "../products/queries";
 import {
   CellError,
   limitText,
@@ -190,11 +199,8 @@ const keyOf = (spec: KindSpec, record: Record_) => {
     .toLowerCase()}`;
 };
 
-interface Existing {
-  id: string;
-  primary: string | null;
-  secondary: string | null;
-}
+/** An existing row an import row may update (email or SKU, lower-cased company or name). */
+type Existing = CustomerImportMatch | ProductImportMatch;
 
 interface Planned {
   id: string | null;
@@ -207,33 +213,16 @@ const merge = (into: Record_, from: Record_) => {
   for (const [k, v] of Object.entries(from)) if (v !== undefined) into[k] = v;
 };
 
-async function loadExisting(
+function loadExisting(
   deps: Deps,
   kind: ImportKind,
   userId: string,
   primaries: string[],
   secondaries: string[],
 ): Promise<Existing[]> {
-  const p = JSON.stringify(primaries);
-  const s = JSON.stringify(secondaries);
-  if (kind === "customers") {
-    return queryRows<Existing>(
-      deps.db,
-      sql`select id, email as "primary", lower(company) as secondary from customers
-        where user_id = ${userId}::uuid and (
-          email in (select jsonb_array_elements_text(${p}::jsonb))
-          or lower(company) in (select jsonb_array_elements_text(${s}::jsonb)))
-        order by created_at, id`,
-    );
-  }
-  return queryRows<Existing>(
-    deps.db,
-    sql`select id, sku as "primary", lower(name) as secondary from products
-      where user_id = ${userId}::uuid and (
-        sku in (select jsonb_array_elements_text(${p}::jsonb))
-        or lower(name) in (select jsonb_array_elements_text(${s}::jsonb)))
-      order by created_at, id`,
-  );
+  return kind === "customers"
+    ? findCustomersForImport(deps.db, { userId, emails: primaries, companies: secondaries })
+    : findProductsForImport(deps.db, { userId, skus: primaries, names: secondaries });
 }
 
 /**
@@ -429,83 +418,12 @@ export async function runImport(deps: Deps, input: ImportInput): Promise<ImportO
   return { ...outcome, created: inserts.length, updated: updates.length };
 }
 
+/** One statement per import: the owner module updates the matched rows and inserts the rest. */
 async function commit(deps: Deps, kind: ImportKind, userId: string, planned: Planned[]) {
-  const payload = JSON.stringify(planned.map((p) => ({ id: p.id, ...p.record })));
+  const rows = planned.map((p) => ({ id: p.id, ...p.record }));
   const now = deps.clock.now().toISOString();
-  if (kind === "customers") {
-    await queryRows(
-      deps.db,
-      sql`with input as (
-          select * from jsonb_to_recordset(${payload}::jsonb) as x(
-            id uuid, company text, contact_name text, email text, phone text, whatsapp text,
-            country text, source text, tags jsonb, status text, notes text,
-            estimated_value int, estimated_currency text, last_contact_at timestamptz,
-            next_followup_at timestamptz)),
-        upd as (
-          update customers c set
-            company = coalesce(i.company, c.company),
-            contact_name = coalesce(i.contact_name, c.contact_name),
-            email = coalesce(i.email, c.email),
-            phone = coalesce(i.phone, c.phone),
-            whatsapp = coalesce(i.whatsapp, c.whatsapp),
-            country = coalesce(i.country, c.country),
-            source = coalesce(i.source, c.source),
-            tags = coalesce(i.tags, c.tags),
-            status = coalesce(i.status, c.status),
-            notes = coalesce(i.notes, c.notes),
-            estimated_value = coalesce(i.estimated_value, c.estimated_value),
-            estimated_currency = coalesce(i.estimated_currency, c.estimated_currency),
-            last_contact_at = coalesce(i.last_contact_at, c.last_contact_at),
-            next_followup_at = coalesce(i.next_followup_at, c.next_followup_at),
-            updated_at = ${now}::timestamptz
-          from input i
-          where i.id is not null and c.id = i.id and c.user_id = ${userId}::uuid
-          returning c.id),
-        ins as (
-          insert into customers (user_id, company, contact_name, email, phone, whatsapp, country,
-            source, tags, status, notes, estimated_value, estimated_currency, last_contact_at,
-            next_followup_at, created_at, updated_at)
-          select ${userId}::uuid, i.company, i.contact_name, i.email, i.phone, i.whatsapp,
-            i.country, i.source, coalesce(i.tags, '[]'::jsonb), coalesce(i.status, 'new'),
-            i.notes, i.estimated_value, coalesce(i.estimated_currency, 'USD'),
-            i.last_contact_at, i.next_followup_at, ${now}::timestamptz, ${now}::timestamptz
-          from input i where i.id is null
-          returning id)
-        select (select count(*) from upd)::int as updated, (select count(*) from ins)::int as created`,
-    );
-    return;
-  }
-  await queryRows(
-    deps.db,
-    sql`with input as (
-        select * from jsonb_to_recordset(${payload}::jsonb) as x(
-          id uuid, name text, sku text, price int, currency text, unit text, moq int,
-          category text, description text, hs_code text)),
-      upd as (
-        update products p set
-          name = coalesce(i.name, p.name),
-          sku = coalesce(i.sku, p.sku),
-          price = coalesce(i.price, p.price),
-          currency = coalesce(i.currency, p.currency),
-          unit = coalesce(i.unit, p.unit),
-          moq = coalesce(i.moq, p.moq),
-          category = coalesce(i.category, p.category),
-          description = coalesce(i.description, p.description),
-          hs_code = coalesce(i.hs_code, p.hs_code),
-          updated_at = ${now}::timestamptz
-        from input i
-        where i.id is not null and p.id = i.id and p.user_id = ${userId}::uuid
-        returning p.id),
-      ins as (
-        insert into products (user_id, name, sku, price, currency, unit, moq, category,
-          description, hs_code, created_at, updated_at)
-        select ${userId}::uuid, i.name, i.sku, i.price, coalesce(i.currency, 'USD'),
-          coalesce(i.unit, 'pcs'), i.moq, i.category, i.description, i.hs_code,
-          ${now}::timestamptz, ${now}::timestamptz
-        from input i where i.id is null
-        returning id)
-      select (select count(*) from upd)::int as updated, (select count(*) from ins)::int as created`,
-  );
+  if (kind === "customers") await upsertImportedCustomers(deps.db, { userId, now, rows });
+  else await upsertImportedProducts(deps.db, { userId, now, rows });
 }
 
 /** The uploaded sheet as it was, with an `error` column listing each row's problems. */

@@ -1,7 +1,8 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
+import { renewWork } from "./queries";
 
 /** How often an instance renews the leases of the work it is doing. */
 const HEARTBEAT_MS = 10_000;
@@ -74,31 +75,17 @@ export function createWorkInFlight(deps: {
   async function renew(items: Tracked) {
     const now = deps.clock.now().getTime();
     const at = (ms: number) => sql`${new Date(now + ms).toISOString()}::timestamptz`;
-    const holdIds = [...items.holds];
-    const keyPairs = [...items.keys];
-    const runPairs = [...items.runs];
-    const parts: SQL[] = [];
-    if (holdIds.length > 0) {
-      parts.push(sql`holds as (update credit_holds set heartbeat_at = ${at(0)}
-        where consumption_id in (select value::uuid from jsonb_array_elements_text(${JSON.stringify(holdIds)}::jsonb))
-        returning 1)`);
-    }
-    if (keyPairs.length > 0) {
-      parts.push(sql`keys as (update idempotency_keys k set expires_at = ${at(KEY_LEASE_MS)}
-        from jsonb_array_elements(${JSON.stringify(keyPairs)}::jsonb) e
-        where k.user_id = (e ->> 0)::uuid and k.key = e ->> 1 and k.status = 'in_flight'
-          and k.instance_id = ${deps.instanceId}
-        returning 1)`);
-    }
-    if (runPairs.length > 0) {
-      parts.push(sql`runs as (update agent_pipelines p set lease_until = ${at(RUN_LEASE_MS)}
-        from jsonb_array_elements(${JSON.stringify(runPairs)}::jsonb) e
-        where p.id = (e ->> 0)::uuid and p.attempts = (e ->> 1)::int and p.status = 'running'
-        returning 1)`);
-    }
-    if (parts.length === 0) return;
     try {
-      await deps.db.execute(sql`with ${sql.join(parts, sql`, `)} select 1`);
+      const renewed = await renewWork(deps.db, {
+        holdIds: [...items.holds],
+        keyPairs: [...items.keys],
+        runPairs: [...items.runs],
+        instanceId: deps.instanceId,
+        holdsAt: at(0),
+        keysUntil: at(KEY_LEASE_MS),
+        runsUntil: at(RUN_LEASE_MS),
+      });
+      if (!renewed) return;
       if (failing) deps.logger.info("work heartbeat renewed again");
       failing = false;
     } catch (error) {

@@ -9,7 +9,7 @@ import { base64urlDecode } from "../../lib/crypto";
  * SDK are off: only src/config.ts settings count.
  */
 
-export const JOBS_PATH_PREFIX = "/api/v1/jobs/";
+const JOBS_PATH_PREFIX = "/api/v1/jobs/";
 /** Deliveries QStash retries after the first failed one. */
 const JOB_RETRIES = 3;
 

@@ -8,7 +8,7 @@ import { runAgentPipeline } from "../agent/pipeline";
 import { AgentRunJob } from "../agent/schemas";
 import { DISCOVERY_RUN_JOB, runDiscoveryJob } from "../discovery/jobs";
 import { DiscoveryRunJob } from "../discovery/schemas";
-import { JOBS_PATH_PREFIX, qstashVerifying, verifyJobSignature } from "./qstash";
+import { qstashVerifying, verifyJobSignature } from "./qstash";
 import { claimDelivery, releaseDelivery } from "./service";
 
 /** Background jobs by name; each takes the verified JSON payload QStash delivered. */
@@ -51,7 +51,7 @@ const JobParam = z.object({
 
 const runJobRoute = createRoute({
   method: "post",
-  path: `${JOBS_PATH_PREFIX}{name}`,
+  path: "/api/v1/jobs/{name}",
   tags: ["Jobs"],
   summary: "A background job delivered by QStash (Upstash-Signature verified)",
   description:

@@ -1,8 +1,6 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import { qstashDeliveries } from "../../db/schema";
 import type { Deps } from "../../deps";
 import type { VerifiedDelivery } from "./qstash";
+import { deleteDelivery, insertDelivery } from "./queries";
 
 /** Past the JWT's expiry the signature check alone refuses a replay; a minute covers clock skew. */
 const KEEP_PAST_EXPIRY_MS = 60_000;
@@ -21,20 +19,12 @@ export async function claimDelivery(
   const keepUntil = new Date(
     Math.max(delivery.expiresAt.getTime(), now.getTime()) + KEEP_PAST_EXPIRY_MS,
   );
-  const rows = await queryRows<{ jti: string }>(
-    deps.db,
-    sql`with swept as (
-        delete from ${qstashDeliveries} where ${qstashDeliveries.jti} in (
-          select ${qstashDeliveries.jti} from ${qstashDeliveries}
-          where ${qstashDeliveries.expiresAt} < ${now.toISOString()}::timestamptz limit 100)),
-      fresh as (
-        insert into ${qstashDeliveries} (jti, message_id, expires_at, created_at)
-        values (${delivery.jti}, ${messageId?.slice(0, 200) ?? null},
-          ${keepUntil.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)
-        on conflict (jti) do nothing
-        returning jti)
-      select jti from fresh`,
-  );
+  const rows = await insertDelivery(deps.db, {
+    jti: delivery.jti,
+    messageId: messageId?.slice(0, 200) ?? null,
+    keepUntil: keepUntil.toISOString(),
+    now: now.toISOString(),
+  });
   return rows.length > 0;
 }
 
@@ -43,8 +33,5 @@ export async function claimDelivery(
  * (or this very delivery again) must run the job rather than be taken for a replay.
  */
 export async function releaseDelivery(deps: Deps, jti: string): Promise<void> {
-  await queryRows(
-    deps.db,
-    sql`delete from ${qstashDeliveries} where ${qstashDeliveries.jti} = ${jti}`,
-  );
+  await deleteDelivery(deps.db, { jti });
 }

@@ -1,12 +1,12 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import { selectPage } from "../../db/page";
 import type { Deps } from "../../deps";
 import { notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { billed } from "../ai/billing";
 import { runLlmTask } from "../ai/routing";
 import { minorUnit } from "../exchange/service";
+import { getProductFacts, type ProductFacts } from "../products/queries";
+import type { ContentRow } from "./queries";
+import * as queries from "./queries";
 import type { GenerateInput, MarketingKind, MarketingTone } from "./schemas";
 
 /** An amount in minor units as a plain decimal of its currency: 129900 USD -> "1299.00". */
@@ -18,34 +18,17 @@ export function formatMinor(amount: number, currency: string): string {
   return decimals ? `${sign}${whole}.${digits.slice(-decimals)}` : `${sign}${whole}`;
 }
 
-interface ProductFacts {
-  id: string;
-  name: string;
-  sku: string | null;
-  description: string | null;
-  category: string | null;
-  unit: string;
-  price: number | null;
-  currency: string;
-  moq: number | null;
-  hs_code: string | null;
-  specs: Record<string, string> | string | null;
-}
-
 /** The caller's product, or 404: checked before any credit is charged. */
 async function productFacts(deps: Deps, userId: string, productId: string) {
-  const [row] = await queryRows<ProductFacts>(
-    deps.db,
-    sql`select id, name, sku, description, category, unit, price, currency, moq, hs_code, specs
-        from products where id = ${productId} and user_id = ${userId}`,
-  );
+  const row = await getProductFacts(deps.db, { userId, id: productId });
   if (!row) throw notFound("Product not found");
   return row;
 }
 
 /** The product as a block of facts for the prompt; only what the seller entered. */
 function productBlock(p: ProductFacts): string {
-  const specs = (typeof p.specs === "string" ? JSON.parse(p.specs) : p.specs) ?? {};
+  const raw: unknown = p.specs;
+  const specs = (typeof raw === "string" ? JSON.parse(raw) : raw) ?? {};
   const lines = [`Name: ${p.name}`];
   if (p.sku) lines.push(`SKU: ${p.sku}`);
   if (p.category) lines.push(`Category: ${p.category}`);
@@ -105,19 +88,12 @@ function marketingPrompt(input: {
   return parts.join("\n");
 }
 
-interface ContentRow {
-  id: string;
-  kind: MarketingKind;
-  product_id: string | null;
-  audience: string | null;
-  language: string;
-  tone: MarketingTone | null;
-  content: string;
-  provider: string;
-  created_at: Date | string;
-}
-
-const contentOut = (r: ContentRow) => ({ ...r, created_at: iso(r.created_at) });
+const contentOut = (r: ContentRow) => ({
+  ...r,
+  kind: r.kind as MarketingKind,
+  tone: r.tone as MarketingTone | null,
+  created_at: iso(r.created_at),
+});
 
 /**
  * Generates one piece of material (billed operation `marketing`): the product is checked
@@ -155,15 +131,18 @@ export async function generateMarketing(
         maxOutputTokens: 1500,
         temperature: 0.7,
       });
-      const [row] = await queryRows<ContentRow>(
-        deps.db,
-        sql`insert into marketing_contents (user_id, kind, product_id, audience, language, tone,
-              content, provider, created_at)
-            values (${ctx.userId}, ${input.kind}, ${product?.id ?? null}, ${audience},
-              ${input.language}, ${tone}, ${answer.text.trim()}, ${answer.provider}, ${nowIso(deps)})
-            returning id, kind, product_id, audience, language, tone, content, provider, created_at`,
-      );
-      return { row: row!, model: answer.model };
+      const row = await queries.insertMarketingContent(deps.db, {
+        userId: ctx.userId,
+        kind: input.kind,
+        productId: product?.id ?? null,
+        audience,
+        language: input.language,
+        tone,
+        content: answer.text.trim(),
+        provider: answer.provider,
+        now: nowIso(deps),
+      });
+      return { row, model: answer.model };
     },
     (r) => ({ provider: r.row.provider, model: r.model, content_id: r.row.id, kind: r.row.kind }),
   );
@@ -175,11 +154,9 @@ export async function listMarketingContents(
   userId: string,
   query: { page: number; size: number; kind?: MarketingKind },
 ) {
-  const { rows, total } = await selectPage<ContentRow>(deps.db, {
-    columns: sql`id, kind, product_id, audience, language, tone, content, provider, created_at`,
-    from: sql`marketing_contents`,
-    where: sql`user_id = ${userId}${query.kind ? sql` and kind = ${query.kind}` : sql``}`,
-    order: sql`created_at desc, id desc`,
+  const { rows, total } = await queries.listMarketingContents(deps.db, {
+    userId,
+    kind: query.kind,
     page: query.page,
     size: query.size,
   });
@@ -191,18 +168,13 @@ export async function recordMarketingEvent(
   userId: string,
   input: { event_type: string; content: string },
 ) {
-  const [row] = await queryRows<{
-    id: string;
-    event_type: string;
-    content: string | null;
-    created_at: Date | string;
-  }>(
-    deps.db,
-    sql`insert into marketing_events (user_id, event_type, content, created_at)
-        values (${userId}, ${input.event_type}, ${input.content}, ${nowIso(deps)})
-        returning id, event_type, content, created_at`,
-  );
-  return { ...row!, created_at: iso(row!.created_at) };
+  const row = await queries.insertMarketingEvent(deps.db, {
+    userId,
+    eventType: input.event_type,
+    content: input.content,
+    now: nowIso(deps),
+  });
+  return { ...row, created_at: iso(row.created_at) };
 }
 
 const DAY_MS = 86_400_000;
@@ -228,12 +200,7 @@ export async function marketingStats(
   }
   const start = new Date(`${from}T00:00:00Z`).toISOString();
   const end = new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS).toISOString();
-  const rows = await queryRows<{ event_type: string; count: number | string }>(
-    deps.db,
-    sql`select event_type, count(*) as count from marketing_events
-        where user_id = ${userId} and created_at >= ${start} and created_at < ${end}
-        group by event_type`,
-  );
+  const rows = await queries.countMarketingEvents(deps.db, { userId, start, end });
   const byType = rows
     .map((r) => ({ event_type: r.event_type, count: Number(r.count) }))
     .sort((a, b) => b.count - a.count || (a.event_type < b.event_type ? -1 : 1));

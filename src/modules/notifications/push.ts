@@ -1,5 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
+import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps";
 import { nowIso } from "../../lib/clock";
 import {
@@ -9,6 +8,7 @@ import {
   type WechatTemplateSender,
   wechatTime,
 } from "../../providers/messaging/wechat";
+import { type ClaimedRow, claimPushBatch, settlePush, skipUnpushable } from "./queries";
 
 /**
  * Pushes stored notifications to their users through WeChat (Official Account template
@@ -60,20 +60,6 @@ export interface PushCounts {
   retry: number;
 }
 
-interface ClaimedRow {
-  id: string;
-  title: string;
-  body: string;
-  data: Record<string, unknown> | null;
-  created_at: Date | string;
-  attempts: number;
-  openid: string;
-}
-
-const pushDue = (at: SQL) =>
-  sql`n.push_state in ('pending', 'sending')
-    and (n.push_state = 'pending' or n.push_claimed_until < ${at})`;
-
 /** The template fields of a notification (see the module comment). */
 function templateData(row: Pick<ClaimedRow, "title" | "body" | "data" | "created_at">) {
   const customer = row.data?.customer_name;
@@ -96,26 +82,8 @@ export async function pushPendingNotifications(deps: Deps): Promise<PushCounts |
   const staleBefore = sql`${at} - make_interval(hours => ${PUSH_MAX_AGE_HOURS})`;
 
   // Off: only the stale ones; on: also every one whose user has no channel.
-  const [skip] = await queryRows<{ n: number }>(
-    deps.db,
-    sql`with due as (
-        select n.id,
-          case when n.created_at < ${staleBefore} then 'stale'
-               when u.wechat_openid is null then 'no_channel'
-               else 'user_disabled' end as why
-        from notifications n join users u on u.id = n.user_id
-        where ${pushDue(at)}
-          and (n.created_at < ${staleBefore}
-               or (${sender !== null}::boolean
-                   and (u.wechat_openid is null or u.status <> 'active')))
-        for update of n skip locked),
-      skipped as (
-        update notifications n
-        set push_state = 'skipped', push_claimed_until = null, push_error = due.why
-        from due where n.id = due.id returning 1)
-      select count(*)::int as n from skipped`,
-  );
-  const counts: PushCounts = { sent: 0, failed: 0, skipped: skip?.n ?? 0, retry: 0 };
+  const skipped = await skipUnpushable(deps.db, { at, staleBefore, channelCheck: sender !== null });
+  const counts: PushCounts = { sent: 0, failed: 0, skipped, retry: 0 };
   if (!sender) {
     if (counts.skipped > 0)
       deps.logger.debug("push off: stale notifications skipped", { skipped: counts.skipped });
@@ -123,26 +91,12 @@ export async function pushPendingNotifications(deps: Deps): Promise<PushCounts |
   }
 
   const leaseUntil = new Date(deps.clock.now().getTime() + PUSH_LEASE_MS).toISOString();
-  const claimed = await queryRows<ClaimedRow>(
-    deps.db,
-    sql`with due as (
-        select n.id from notifications n join users u on u.id = n.user_id
-        where ${pushDue(at)} and n.created_at >= ${staleBefore}
-          and u.wechat_openid is not null and u.status = 'active'
-        order by n.created_at, n.id
-        limit ${deps.config.WECHAT_PUSH_BATCH}
-        for update of n skip locked),
-      claimed as (
-        update notifications n
-        set push_state = 'sending', push_claimed_until = ${leaseUntil}::timestamptz,
-            push_attempts = n.push_attempts + 1
-        from due where n.id = due.id
-        returning n.id, n.user_id, n.title, n.body, n.data, n.created_at, n.push_attempts)
-      select c.id, c.title, c.body, c.data, c.created_at, c.push_attempts as attempts,
-        u.wechat_openid as openid
-      from claimed c join users u on u.id = c.user_id
-      order by c.created_at, c.id`,
-  );
+  const claimed = await claimPushBatch(deps.db, {
+    at,
+    staleBefore,
+    leaseUntil,
+    limit: deps.config.WECHAT_PUSH_BATCH,
+  });
 
   // Once no access token can be had, the rest of the batch is not tried this run.
   let tokenDown = false;
@@ -203,13 +157,14 @@ async function deliver(sender: WechatTemplateSender, row: ClaimedRow): Promise<O
 /** Records an outcome, only if the row still holds this claim (state and attempt number). */
 async function settle(deps: Deps, row: ClaimedRow, outcome: Outcome): Promise<void> {
   const pushedAt = outcome.state === "sent" ? nowIso(deps) : null;
-  await deps.db.execute(
-    sql`update notifications
-        set push_state = ${outcome.state}, push_claimed_until = null,
-            pushed_at = ${pushedAt}::timestamptz, push_error = ${outcome.error ?? null},
-            push_attempts = push_attempts - ${outcome.refund ?? 0}
-        where id = ${row.id} and push_state = 'sending' and push_attempts = ${row.attempts}`,
-  );
+  await settlePush(deps.db, {
+    id: row.id,
+    attempts: row.attempts,
+    state: outcome.state,
+    pushedAt,
+    error: outcome.error ?? null,
+    refund: outcome.refund ?? 0,
+  });
   if (outcome.state === "failed") {
     deps.logger.warn("notification push failed", {
       notification: row.id,

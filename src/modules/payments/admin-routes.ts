@@ -1,5 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { calendarDate, reportRange } from "../../http/date-range";
+import { createRoute } from "@hono/zod-openapi";
+import { reportRange } from "../../http/date-range";
 import { ErrorSchema, errorResponse, validationError } from "../../http/errors";
 import {
   adminErrorResponses as adminErrors,
@@ -9,117 +9,19 @@ import {
   adminWriteGuard as writeGuard,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
-import { pageQuery, pageSchema } from "../../lib/pagination";
 import { actorOf } from "../admin/writes";
-import { listPayments, paymentStats } from "./admin-service";
-import { refundOrder } from "./refunds";
-import { ORDER_STATUSES, PAY_TYPES } from "./schemas";
+import {
+  AdminOrderNoParam,
+  AdminPaymentsPage,
+  AdminPaymentsQuery,
+  PaymentStatsQuery,
+  PaymentStatsSchema,
+  RefundBody,
+  RefundResultSchema,
+} from "./schemas";
+import { listPayments, paymentStats, refundOrder } from "./service";
 
 const tags = ["Admin: payments"];
-
-const AdminPaymentsQuery = pageQuery().extend({
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .openapi({ description: "Order number prefix, or part of the buyer's email" }),
-  status: z.enum(ORDER_STATUSES).optional(),
-  pay_type: z.enum(PAY_TYPES).optional(),
-  start_date: calendarDate.optional().openapi({ example: "2026-11-01" }),
-  end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
-});
-
-const AdminPaymentSchema = z
-  .object({
-    order_no: z.string(),
-    kind: z.enum(["credits", "subscription"]),
-    status: z.enum(ORDER_STATUSES),
-    pay_type: z.enum(PAY_TYPES),
-    amount: z.number().int(),
-    currency: z.string(),
-    subject: z.string(),
-    credits: z.number().int().nullable(),
-    plan: z.string().nullable(),
-    billing_cycle: z.enum(["monthly", "yearly"]).nullable(),
-    pay_url: z.string().nullable(),
-    expires_at: z.string(),
-    paid_at: z.string().nullable(),
-    paid_late: z.boolean(),
-    refunded_amount: z.number().int(),
-    created_at: z.string(),
-    user_id: z.string(),
-    email: z.string().nullable(),
-    provider: z.enum(["gateway", "sandbox", "stripe"]),
-    provider_trade_no: z.string().nullable(),
-  })
-  .openapi("AdminPayment");
-const AdminPaymentsPage = pageSchema(AdminPaymentSchema).openapi("AdminPaymentsPage");
-
-const PaymentStatsQuery = z.object({
-  start_date: calendarDate.optional().openapi({ example: "2026-10-24" }),
-  end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
-});
-
-const perCurrency = z.record(z.string(), z.number());
-const PaymentStatsSchema = z
-  .object({
-    start_date: z.string(),
-    end_date: z.string(),
-    totals: z.object({
-      orders: z.number().int(),
-      paid_orders: z.number().int(),
-      gross: perCurrency,
-      refunded: perCurrency,
-      revenue: perCurrency,
-    }),
-    by_status: z.record(z.enum(ORDER_STATUSES), z.number().int()),
-    revenue: z.array(
-      z.object({
-        date: z.string(),
-        pay_type: z.enum(PAY_TYPES),
-        currency: z.string(),
-        orders: z.number().int(),
-        gross: z.number(),
-        refunded: z.number(),
-        revenue: z.number(),
-      }),
-    ),
-  })
-  .openapi("PaymentStats");
-
-const OrderNoParam = z.object({
-  order_no: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "order_no", in: "path" }, example: "TA20261122ABCDEFGH23456789" }),
-});
-
-const RefundBody = z.object({
-  amount: z
-    .number()
-    .int()
-    .positive()
-    // The integer column's ceiling: larger is never refundable, and SQL would fail the cast.
-    .max(2_147_483_647)
-    .optional()
-    .openapi({ description: "Minor units; defaults to all that is left to refund" }),
-  reason: z.string().trim().min(1).max(200),
-});
-
-const RefundResultSchema = z
-  .object({
-    refund_no: z.string(),
-    order_no: z.string(),
-    amount: z.number().int(),
-    status: z.enum(["succeeded", "pending"]),
-    credits_reversed: z.number().int(),
-    order_status: z.enum(ORDER_STATUSES),
-    refunded_amount: z.number().int(),
-  })
-  .openapi("RefundResult");
 
 const listPaymentsRoute = createRoute({
   method: "get",
@@ -151,7 +53,7 @@ const refundRoute = createRoute({
   summary: "Refund all or part of a paid order; its credits or subscription are taken back",
   middleware: [...writeGuard],
   request: {
-    params: OrderNoParam,
+    params: AdminOrderNoParam,
     body: { required: true, content: { "application/json": { schema: RefundBody } } },
   },
   responses: {

@@ -16,9 +16,6 @@ import { limitByUser } from "../../http/limits";
 import { bearerSecurity as security } from "../../http/openapi";
 import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
-import { CALLBACK_PATH, handleGatewayCallback } from "./callback";
-import { createOrder, getOrder, listOrders } from "./orders";
-import { renderSandboxPage, SANDBOX_PATH, sandboxCancel, sandboxPay } from "./sandbox";
 import {
   CallbackAckSchema,
   CallbackRejectSchema,
@@ -31,7 +28,17 @@ import {
   StripeAckSchema,
   SubscribeBody,
 } from "./schemas";
-import { handleStripeWebhook } from "./stripe-webhook";
+import {
+  createOrder,
+  getOrder,
+  handleGatewayCallback,
+  handleStripeWebhook,
+  listOrders,
+  renderSandboxPage,
+  sandboxCancel,
+  sandboxPagePath,
+  sandboxPay,
+} from "./service";
 
 const tags = ["Payments"];
 const csrfSecurity = [{ bearerAuth: [], csrfToken: [] }];
@@ -129,7 +136,7 @@ const getOrderRoute = createRoute({
 
 const callbackRoute = createRoute({
   method: "post",
-  path: CALLBACK_PATH,
+  path: "/api/v1/payments/callback",
   tags,
   summary: "Unified payment gateway callback (signed, see docs/payment-gateway.md)",
   description:
@@ -177,7 +184,7 @@ const sandboxErrors = {
 
 const sandboxPageRoute = createRoute({
   method: "get",
-  path: `${SANDBOX_PATH}/{order_no}`,
+  path: "/api/v1/payments/sandbox/{order_no}",
   tags,
   summary: "Sandbox gateway: the payment page of an order (only without a real gateway)",
   request: { params: OrderNoParam },
@@ -190,7 +197,7 @@ const sandboxPageRoute = createRoute({
 
 const sandboxPayRoute = createRoute({
   method: "post",
-  path: `${SANDBOX_PATH}/{order_no}/pay`,
+  path: "/api/v1/payments/sandbox/{order_no}/pay",
   tags,
   summary: "Sandbox gateway: pay (sends a signed payment.succeeded through the callback)",
   request: { params: OrderNoParam },
@@ -199,7 +206,7 @@ const sandboxPayRoute = createRoute({
 
 const sandboxCancelRoute = createRoute({
   method: "post",
-  path: `${SANDBOX_PATH}/{order_no}/cancel`,
+  path: "/api/v1/payments/sandbox/{order_no}/cancel",
   tags,
   summary: "Sandbox gateway: cancel (sends a signed payment.closed through the callback)",
   request: { params: OrderNoParam },
@@ -278,13 +285,13 @@ export function createPaymentRoutes() {
   router.openapi(sandboxPayRoute, async (c) => {
     const { order_no } = c.req.valid("param");
     await sandboxPay(c.get("deps"), order_no);
-    return c.redirect(`${SANDBOX_PATH}/${encodeURIComponent(order_no)}`, 303);
+    return c.redirect(sandboxPagePath(order_no), 303);
   });
 
   router.openapi(sandboxCancelRoute, async (c) => {
     const { order_no } = c.req.valid("param");
     await sandboxCancel(c.get("deps"), order_no);
-    return c.redirect(`${SANDBOX_PATH}/${encodeURIComponent(order_no)}`, 303);
+    return c.redirect(sandboxPagePath(order_no), 303);
   });
 
   return router;

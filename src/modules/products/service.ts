@@ -1,32 +1,11 @@
-import { type SQL, sql } from "drizzle-orm";
-import { pgErrorCode, queryRows } from "../../db/client";
-import { selectPage } from "../../db/page";
 import type { Deps } from "../../deps";
 import { conflict, notFound, validationError } from "../../http/errors";
 import { iso } from "../../lib/clock";
-import { escapeLike } from "../../lib/sql-text";
+import { pgErrorCode } from "../../lib/db-errors";
 import { parsePublicUrl, SsrfBlockedError } from "../../lib/ssrf";
+import type { ProductRow } from "./queries";
+import * as queries from "./queries";
 import type { PRODUCT_SORTS, ProductInput, ProductPatchInput } from "./schemas";
-
-export interface ProductRow {
-  id: string;
-  name: string;
-  sku: string | null;
-  description: string | null;
-  category: string | null;
-  unit: string;
-  price: number | null;
-  currency: string;
-  moq: number | null;
-  hs_code: string | null;
-  image_url: string | null;
-  specs: Record<string, string> | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const COLUMNS = sql`id, name, sku, description, category, unit, price, currency, moq, hs_code,
-  image_url, specs, created_at, updated_at`;
 
 const out = (r: ProductRow) => ({
   ...r,
@@ -54,17 +33,6 @@ function uniqueSku<T>(promise: Promise<T>, sku: string | null | undefined): Prom
   });
 }
 
-const ORDER: Record<(typeof PRODUCT_SORTS)[number], SQL> = {
-  created_at: sql`created_at asc, id asc`,
-  "-created_at": sql`created_at desc, id desc`,
-  name: sql`lower(name) asc, id`,
-  "-name": sql`lower(name) desc, id`,
-  price: sql`price asc nulls last, id`,
-  "-price": sql`price desc nulls last, id`,
-  sku: sql`sku asc nulls last, id`,
-  "-sku": sql`sku desc nulls last, id`,
-};
-
 export async function listProducts(
   deps: Deps,
   userId: string,
@@ -76,18 +44,11 @@ export async function listProducts(
     sort: (typeof PRODUCT_SORTS)[number];
   },
 ) {
-  const filters: SQL[] = [sql`user_id = ${userId}`];
-  if (query.q) {
-    const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
-    filters.push(sql`(lower(name) like ${pattern} or lower(sku) like ${pattern})`);
-  }
-  if (query.category) filters.push(sql`category = ${query.category}`);
-  const where = sql.join(filters, sql` and `);
-  const { rows, total } = await selectPage<ProductRow>(deps.db, {
-    columns: COLUMNS,
-    from: sql`products`,
-    where,
-    order: ORDER[query.sort],
+  const { rows, total } = await queries.listProducts(deps.db, {
+    userId,
+    q: query.q,
+    category: query.category,
+    sort: query.sort,
     page: query.page,
     size: query.size,
   });
@@ -95,44 +56,35 @@ export async function listProducts(
 }
 
 export async function getProduct(deps: Deps, userId: string, id: string) {
-  const [row] = await queryRows<ProductRow>(
-    deps.db,
-    sql`select ${COLUMNS} from products where id = ${id} and user_id = ${userId}`,
-  );
+  const row = await queries.getProduct(deps.db, { userId, id });
   if (!row) throw notFound("Product not found");
   return out(row);
 }
 
 export async function createProduct(deps: Deps, userId: string, input: ProductInput) {
   const imageUrl = checkImageUrl(input.image_url);
-  const [row] = await uniqueSku(
-    queryRows<ProductRow>(
-      deps.db,
-      sql`insert into products (id, user_id, name, sku, description, category, unit, price,
-            currency, moq, hs_code, image_url, specs)
-          values (${deps.ids.uuid()}, ${userId}, ${input.name}, ${input.sku ?? null},
-            ${input.description ?? null}, ${input.category ?? null}, ${input.unit},
-            ${input.price ?? null}, ${input.currency}, ${input.moq ?? null},
-            ${input.hs_code ?? null}, ${imageUrl ?? null},
-            ${input.specs ? JSON.stringify(input.specs) : null}::jsonb)
-          returning ${COLUMNS}`,
-    ),
+  const row = await uniqueSku(
+    queries.insertProduct(deps.db, {
+      id: deps.ids.uuid(),
+      userId,
+      values: {
+        name: input.name,
+        sku: input.sku ?? null,
+        description: input.description ?? null,
+        category: input.category ?? null,
+        unit: input.unit,
+        price: input.price ?? null,
+        currency: input.currency,
+        moq: input.moq ?? null,
+        hs_code: input.hs_code ?? null,
+        image_url: imageUrl ?? null,
+        specs: input.specs ?? null,
+      },
+    }),
     input.sku,
   );
-  return out(row!);
+  return out(row);
 }
-
-const PATCH_COLUMNS = [
-  "name",
-  "sku",
-  "description",
-  "category",
-  "unit",
-  "price",
-  "currency",
-  "moq",
-  "hs_code",
-] as const;
 
 export async function updateProduct(
   deps: Deps,
@@ -140,21 +92,16 @@ export async function updateProduct(
   id: string,
   patch: ProductPatchInput,
 ) {
-  const sets = PATCH_COLUMNS.filter((k) => patch[k] !== undefined).map(
-    (k) => sql`${sql.identifier(k)} = ${patch[k]}`,
-  );
-  if (patch.image_url !== undefined) {
-    sets.push(sql`image_url = ${checkImageUrl(patch.image_url) ?? null}`);
-  }
-  if (patch.specs !== undefined) {
-    sets.push(sql`specs = ${patch.specs ? JSON.stringify(patch.specs) : null}::jsonb`);
-  }
-  const [row] = await uniqueSku(
-    queryRows<ProductRow>(
-      deps.db,
-      sql`update products set ${sql.join([...sets, sql`updated_at = now()`], sql`, `)}
-          where id = ${id} and user_id = ${userId} returning ${COLUMNS}`,
-    ),
+  const { image_url, ...rest } = patch;
+  const row = await uniqueSku(
+    queries.updateProduct(deps.db, {
+      userId,
+      id,
+      patch: {
+        ...rest,
+        ...(image_url !== undefined ? { image_url: checkImageUrl(image_url) ?? null } : {}),
+      },
+    }),
     patch.sku,
   );
   if (!row) throw notFound("Product not found");
@@ -163,9 +110,7 @@ export async function updateProduct(
 
 /** Quotation items keep their own copy of name and price (product_id becomes null). */
 export async function deleteProduct(deps: Deps, userId: string, id: string) {
-  const rows = await queryRows<{ id: string }>(
-    deps.db,
-    sql`delete from products where id = ${id} and user_id = ${userId} returning id`,
-  );
-  if (rows.length === 0) throw notFound("Product not found");
+  if (!(await queries.deleteProduct(deps.db, { userId, id }))) {
+    throw notFound("Product not found");
+  }
 }

@@ -1,7 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import { selectPage } from "../../db/page";
 import type { AiProviderKind } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { notFound } from "../../http/errors";
@@ -18,6 +15,12 @@ import {
   type ProviderRow,
   providerKey,
 } from "../ai/routing";
+import {
+  getTranslationRow,
+  insertTranslation,
+  listTranslationRows,
+  type TranslationRow,
+} from "./queries";
 import { translationQuotaExhausted } from "./quota-exhausted";
 import { codePoints, normaliseLang, type TranslateInput } from "./schemas";
 
@@ -241,22 +244,6 @@ async function suggestReplies(
   return undefined;
 }
 
-interface TranslationRow {
-  id: string;
-  source_text: string;
-  translated_text: string;
-  source_lang: string | null;
-  target_lang: string;
-  replies: Reply[];
-  provider: string;
-  tier: AiProviderKind;
-  chars: number;
-  created_at: Date | string;
-}
-
-const translationColumns = sql`id, source_text, translated_text, source_lang, target_lang, replies,
-  provider, tier, chars, created_at`;
-
 function toTranslation(row: TranslationRow) {
   return {
     id: row.id,
@@ -264,7 +251,7 @@ function toTranslation(row: TranslationRow) {
     translation: row.translated_text,
     source_lang: row.source_lang,
     target_lang: row.target_lang,
-    replies: row.replies,
+    replies: row.replies as Reply[],
     provider: row.provider,
     tier: row.tier,
     chars: row.chars,
@@ -297,16 +284,19 @@ export async function translate(
       const replies = input.with_replies
         ? await suggestReplies(deps, input, translated, llm)
         : undefined;
-      const [row] = await queryRows<TranslationRow>(
-        deps.db,
-        sql`insert into translations (user_id, source_text, source_lang, target_lang,
-              translated_text, replies, provider, tier, chars, created_at)
-            values (${context.userId}, ${input.text}, ${translated.sourceLang}, ${input.target_lang},
-              ${translated.translation}, ${JSON.stringify(replies ?? [])}::jsonb,
-              ${translated.provider}, ${translated.tier}, ${chars}, ${nowIso(deps)}::timestamptz)
-            returning ${translationColumns}`,
-      );
-      return { row: row!, repliesFailed: input.with_replies && !replies };
+      const row = await insertTranslation(deps.db, {
+        userId: context.userId,
+        source_text: input.text,
+        source_lang: translated.sourceLang,
+        target_lang: input.target_lang,
+        translated_text: translated.translation,
+        replies: replies ?? [],
+        provider: translated.provider,
+        tier: translated.tier,
+        chars,
+        at: nowIso(deps),
+      });
+      return { row, repliesFailed: input.with_replies && !replies };
     },
     ({ row }) => ({ provider: row.provider, tier: row.tier, chars }),
   );
@@ -318,7 +308,7 @@ export async function translate(
     target_lang: row.target_lang,
     provider: row.provider,
     tier: row.tier,
-    ...(input.with_replies ? { replies: row.replies } : {}),
+    ...(input.with_replies ? { replies: row.replies as Reply[] } : {}),
     ...(repliesFailed ? { replies_error: "unavailable" as const } : {}),
     credits_charged: charge.cost,
     balance: charge.balance,
@@ -332,23 +322,13 @@ export async function listTranslations(
   userId: string,
   query: { page: number; size: number },
 ) {
-  const { rows, total } = await selectPage<TranslationRow>(deps.db, {
-    columns: translationColumns,
-    from: sql`translations`,
-    where: sql`user_id = ${userId}`,
-    order: sql`created_at desc, id desc`,
-    page: query.page,
-    size: query.size,
-  });
+  const { rows, total } = await listTranslationRows(deps.db, { userId, ...query });
   return { items: rows.map(toTranslation), total, page: query.page, size: query.size };
 }
 
 /** One of the caller's translations; another user's is 404. */
 export async function getTranslation(deps: Deps, userId: string, id: string) {
-  const [row] = await queryRows<TranslationRow>(
-    deps.db,
-    sql`select ${translationColumns} from translations where id = ${id} and user_id = ${userId}`,
-  );
+  const row = await getTranslationRow(deps.db, { userId, id });
   if (!row) throw notFound("No such translation");
   return toTranslation(row);
 }

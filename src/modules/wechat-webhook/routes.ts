@@ -13,7 +13,6 @@ import {
 import { textReplyXml } from "./xml";
 
 const tags = ["Webhooks"];
-const WEBHOOK_PATH = "/api/v1/webhooks/wechat";
 
 // Bounded: a nonce is stored for the timestamp window.
 const SignedQuery = z.object({
@@ -36,7 +35,7 @@ const signatureErrors = {
 
 const wechatHandshakeRoute = createRoute({
   method: "get",
-  path: WEBHOOK_PATH,
+  path: "/api/v1/webhooks/wechat",
   tags,
   summary: "WeChat server verification: echoes `echostr` when the signature is WeChat's",
   request: { query: SignedQuery.extend({ echostr: z.string().optional() }) },
@@ -48,7 +47,7 @@ const wechatHandshakeRoute = createRoute({
 
 const wechatMessageRoute = createRoute({
   method: "post",
-  path: WEBHOOK_PATH,
+  path: "/api/v1/webhooks/wechat",
   tags,
   summary:
     "WeChat message push (plaintext, or safe/compatible mode with WECHAT_ENCODING_AES_KEY): a forwarded buyer text is answered with its translation",

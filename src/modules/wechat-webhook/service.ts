@@ -1,6 +1,3 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import { wechatWebhookNonces } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
@@ -17,6 +14,7 @@ import {
 } from "../../providers/messaging/wechat";
 import { TranslateBody } from "../translate/schemas";
 import { translate } from "../translate/service";
+import * as queries from "./queries";
 import { encryptedReplyXml, parseWechatXml } from "./xml";
 
 /**
@@ -77,21 +75,13 @@ async function bindNonce(
   const expiresAt = new Date((window.seconds + WINDOW_SECONDS) * 1000 + 60_000);
   // A concurrent first use is invisible to this statement's snapshot: one more try sees it.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const [row] = await queryRows<{ inserted: string | null; existing: string | null }>(
-      deps.db,
-      sql`with swept as (
-          delete from ${wechatWebhookNonces} where (nonce, "timestamp") in (
-            select nonce, "timestamp" from ${wechatWebhookNonces}
-            where expires_at < ${now.toISOString()}::timestamptz limit 100)),
-        ins as (
-          insert into ${wechatWebhookNonces} (nonce, "timestamp", message_hash, expires_at)
-          values (${window.nonce}, ${window.seconds}, ${hash}, ${expiresAt.toISOString()}::timestamptz)
-          on conflict (nonce, "timestamp") do nothing
-          returning message_hash)
-        select (select message_hash from ins) as inserted,
-          (select message_hash from ${wechatWebhookNonces}
-           where nonce = ${window.nonce} and "timestamp" = ${window.seconds}) as existing`,
-    );
+    const row = await queries.bindNonce(deps.db, {
+      nonce: window.nonce,
+      seconds: window.seconds,
+      hash,
+      now: now.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+    });
     const seen = row?.inserted ?? row?.existing;
     if (seen === hash) return;
     if (seen) {
@@ -214,35 +204,17 @@ export async function answerBuyerMessage(
   keepAlive: (work: Promise<unknown>) => void,
 ): Promise<string | undefined> {
   // One statement: record the message (or find it), with the sender's account and language.
-  const [row] = await queryRows<{
-    inserted: boolean;
-    reply: string | null;
-    user_id: string | null;
-    language: string | null;
-  }>(
-    deps.db,
-    sql`with sender as (select id, language from users
-                        where wechat_openid = ${message.openid} and status = 'active'),
-      ins as (
-        insert into wechat_inbound_messages (msg_id, openid, user_id, content, created_at)
-        select ${message.msgId}, ${message.openid}, (select id from sender), ${message.content},
-          ${nowIso(deps)}::timestamptz
-        on conflict (msg_id) do nothing
-        returning msg_id)
-      select exists (select 1 from ins) as inserted,
-        (select reply from wechat_inbound_messages where msg_id = ${message.msgId}) as reply,
-        (select id from sender) as user_id, (select language from sender) as language`,
-  );
+  const row = await queries.recordInboundMessage(deps.db, {
+    msgId: message.msgId,
+    openid: message.openid,
+    content: message.content,
+    now: nowIso(deps),
+  });
   if (!row) return undefined;
   if (!row.inserted) return row.reply ?? undefined; // a retry: the stored reply, if ready
   const work = replyFor(deps, message, row.user_id, row.language)
     .then(async (reply) => {
-      await queryRows(
-        deps.db,
-        sql`update wechat_inbound_messages set reply = ${reply},
-              answered_at = ${nowIso(deps)}::timestamptz
-            where msg_id = ${message.msgId}`,
-      );
+      await queries.storeReply(deps.db, { msgId: message.msgId, reply, now: nowIso(deps) });
       return reply;
     })
     .catch((error: unknown) => {

@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import type { Deps } from "../../deps";
-import { notify } from "../notifications/service";
+import type { Deps } from "../../../deps";
+import { notify } from "../../notifications/service";
+import { getPaidOrderNotice, getRefundNotice } from "../queries";
 import { formatMinor } from "./money";
 
 /**
@@ -12,18 +11,7 @@ import { formatMinor } from "./money";
 
 /** Notifies the order's owner that it is paid; nothing when it is not (or no longer) paid. */
 export async function notifyOrderPaid(deps: Deps, orderNo: string): Promise<void> {
-  const [order] = await queryRows<{
-    user_id: string;
-    subject: string;
-    amount: number;
-    currency: string;
-    kind: string;
-    paid_late: boolean;
-  }>(
-    deps.db,
-    sql`select user_id, subject, amount, currency, kind, paid_late from payment_transactions
-        where order_no = ${orderNo} and paid_at is not null`,
-  );
+  const order = await getPaidOrderNotice(deps.db, { orderNo });
   if (!order) return;
   await notify(deps, {
     userId: order.user_id,
@@ -43,19 +31,7 @@ const REFUND_TEXT = {
 
 /** Notifies the owner of a refund's order of the refund's current state. */
 export async function notifyRefund(deps: Deps, refundNo: string): Promise<void> {
-  const [refund] = await queryRows<{
-    user_id: string;
-    order_no: string;
-    subject: string;
-    amount: number;
-    currency: string;
-    status: keyof typeof REFUND_TEXT;
-  }>(
-    deps.db,
-    sql`select t.user_id, t.order_no, t.subject, r.amount, t.currency, r.status
-        from payment_refunds r join payment_transactions t on t.order_no = r.order_no
-        where r.refund_no = ${refundNo}`,
-  );
+  const refund = await getRefundNotice(deps.db, { refundNo });
   if (!refund) return;
   const [title, verb] = REFUND_TEXT[refund.status];
   await notify(deps, {

@@ -1,8 +1,8 @@
 import { html } from "hono/html";
-import type { Deps } from "../../deps";
-import { conflict, notFound } from "../../http/errors";
-import { randomToken } from "../../lib/crypto";
-import { type GatewayCallback, signGatewayCallback } from "../../providers/payment/gateway";
+import type { Deps } from "../../../deps";
+import { conflict, notFound } from "../../../http/errors";
+import { randomToken } from "../../../lib/crypto";
+import { type GatewayCallback, signGatewayCallback } from "../../../providers/payment/gateway";
 import { CALLBACK_PATH, handleGatewayCallback } from "./callback";
 import { formatMinor } from "./money";
 import { findOrder, type OrderRow, sandboxEnabled } from "./orders";
@@ -15,7 +15,12 @@ import { paymentReturnUrl } from "./return-url";
  * verification, replay protection and fulfilment are exactly the production path. Only orders
  * created for the sandbox can be paid here, and only where PAYMENT_SANDBOX allows it.
  */
-export const SANDBOX_PATH = "/api/v1/payments/sandbox";
+const SANDBOX_PATH = "/api/v1/payments/sandbox";
+
+/** The sandbox page of an order (where Pay and Cancel send the payer back). */
+export function sandboxPagePath(orderNo: string): string {
+  return `${SANDBOX_PATH}/${encodeURIComponent(orderNo)}`;
+}
 
 async function sandboxOrder(deps: Deps, orderNo: string): Promise<OrderRow> {
   if (!sandboxEnabled(deps)) throw notFound();
@@ -26,7 +31,7 @@ async function sandboxOrder(deps: Deps, orderNo: string): Promise<OrderRow> {
 
 export async function renderSandboxPage(deps: Deps, orderNo: string) {
   const order = await sandboxOrder(deps, orderNo);
-  const base = `${SANDBOX_PATH}/${encodeURIComponent(order.order_no)}`;
+  const base = sandboxPagePath(order.order_no);
   const pending = order.status === "pending";
   return html`<!doctype html>
 <html lang="en">

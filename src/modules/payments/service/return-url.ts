@@ -1,5 +1,5 @@
-import type { Deps } from "../../deps";
-import { frontendUrl } from "../account/links";
+import type { Deps } from "../../../deps";
+import { frontendUrl } from "../../account/links";
 
 /** What Stripe says happened on its page; the gateway and the sandbox leave it to the order. */
 export type ReturnOutcome = "success" | "cancel";

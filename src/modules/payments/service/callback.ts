@@ -1,12 +1,11 @@
-import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/client";
-import type { Deps } from "../../deps";
+import type { Deps } from "../../../deps";
 import {
   CALLBACK_ACK,
   CallbackVerificationError,
   type GatewayCallback,
   verifyGatewayCallback,
-} from "../../providers/payment/gateway";
+} from "../../../providers/payment/gateway";
+import { recordNonce, refundMatches } from "../queries";
 import {
   cancelPendingOrder,
   type FulfilResult,
@@ -46,22 +45,12 @@ const REJECT_DETAIL: Record<CallbackVerificationError["reason"], string> = {
  * few at a time by the same statement.
  */
 function nonceStore(deps: Deps) {
-  return async (nonce: string, expiresAt: Date): Promise<boolean> => {
-    const rows = await queryRows<{ nonce: string }>(
-      deps.db,
-      sql`with swept as (
-          delete from payment_nonces where nonce in (
-            select nonce from payment_nonces
-            where expires_at < ${deps.clock.now().toISOString()}::timestamptz limit 100)),
-        fresh as (
-          insert into payment_nonces (nonce, expires_at)
-          values (${nonce}, ${expiresAt.toISOString()}::timestamptz)
-          on conflict (nonce) do nothing
-          returning nonce)
-        select nonce from fresh`,
-    );
-    return rows.length === 0;
-  };
+  return (nonce: string, expiresAt: Date): Promise<boolean> =>
+    recordNonce(deps.db, {
+      nonce,
+      expiresAt: expiresAt.toISOString(),
+      now: deps.clock.now().toISOString(),
+    });
 }
 
 /**
@@ -135,7 +124,13 @@ async function applyGatewayEvent(deps: Deps, event: GatewayCallback): Promise<Fu
   // A refund the gateway settled later (the admin got 202): apply it now, once, if it is ours
   // as the event describes it (docs/payment-gateway.md: match order, refund and amount).
   if (event.type === "refund.succeeded" && result === "ignored") {
-    if (await refundMatches(deps, provider, event)) {
+    const matches = await refundMatches(deps.db, {
+      refundNo: event.out_refund_no,
+      orderNo: event.out_trade_no,
+      amount: event.amount,
+      provider,
+    });
+    if (matches) {
       await applyRefund(deps, event.out_refund_no, null);
     } else {
       deps.logger.warn("refund event not applied", {
@@ -146,20 +141,4 @@ async function applyGatewayEvent(deps: Deps, event: GatewayCallback): Promise<Fu
     }
   }
   return result;
-}
-
-/** The refund the event names belongs to the event's order, of this provider, for its amount. */
-async function refundMatches(
-  deps: Deps,
-  provider: "gateway" | "sandbox",
-  event: Extract<GatewayCallback, { type: "refund.succeeded" }>,
-): Promise<boolean> {
-  const rows = await queryRows<{ ok: boolean }>(
-    deps.db,
-    sql`select true as ok from payment_refunds r
-        join payment_transactions t on t.order_no = r.order_no
-        where r.refund_no = ${event.out_refund_no} and r.order_no = ${event.out_trade_no}
-          and r.amount = ${event.amount} and t.provider = ${provider}`,
-  );
-  return rows.length > 0;
 }

@@ -1,6 +1,6 @@
-import type { Deps } from "../../deps";
-import { ApiError, unavailable } from "../../http/errors";
-import { StripeWebhookError, type StripeWebhookEvent } from "../../providers/payment/stripe";
+import type { Deps } from "../../../deps";
+import { ApiError, unavailable } from "../../../http/errors";
+import { StripeWebhookError, type StripeWebhookEvent } from "../../../providers/payment/stripe";
 import { cancelPendingOrder, type FulfilResult, recordPaymentEvent } from "./orders";
 
 /**

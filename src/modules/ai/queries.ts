@@ -1,0 +1,295 @@
+import { type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, queryRows } from "../../db/client";
+import { selectPage } from "../../db/page";
+import { aiProviders, type QuotaPeriod, translationQuotas } from "../../db/schema";
+import { col, type DbRow } from "../../db/sql";
+import { type Actor, type AuditedWrite, auditCte, lockBefore } from "../admin/audit-queries";
+
+/**
+ * The SQL of translation_quotas (owned by ai): per-provider translation quotas, a day row
+ * and/or a month row per provider, each `char_limit` characters per UTC period. A provider
+ * without enabled rows is unlimited.
+ */
+
+const t = translationQuotas;
+const q = alias(translationQuotas, "q");
+
+/** The period's length and the start of the current period at `now`, in SQL. */
+const periodLength = sql`(case ${q.period} when 'day' then interval '1 day' else interval '1 month' end)`;
+const currentStart = (now: string) =>
+  sql`date_trunc(case ${q.period} when 'day' then 'day' else 'month' end, ${now}::timestamptz, 'UTC')`;
+
+/**
+ * Reserves `chars` characters on every enabled quota row of the provider, all or nothing, in
+ * one statement: the rows are locked (`for update`, in id order so concurrent reservations
+ * queue instead of deadlocking); a row whose period has ended rolls over (used 0, start = the
+ * current UTC day or month); the characters are added to every row only if every row stays
+ * within its limit. A concurrent reservation waits for the lock and then sees the committed
+ * usage, so parallel requests cannot overshoot. Returns whether it was granted.
+ */
+export async function reserveQuotaChars(
+  db: Db,
+  input: { providerId: string; chars: number; at: string },
+): Promise<boolean> {
+  const { providerId, chars, at } = input;
+  const [row] = await queryRows<{ granted: boolean }>(
+    db,
+    sql`with locked as (
+        select ${q.id}, ${q.charLimit},
+          case when ${q.periodStart} + ${periodLength} <= ${at}::timestamptz
+            then 0 else ${q.charsUsed} end as used,
+          case when ${q.periodStart} + ${periodLength} <= ${at}::timestamptz
+            then ${currentStart(at)} else ${q.periodStart} end as start
+        from ${t} ${q}
+        where ${q.providerId} = ${providerId} and ${q.enabled}
+        order by ${q.id}
+        for update),
+      verdict as (
+        select coalesce(bool_and(used + ${chars}::int <= char_limit), true) as granted
+        from locked),
+      applied as (
+        update ${t}
+        set ${col(t.charsUsed)} = l.used + ${chars}::int, ${col(t.periodStart)} = l.start,
+          ${col(t.updatedAt)} = ${at}::timestamptz
+        from locked l, verdict v
+        where ${t.id} = l.id and v.granted
+        returning ${t.id})
+      select granted from verdict`,
+  );
+  return row?.granted ?? false;
+}
+
+/**
+ * Gives reserved characters back after the provider call failed. Only rows still in the period
+ * the reservation was made in (`period_start <= reservedAt`) are touched: after a rollover the
+ * new period does not owe anything. Never below 0.
+ */
+export async function releaseQuotaChars(
+  db: Db,
+  input: { providerId: string; chars: number; reservedAt: string; at: string },
+): Promise<void> {
+  await queryRows(
+    db,
+    sql`update ${t}
+        set ${col(t.charsUsed)} = greatest(${t.charsUsed} - ${input.chars}::int, 0),
+          ${col(t.updatedAt)} = ${input.at}::timestamptz
+        where ${t.providerId} = ${input.providerId} and ${t.enabled}
+          and ${t.periodStart} <= ${input.reservedAt}::timestamptz`,
+  );
+}
+
+const periodEndOf = sql`(${q.periodStart} + case ${q.period} when 'day' then interval '1 day'
+  else interval '1 month' end)`;
+
+/** Of the quota rows that refused `chars` characters at `at`, the one freeing up first. */
+export async function blockingQuota(
+  db: Db,
+  input: { providerIds: string[]; chars: number; at: string },
+) {
+  const ids = sql.join(
+    input.providerIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const [row] = await queryRows<
+    Pick<DbRow<typeof translationQuotas>, "char_limit" | "period"> & { resets_at: string }
+  >(
+    db,
+    sql`select ${q.charLimit}, ${q.period},
+          to_char(${periodEndOf} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as resets_at
+        from ${t} ${q}
+        where ${q.enabled} and ${q.providerId} in (${ids})
+          and ${periodEndOf} > ${input.at}::timestamptz
+          and ${q.charsUsed} + ${input.chars}::int > ${q.charLimit}
+        order by ${periodEndOf}
+        limit 1`,
+  );
+  return row;
+}
+
+// ---------------------------------------------------------------- admin
+
+/** A quota as the admin sees it: with its provider and its use in the current period. */
+export type QuotaRow = Pick<
+  DbRow<typeof translationQuotas>,
+  "id" | "provider_id" | "period" | "char_limit" | "chars_used" | "enabled"
+> &
+  Pick<DbRow<typeof translationQuotas>, "period_start" | "created_at" | "updated_at"> & {
+    provider_name: DbRow<typeof aiProviders>["name"];
+    tier: DbRow<typeof aiProviders>["kind"];
+    remaining: number;
+    resets_at: string;
+  };
+
+/** The start of the UTC day or month containing `at`. */
+const periodStartAt = (period: SQL, at: string) =>
+  sql`date_trunc(${period}, ${at}::timestamptz at time zone 'UTC') at time zone 'UTC'`;
+const periodEnd = (start: SQL, period: SQL) =>
+  sql`((${start} at time zone 'UTC') + ('1 ' || ${period})::interval) at time zone 'UTC'`;
+
+const p = alias(aiProviders, "p");
+
+/**
+ * Quota rows `q` as shown at `now`, with their provider `p`: a stored period that has ended
+ * reads as the current period with nothing used (the counter itself rolls over on the next use).
+ */
+function quotaSource(quotas: SQL, now: string) {
+  return sql`${quotas} ${q} join ${aiProviders} ${p} on ${p.id} = ${q.providerId}
+    cross join lateral (
+      select ${periodEnd(sql`${q.periodStart}`, sql`${q.period}`)} <= ${now}::timestamptz as rolled) r
+    cross join lateral (
+      select case when r.rolled then ${periodStartAt(sql`${q.period}`, now)} else ${q.periodStart} end
+        as period_start,
+        case when r.rolled then 0 else ${q.charsUsed} end as chars_used) e`;
+}
+
+const QUOTA_COLUMNS = sql`${q.id}, ${q.providerId}, ${p.name} as provider_name, ${p.kind} as tier,
+  ${q.period}, ${q.charLimit}, e.chars_used, greatest(${q.charLimit} - e.chars_used, 0) as remaining,
+  e.period_start, ${periodEnd(sql`e.period_start`, sql`${q.period}`)} as resets_at, ${q.enabled},
+  ${q.createdAt}, ${q.updatedAt}`;
+
+export function listQuotaRows(
+  db: Db,
+  query: {
+    page: number;
+    size: number;
+    provider_id?: string | undefined;
+    period?: QuotaPeriod | undefined;
+    enabled?: boolean | undefined;
+    now: string;
+  },
+) {
+  const filters: SQL[] = [sql`true`];
+  if (query.provider_id) filters.push(sql`${q.providerId} = ${query.provider_id}`);
+  if (query.period) filters.push(sql`${q.period} = ${query.period}`);
+  if (query.enabled !== undefined) filters.push(sql`${q.enabled} = ${query.enabled}`);
+  return selectPage<QuotaRow>(db, {
+    columns: QUOTA_COLUMNS,
+    from: quotaSource(sql`${t}`, query.now),
+    where: sql.join(filters, sql` and `),
+    order: sql`${p.name}, ${q.period}, ${q.id}`,
+    page: query.page,
+    size: query.size,
+  });
+}
+
+export async function getQuotaRow(db: Db, input: { id: string; now: string }) {
+  const [row] = await queryRows<QuotaRow>(
+    db,
+    sql`select ${QUOTA_COLUMNS} from ${quotaSource(sql`${t}`, input.now)}
+        where ${q.id} = ${input.id}`,
+  );
+  return row;
+}
+
+type Audit = Omit<AuditedWrite, "rows">;
+
+export async function insertQuota(
+  db: Db,
+  input: {
+    provider_id: string;
+    period: QuotaPeriod;
+    char_limit: number;
+    enabled: boolean;
+    now: string;
+    actor: Actor;
+    audit: Audit;
+  },
+) {
+  const { now } = input;
+  const [row] = await queryRows<QuotaRow>(
+    db,
+    sql`with w as (
+        insert into ${t} (${col(t.providerId)}, ${col(t.period)}, ${col(t.charLimit)},
+          ${col(t.enabled)}, ${col(t.periodStart)}, ${col(t.createdAt)}, ${col(t.updatedAt)})
+        values (${input.provider_id}, ${input.period}, ${input.char_limit}, ${input.enabled},
+          ${periodStartAt(sql`${input.period}::text`, now)}, ${now}::timestamptz,
+          ${now}::timestamptz)
+        returning *),
+      ${auditCte(input.actor, { ...input.audit, rows: sql`w` })}
+      select ${QUOTA_COLUMNS} from ${quotaSource(sql`w`, now)}`,
+  );
+  return row!;
+}
+
+/** What an update of a quota sets: a patch, or a reset of the current period. */
+export type QuotaChange =
+  | {
+      patch: {
+        period?: QuotaPeriod | undefined;
+        char_limit?: number | undefined;
+        enabled?: boolean | undefined;
+      };
+    }
+  | { reset: true };
+
+function quotaSets(change: QuotaChange, now: string): SQL[] {
+  if ("reset" in change) {
+    return [
+      sql`${col(t.charsUsed)} = 0, ${col(t.periodStart)} = ${periodStartAt(sql`${col(t.period)}`, now)},
+      ${col(t.updatedAt)} = ${now}::timestamptz`,
+    ];
+  }
+  const { patch } = change;
+  const sets: SQL[] = [];
+  if (patch.char_limit !== undefined) sets.push(sql`${col(t.charLimit)} = ${patch.char_limit}`);
+  if (patch.enabled !== undefined) sets.push(sql`${col(t.enabled)} = ${patch.enabled}`);
+  // A new period counts from the start of the current UTC period of that length.
+  if (patch.period) {
+    sets.push(sql`${col(t.period)} = ${patch.period},
+      ${col(t.periodStart)} = case when ${t.period} = ${patch.period} then ${t.periodStart}
+        else ${periodStartAt(sql`${patch.period}::text`, now)} end`);
+  }
+  sets.push(sql`${col(t.updatedAt)} = ${now}::timestamptz`);
+  return sets;
+}
+
+export async function updateQuotaRow(
+  db: Db,
+  input: { id: string; change: QuotaChange; now: string; actor: Actor; audit: Audit },
+) {
+  const old = lockBefore(t, input.id);
+  const [row] = await queryRows<QuotaRow>(
+    db,
+    sql`with w as (
+        update ${t} set ${sql.join(quotaSets(input.change, input.now), sql`, `)} from ${old.from}
+        where ${old.where}
+        returning *),
+      ${auditCte(input.actor, { ...input.audit, rows: sql`w` })}
+      select ${QUOTA_COLUMNS} from ${quotaSource(sql`w`, input.now)}`,
+  );
+  return row;
+}
+
+/** Whether the quota existed. */
+export async function deleteQuotaRow(
+  db: Db,
+  input: { id: string; actor: Actor; audit: Audit },
+): Promise<boolean> {
+  const rows = await queryRows<Pick<QuotaRow, "id">>(
+    db,
+    sql`with w as (delete from ${t} where ${t.id} = ${input.id} returning *),
+      ${auditCte(input.actor, { ...input.audit, rows: sql`w` })}
+      select w.${col(t.id)} from w`,
+  );
+  return rows.length > 0;
+}
+
+// ---------------------------------------------------------------- billing
+
+/**
+ * One statement settling a billed operation: the hold goes (credits' fragment `settled`), the
+ * usage log is written (usage's fragment `logged`); answers whether the hold was already gone
+ * with its consumption refunded.
+ */
+export async function settleHoldAndLog(
+  db: Db,
+  input: { settle: SQL; log: SQL; refunded: SQL },
+): Promise<boolean> {
+  const [row] = await queryRows<{ refunded: boolean }>(
+    db,
+    sql`with ${input.settle}, ${input.log}
+      select not exists (select 1 from settled) and ${input.refunded} as refunded`,
+  );
+  return row?.refunded ?? false;
+}

@@ -1,0 +1,246 @@
+import { type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { TASK_BATCH_SIZE } from "../../../db/batches";
+import { type Db, queryRows } from "../../../db/client";
+import { selectPage } from "../../../db/page";
+import {
+  type creditConsumptions,
+  creditHolds,
+  creditLedger,
+  creditLots,
+  type LedgerKind,
+  subscriptionPlans,
+  systemConfig,
+  userCredits,
+  users,
+} from "../../../db/schema";
+import { columnList, columnNames, type DbRow } from "../../../db/sql";
+import { effectivePlanSql } from "../../entitlements/queries";
+
+type LedgerRow = DbRow<typeof creditLedger>;
+type ConsumptionRow = DbRow<typeof creditConsumptions>;
+
+/** What credit_charge returns (migrations): whether it was covered, the balance, its rows. */
+type ChargeResult = {
+  ok: boolean;
+  balance: number;
+  ledger_id: LedgerRow["id"] | null;
+  consumption_id: ConsumptionRow["id"] | null;
+};
+
+/** The charge statement's row: the configured cost (null: none) and credit_charge's result. */
+type OperationCharge = { cost: number | null } & {
+  [K in keyof ChargeResult]: ChargeResult[K] | null;
+};
+
+/** What credit_grant and credit_refund return. */
+type GrantResult = { applied: boolean; balance: number; ledger_id: LedgerRow["id"] | null };
+
+/**
+ * The charge of a billable operation, one statement: reads its cost from the `credits.costs`
+ * system config and runs credit_charge (soonest-expiring lots first; ledger and consumption
+ * rows written with it) when the cost is above 0; with `hold`, records the charge as held by
+ * `instanceId` in the same statement. A row with a null cost when none is configured.
+ */
+export async function chargeOperation(
+  db: Db,
+  params: {
+    userId: string;
+    operation: string;
+    note: string | null;
+    idempotencyKey: string | null;
+    instanceId: string;
+    hold: boolean;
+    now: string;
+  },
+): Promise<OperationCharge | undefined> {
+  const now = sql`${params.now}::timestamptz`;
+  const c = systemConfig;
+  const h = creditHolds;
+  const [row] = await queryRows<OperationCharge>(
+    db,
+    sql`with price as (
+        select (${c.value} ->> ${params.operation})::int as cost
+        from ${c} where ${c.key} = 'credits.costs'),
+      charged as (
+        select price.cost, c.ok, c.balance, c.ledger_id, c.consumption_id
+        from price left join lateral (
+          select * from credit_charge(${params.userId}::uuid, price.cost, 'consumption',
+            ${params.operation}, ${params.note}, null::uuid, ${params.idempotencyKey},
+            ${now})
+          where price.cost > 0) c on true),
+      held as (
+        insert into ${h} (${columnNames([h.consumptionId, h.userId, h.instanceId, h.idempotencyKey, h.heartbeatAt, h.createdAt])})
+        select consumption_id, ${params.userId}, ${params.instanceId},
+          ${params.idempotencyKey}, ${now}, ${now}
+        from charged where ${params.hold} and ok and consumption_id is not null)
+      select * from charged`,
+  );
+  return row;
+}
+
+/**
+ * An admin's deduction of `amount` (credit_charge, kind admin_adjustment): nothing is written
+ * when the balance does not cover it.
+ */
+export async function chargeAdjustment(
+  db: Db,
+  params: { userId: string; amount: number; reason: string; actorId: string; now: string },
+): Promise<Omit<ChargeResult, "consumption_id"> | undefined> {
+  const [row] = await queryRows<Omit<ChargeResult, "consumption_id">>(
+    db,
+    sql`select ok, balance, ledger_id from credit_charge(${params.userId}::uuid, ${params.amount},
+        'admin_adjustment', null, ${params.reason}, ${params.actorId}::uuid, null,
+        ${params.now}::timestamptz)`,
+  );
+  return row;
+}
+
+/** Gives a consumption back (credit_refund); a second call changes nothing. */
+export async function refundConsumption(
+  db: Db,
+  params: { consumptionId: string; reason: string; now: string },
+): Promise<(Pick<GrantResult, "applied"> & { balance: number | null }) | undefined> {
+  const [row] = await queryRows<Pick<GrantResult, "applied"> & { balance: number | null }>(
+    db,
+    sql`select applied, balance from credit_refund(${params.consumptionId}::uuid, ${params.reason},
+        ${params.now}::timestamptz)`,
+  );
+  return row;
+}
+
+/** Adds a lot once per (kind, source) (credit_grant): a repeat returns applied = false. */
+export async function grantLot(
+  db: Db,
+  params: {
+    userId: string;
+    amount: number;
+    kind: LedgerKind;
+    sourceType: string;
+    sourceId: string;
+    expiresAt: string | null;
+    note: string | null;
+    actorId: string | null;
+    now: string;
+  },
+): Promise<GrantResult | undefined> {
+  const [row] = await queryRows<GrantResult>(
+    db,
+    sql`select applied, balance, ledger_id from credit_grant(${params.userId}::uuid, ${params.amount},
+        ${params.kind}, ${params.sourceType}, ${params.sourceId},
+        ${params.expiresAt}::timestamptz,
+        ${params.note}, ${params.actorId}::uuid, ${params.now}::timestamptz)`,
+  );
+  return row;
+}
+
+/** For sumOverUserBatches: the next users (after `after`) holding lots due to expire. */
+export function dueLotUsersSql(now: SQL) {
+  const l = creditLots;
+  return (after: SQL) => sql`select distinct ${l.userId} from ${l}
+      where ${l.remaining} > 0 and ${l.expiresAt} <= ${now} and ${l.userId} > ${after}
+      order by ${l.userId} limit ${TASK_BATCH_SIZE}`;
+}
+
+/** The per-user call of that task: expires the user's due lots, returning the credits gone. */
+export const expireDueLotsSql = (now: SQL): SQL => sql`credit_expire_due(due.user_id, ${now})`;
+
+export async function getCreditBalance(
+  db: Db,
+  params: { userId: string },
+): Promise<Pick<DbRow<typeof userCredits>, "balance"> | undefined> {
+  const [row] = await queryRows<Pick<DbRow<typeof userCredits>, "balance">>(
+    db,
+    sql`select ${userCredits.balance} from ${userCredits} where ${userCredits.userId} = ${params.userId}`,
+  );
+  return row;
+}
+
+type BalanceRow = Pick<DbRow<typeof users>, "plan_expires_at" | "trial_ends_at"> & {
+  plan: string;
+  features: DbRow<typeof subscriptionPlans>["features"] | string | null;
+  balance: number;
+  expiring: { amount: number; expires_at: string }[] | null;
+};
+
+/**
+ * The balance a user can spend at `now` (lots past their expiry that the task has not yet
+ * written off are left out), their plan in effect and its features, and what expires when.
+ */
+export async function getBalanceRow(
+  db: Db,
+  params: { userId: string; now: string },
+): Promise<BalanceRow | undefined> {
+  const now = sql`${params.now}::timestamptz`;
+  const u = alias(users, "u");
+  const p = alias(subscriptionPlans, "p");
+  const l = alias(creditLots, "l");
+  const [row] = await queryRows<BalanceRow>(
+    db,
+    sql`select ep.code as plan,
+          (select ${p.features} from ${subscriptionPlans} ${p} where ${p.code} = ep.code) as features,
+          ${u.planExpiresAt}, ${u.trialEndsAt},
+          coalesce((select sum(${l.remaining}) from ${creditLots} ${l}
+                    where ${l.userId} = ${u.id} and ${l.remaining} > 0
+                      and (${l.expiresAt} is null or ${l.expiresAt} > ${now})), 0)::int
+            as balance,
+          (select json_agg(json_build_object('amount', e.amount, 'expires_at', e.expires_at)
+                           order by e.expires_at)
+           from (select sum(${l.remaining})::int as amount, ${l.expiresAt} from ${creditLots} ${l}
+                 where ${l.userId} = ${u.id} and ${l.remaining} > 0
+                   and ${l.expiresAt} > ${now}
+                 group by ${l.expiresAt}) e) as expiring
+        from ${users} ${u}
+        cross join lateral (select ${effectivePlanSql(u.plan, u.planExpiresAt, now)}
+          as code) ep
+        where ${u.id} = ${params.userId}`,
+  );
+  return row;
+}
+
+export type LedgerEntry = Pick<
+  LedgerRow,
+  | "id"
+  | "user_id"
+  | "delta"
+  | "balance_after"
+  | "kind"
+  | "source_type"
+  | "source_id"
+  | "operation"
+  | "actor_id"
+  | "note"
+  | "created_at"
+>;
+
+/** A page of ledger rows, newest first, by user, kind and operation. */
+export function listLedgerPage(
+  db: Db,
+  params: { userId?: string; kind?: string; operation?: string; page: number; size: number },
+) {
+  const l = alias(creditLedger, "l");
+  const filters: SQL[] = [sql`true`];
+  if (params.userId) filters.push(sql`${l.userId} = ${params.userId}`);
+  if (params.kind) filters.push(sql`${l.kind} = ${params.kind}`);
+  if (params.operation) filters.push(sql`${l.operation} = ${params.operation}`);
+  return selectPage<LedgerEntry>(db, {
+    columns: columnList([
+      l.id,
+      l.userId,
+      l.delta,
+      l.balanceAfter,
+      l.kind,
+      l.sourceType,
+      l.sourceId,
+      l.operation,
+      l.actorId,
+      l.note,
+      l.createdAt,
+    ]),
+    from: sql`${creditLedger} ${l}`,
+    where: sql.join(filters, sql` and `),
+    order: sql`${l.createdAt} desc, ${l.id} desc`,
+    page: params.page,
+    size: params.size,
+  });
+}

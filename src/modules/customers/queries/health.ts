@@ -1,0 +1,169 @@
+import { type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, queryRows } from "../../../db/client";
+import { type CustomerStatus, customers } from "../../../db/schema";
+import { columnList, type DbRow } from "../../../db/sql";
+import { SILENCE_DAYS_SQL } from "./index";
+
+/** The health formula's constants (docs/customers.md); their single source is ../health.ts. */
+export interface HealthModel {
+  weights: { recency: number; punctuality: number; status: number; value: number };
+  statusHealth: Record<CustomerStatus, number>;
+  /** Punctuality with nothing scheduled; and the days overdue at which it reaches 0. */
+  unscheduledPunctuality: number;
+  overdueZeroDays: number;
+  /** Lower bounds of each level (score >= bound), best first. */
+  levelBounds: [string, number][];
+}
+
+export type HealthRow<Level extends string = string> = Pick<
+  DbRow<typeof customers>,
+  | "id"
+  | "company"
+  | "contact_name"
+  | "status"
+  | "estimated_value"
+  | "estimated_currency"
+  | "last_contact_at"
+  | "next_followup_at"
+> & {
+  silence_days: number;
+  days_since: number;
+  overdue_days: number | null;
+  value_peers: number;
+  f_recency: number;
+  f_punctuality: number;
+  f_status: number;
+  f_value: number;
+  score: number;
+  level: Level;
+};
+
+const num = (n: number) => sql.raw(String(n));
+
+/**
+ * Every customer of `userId` with its factor values, score and level (one row each). The value
+ * factor is the customer's cumulative rank among the user's customers with a positive estimate
+ * in the same currency, so the window must see all of the user's customers: filter outside.
+ */
+function healthRows(model: HealthModel, userId: string, now: string): SQL {
+  const c = alias(customers, "c");
+  const at = sql`${now}::timestamptz`;
+  const statusCase = sql.join(
+    Object.entries(model.statusHealth).map(([s, v]) => sql`when ${s} then ${num(v)}`),
+    sql` `,
+  );
+  const w = model.weights;
+  const levelCase = sql.join(
+    model.levelBounds.map(([level, bound]) => sql`when score >= ${num(bound)} then ${level}`),
+    sql` `,
+  );
+  return sql`
+    select scored.*, case ${levelCase} end as level
+    from (
+      select f.*,
+        round((${num(w.recency)} * f.f_recency + ${num(w.punctuality)} * f.f_punctuality
+              + ${num(w.status)} * f.f_status + ${num(w.value)} * f.f_value)::numeric)::int
+          as score
+      from (
+        select b.*,
+          case when b.days_since <= b.silence_days / 2.0 then 1.0
+               when b.days_since >= b.silence_days * 2.0 then 0.0
+               else (b.silence_days * 2.0 - b.days_since) / (b.silence_days * 1.5) end
+            ::float8 as f_recency,
+          case when b.next_followup_at is null then ${num(model.unscheduledPunctuality)}
+               else greatest(0.0, 1.0 - b.overdue_days / ${num(model.overdueZeroDays)}) end
+            ::float8 as f_punctuality,
+          (case b.status ${statusCase} else 0 end)::float8 as f_status
+        from (
+          select ${columnList([c.id, c.userId, c.company, c.contactName, c.status, c.estimatedValue, c.estimatedCurrency, c.lastContactAt, c.nextFollowupAt, c.createdAt])},
+            cfg.days as silence_days,
+            greatest(0, extract(epoch from (${at} - coalesce(${c.lastContactAt}, ${c.createdAt})))
+              / 86400.0)::float8 as days_since,
+            greatest(0, extract(epoch from (${at} - ${c.nextFollowupAt})) / 86400.0)::float8
+              as overdue_days,
+            (case when ${c.estimatedValue} > 0
+                  then cume_dist() over (partition by ${c.estimatedCurrency}, ${c.estimatedValue} > 0
+                                         order by ${c.estimatedValue})
+                  else 0 end)::float8 as f_value,
+            (case when ${c.estimatedValue} > 0
+                  then count(*) over (partition by ${c.estimatedCurrency}, ${c.estimatedValue} > 0)
+                  else 0 end)::int as value_peers
+          from ${customers} ${c}, (select ${SILENCE_DAYS_SQL} as days) cfg
+          where ${c.userId} = ${userId}
+        ) b
+      ) f
+    ) scored`;
+}
+
+/** One customer's health row; undefined when it is not the user's. */
+export async function getCustomerHealth<Level extends string>(
+  db: Db,
+  model: HealthModel,
+  params: { userId: string; customerId: string; now: string },
+): Promise<HealthRow<Level> | undefined> {
+  const [row] = await queryRows<HealthRow<Level>>(
+    db,
+    sql`select * from (${healthRows(model, params.userId, params.now)}) h
+        where h.id = ${params.customerId}`,
+  );
+  return row;
+}
+
+/** A page of the user's health rows by score, optionally of one level; one statement. */
+export async function listHealthRows<Level extends string>(
+  db: Db,
+  model: HealthModel,
+  params: {
+    userId: string;
+    now: string;
+    page: number;
+    size: number;
+    desc: boolean;
+    level?: Level | undefined;
+  },
+) {
+  const dir = params.desc ? sql.raw("desc") : sql.raw("asc");
+  const where = params.level ? sql`where h.level = ${params.level}` : sql``;
+  const rows = await queryRows<HealthRow<Level> & { total_count: number | string }>(
+    db,
+    sql`select h.*, count(*) over () as total_count
+        from (${healthRows(model, params.userId, params.now)}) h ${where}
+        order by h.score ${dir}, h.id ${dir}
+        limit ${params.size} offset ${(params.page - 1) * params.size}`,
+  );
+  let total = rows.length > 0 ? Number(rows[0]!.total_count) : 0;
+  if (rows.length === 0 && params.page > 1) {
+    const [count] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from (${healthRows(model, params.userId, params.now)}) h
+          ${where}`,
+    );
+    total = count?.n ?? 0;
+  }
+  return { rows, total };
+}
+
+/** Counts per level, the average and the 5 lowest scores among customers not lost: one query. */
+export async function healthSummary<Level extends string>(
+  db: Db,
+  model: HealthModel,
+  params: { userId: string; now: string },
+) {
+  const [row] = await queryRows<{
+    total: number;
+    average: number | string | null;
+    counts: Record<string, number> | string | null;
+    worst: HealthRow<Level>[] | string | null;
+  }>(
+    db,
+    sql`with h as materialized (${healthRows(model, params.userId, params.now)})
+        select (select count(*)::int from h) as total,
+          (select round(avg(score)::numeric, 1)::float8 from h) as average,
+          (select json_object_agg(level, n) from
+             (select level, count(*)::int as n from h group by level) x) as counts,
+          (select json_agg(w order by w.score, w.id) from
+             (select * from h where status <> 'lost' order by score, id limit 5) w) as worst`,
+  );
+  return row;
+}

@@ -1,0 +1,468 @@
+import { type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, queryRows } from "../../../db/client";
+import { selectPage } from "../../../db/page";
+import { type CustomerStatus, customers, followupLogs, systemConfig } from "../../../db/schema";
+import { type ColumnName, col, columnList, type DbRow } from "../../../db/sql";
+import { offsetOf } from "../../../lib/pagination";
+import { escapeLike } from "../../../lib/sql-text";
+
+/** The customers table as `c`, the alias every statement of the module reads it through. */
+const c = alias(customers, "c");
+
+/** customers.silence_days from the system config (14 when unset), as a scalar subquery. */
+export const SILENCE_DAYS_SQL = sql`coalesce((select (${systemConfig.value} #>> '{}')::int
+  from ${systemConfig} where ${systemConfig.key} = 'customers.silence_days'), 14)`;
+
+const COLUMNS = columnList([
+  c.id,
+  c.userId,
+  c.company,
+  c.contactName,
+  c.email,
+  c.phone,
+  c.whatsapp,
+  c.country,
+  c.source,
+  c.tags,
+  c.status,
+  c.notes,
+  c.estimatedValue,
+  c.estimatedCurrency,
+  c.lastContactAt,
+  c.nextFollowupAt,
+  c.createdAt,
+  c.updatedAt,
+]);
+
+export type CustomerRow = Pick<
+  DbRow<typeof customers>,
+  | "id"
+  | "user_id"
+  | "company"
+  | "contact_name"
+  | "email"
+  | "phone"
+  | "whatsapp"
+  | "country"
+  | "source"
+  | "tags"
+  | "status"
+  | "notes"
+  | "estimated_value"
+  | "estimated_currency"
+  | "last_contact_at"
+  | "next_followup_at"
+  | "created_at"
+  | "updated_at"
+>;
+
+/** The columns a create or a patch may set. */
+const WRITABLE = {
+  company: customers.company,
+  contact_name: customers.contactName,
+  email: customers.email,
+  phone: customers.phone,
+  whatsapp: customers.whatsapp,
+  country: customers.country,
+  source: customers.source,
+  tags: customers.tags,
+  status: customers.status,
+  notes: customers.notes,
+  estimated_value: customers.estimatedValue,
+  estimated_currency: customers.estimatedCurrency,
+  next_followup_at: customers.nextFollowupAt,
+} as const satisfies Partial<Record<ColumnName<typeof customers>, unknown>>;
+
+type WritableKey = keyof typeof WRITABLE;
+const WRITABLE_KEYS = Object.keys(WRITABLE) as WritableKey[];
+type CustomerFields = Partial<Record<WritableKey, unknown>>;
+
+function columnValue(key: WritableKey, value: unknown): SQL {
+  if (value === null) return sql`null`;
+  if (key === "tags") return sql`${JSON.stringify(value)}::jsonb`;
+  if (key === "next_followup_at") return sql`${value as string}::timestamptz`;
+  return sql`${value}`;
+}
+
+const keysOf = (fields: CustomerFields) => WRITABLE_KEYS.filter((k) => fields[k] !== undefined);
+
+export async function insertCustomer(
+  db: Db,
+  params: { id: string; userId: string; now: string; fields: CustomerFields },
+): Promise<CustomerRow> {
+  const { fields, now } = params;
+  const keys = keysOf(fields);
+  const columns = sql.join(
+    [
+      col(customers.id),
+      col(customers.userId),
+      col(customers.createdAt),
+      col(customers.updatedAt),
+      ...keys.map((k) => col(WRITABLE[k])),
+    ],
+    sql`, `,
+  );
+  const values = sql.join(
+    [
+      sql`${params.id}`,
+      sql`${params.userId}`,
+      sql`${now}::timestamptz`,
+      sql`${now}::timestamptz`,
+      ...keys.map((k) => columnValue(k, fields[k])),
+    ],
+    sql`, `,
+  );
+  const [row] = await queryRows<CustomerRow>(
+    db,
+    sql`insert into ${customers} as c (${columns}) values (${values}) returning ${COLUMNS}`,
+  );
+  return row!;
+}
+
+export async function getCustomer(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<CustomerRow | undefined> {
+  const [row] = await queryRows<CustomerRow>(
+    db,
+    sql`select ${COLUMNS} from ${customers} ${c} where ${c.id} = ${params.id} and ${c.userId} = ${params.userId}`,
+  );
+  return row;
+}
+
+/** Whether the customer exists and belongs to the user. */
+export async function customerExists(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<boolean> {
+  const rows = await queryRows<Pick<DbRow<typeof customers>, "id">>(
+    db,
+    sql`select ${customers.id} from ${customers}
+        where ${customers.id} = ${params.id} and ${customers.userId} = ${params.userId}`,
+  );
+  return rows.length > 0;
+}
+
+type CustomerUpdate = CustomerRow & {
+  previous: CustomerStatus;
+  updated: boolean;
+  keeps_identity: boolean;
+};
+
+/**
+ * One statement: locks the caller's row, applies the patch only when the status it has is in
+ * `allowedFrom` (any status when null) and a company, a contact name or an email remains, and
+ * reports which case happened (no row: not found).
+ */
+export async function updateCustomer(
+  db: Db,
+  params: {
+    userId: string;
+    id: string;
+    now: string;
+    fields: CustomerFields;
+    allowedFrom: CustomerStatus[] | null;
+  },
+): Promise<CustomerUpdate | undefined> {
+  const { fields, allowedFrom } = params;
+  const keys = keysOf(fields);
+  const sets = keys.map((k) => sql`${col(WRITABLE[k])} = ${columnValue(k, fields[k])}`);
+  sets.push(sql`${col(customers.updatedAt)} = ${params.now}::timestamptz`);
+  const guard = allowedFrom
+    ? sql`cur.status in (${sql.join(
+        allowedFrom.map((s) => sql`${s}`),
+        sql`, `,
+      )})`
+    : sql`true`;
+  // The customer must keep a company, a contact name or an email after the change.
+  const after = (key: "company" | "contact_name" | "email") =>
+    keys.includes(key) ? columnValue(key, fields[key]) : sql.raw(`cur.${key}`);
+  const keepsIdentity = sql`coalesce(${after("company")}, ${after("contact_name")}, ${after("email")}) is not null`;
+  const [row] = await queryRows<CustomerUpdate>(
+    db,
+    sql`with cur as (
+          select ${customers.id}, ${customers.status}, ${customers.company},
+            ${customers.contactName}, ${customers.email} from ${customers}
+          where ${customers.id} = ${params.id} and ${customers.userId} = ${params.userId} for update),
+        upd as (
+          update ${customers} c set ${sql.join(sets, sql`, `)}
+          from cur where ${c.id} = cur.id and ${guard} and ${keepsIdentity}
+          returning ${COLUMNS})
+        select cur.status as previous, (upd.id is not null) as updated,
+          (select ${keepsIdentity} from cur) as keeps_identity, upd.*
+        from cur left join upd on true`,
+  );
+  return row;
+}
+
+/** Whether a row was deleted. */
+export async function deleteCustomer(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<boolean> {
+  const rows = await queryRows<Pick<DbRow<typeof customers>, "id">>(
+    db,
+    sql`delete from ${customers} where ${customers.id} = ${params.id}
+        and ${customers.userId} = ${params.userId} returning ${customers.id}`,
+  );
+  return rows.length > 0;
+}
+
+type CustomerSort =
+  | "created_at"
+  | "updated_at"
+  | "last_contact_at"
+  | "next_followup_at"
+  | "estimated_value"
+  | "company";
+
+const SORT_SQL: Record<CustomerSort, { expr: SQL; nullable: boolean }> = {
+  created_at: { expr: sql`${c.createdAt}`, nullable: false },
+  updated_at: { expr: sql`${c.updatedAt}`, nullable: false },
+  last_contact_at: { expr: sql`${c.lastContactAt}`, nullable: true },
+  next_followup_at: { expr: sql`${c.nextFollowupAt}`, nullable: true },
+  estimated_value: { expr: sql`${c.estimatedValue}`, nullable: true },
+  company: { expr: sql`lower(${c.company})`, nullable: true },
+};
+
+function orderBy(sort: string): SQL {
+  const desc = sort.startsWith("-");
+  const key = (desc ? sort.slice(1) : sort) as CustomerSort;
+  const { expr, nullable } = SORT_SQL[key];
+  const dir = sql.raw(desc ? "desc" : "asc");
+  // Customers without the value come last either way.
+  return sql`${expr} ${dir}${sql.raw(nullable ? " nulls last" : "")}, ${c.id} ${dir}`;
+}
+
+/**
+ * search_text is company, contact and e-mail lower-cased. pg_trgm's index serves a LIKE whose
+ * term holds a trigram; a shorter term (or one of CJK characters, which pg_trgm does not split
+ * into trigrams under every locale) would make it read the whole index, so it is a strpos the
+ * planner keeps on the btree indexes. Two texts, hence two cached plans of the named statement.
+ */
+function searchFilter(term: string): SQL {
+  return /[a-z0-9]{3}/.test(term)
+    ? sql`${c.searchText} like ${`%${escapeLike(term)}%`}`
+    : sql`strpos(${c.searchText}, ${term}) > 0`;
+}
+
+/** A page of the user's customers (one named statement). `q` is lower-cased by the caller. */
+export function listCustomers(
+  db: Db,
+  params: {
+    userId: string;
+    now: string;
+    status?: CustomerStatus;
+    country?: string;
+    tag?: string;
+    due?: boolean;
+    q?: string;
+    sort: string;
+    page: number;
+    size: number;
+  },
+) {
+  const filters: SQL[] = [sql`${c.userId} = ${params.userId}`];
+  if (params.status) filters.push(sql`${c.status} = ${params.status}`);
+  if (params.country) filters.push(sql`lower(${c.country}) = ${params.country.toLowerCase()}`);
+  if (params.tag) filters.push(sql`${c.tags} @> ${JSON.stringify([params.tag])}::jsonb`);
+  if (params.due === true) {
+    filters.push(sql`${c.nextFollowupAt} <= ${params.now}::timestamptz`);
+  } else if (params.due === false) {
+    filters.push(
+      sql`(${c.nextFollowupAt} is null or ${c.nextFollowupAt} > ${params.now}::timestamptz)`,
+    );
+  }
+  if (params.q) filters.push(searchFilter(params.q));
+  return selectPage<CustomerRow>(db, {
+    columns: COLUMNS,
+    from: sql`${customers} ${c}`,
+    where: sql.join(filters, sql` and `),
+    order: orderBy(params.sort),
+    page: params.page,
+    size: params.size,
+  });
+}
+
+type SilentRow = CustomerRow & { silent_since: string; silent_days: number; silence_days: number };
+
+/** Silent: not won or lost, and the last contact (or creation) is older than silence_days. */
+export function listSilentCustomers(
+  db: Db,
+  params: { userId: string; now: string; page: number; size: number },
+) {
+  const now = sql`${params.now}::timestamptz`;
+  const since = sql`coalesce(${c.lastContactAt}, ${c.createdAt})`;
+  const where = sql`${c.userId} = ${params.userId} and ${c.status} not in ('won', 'lost')
+    and ${since} < ${now} - make_interval(days => cfg.days)`;
+  const cfg = sql`(select ${SILENCE_DAYS_SQL} as days) cfg`;
+  return selectPage<SilentRow>(db, {
+    columns: sql`${COLUMNS}, ${since} as silent_since,
+      floor(extract(epoch from (${now} - ${since})) / 86400)::int
+        as silent_days,
+      cfg.days as silence_days`,
+    from: sql`${customers} ${c}, ${cfg}`,
+    where,
+    order: sql`${since}, ${c.id}`,
+    page: params.page,
+    size: params.size,
+  });
+}
+
+/** The configured customers.silence_days. */
+export async function silenceDays(db: Db): Promise<number> {
+  const [row] = await queryRows<{ days: number }>(db, sql`select ${SILENCE_DAYS_SQL} as days`);
+  return row!.days;
+}
+
+export type FollowupRow = Pick<
+  DbRow<typeof followupLogs>,
+  | "id"
+  | "user_id"
+  | "customer_id"
+  | "channel"
+  | "note"
+  | "contacted_at"
+  | "next_followup_at"
+  | "created_at"
+>;
+
+/**
+ * Logs a contact in one statement: the log row, and the customer's last_contact_at (the later
+ * of the two), next_followup_at and status (new becomes contacted). The next follow-up is the
+ * one given (`given`), else contacted_at + `cadence` (days, by the status the customer had: a
+ * `case` over `cur.status`); a contact logged before the latest one on file leaves
+ * next_followup_at alone unless given. No row: the customer is not the user's.
+ */
+export async function insertFollowup(
+  db: Db,
+  params: {
+    id: string;
+    userId: string;
+    customerId: string;
+    channel: FollowupRow["channel"];
+    note: string | null;
+    contactedAt: string;
+    /** undefined: not given; null: given as none. */
+    nextFollowupAt: string | null | undefined;
+    cadence: (statusColumn: SQL) => SQL;
+    now: string;
+  },
+): Promise<{ log: FollowupRow | string; customer: CustomerRow | string } | undefined> {
+  const { userId, now } = params;
+  const contacted = sql`${params.contactedAt}::timestamptz`;
+  const given = params.nextFollowupAt !== undefined;
+  const givenValue =
+    params.nextFollowupAt === undefined || params.nextFollowupAt === null
+      ? sql`null::timestamptz`
+      : sql`${params.nextFollowupAt}::timestamptz`;
+  const [row] = await queryRows<{ log: FollowupRow | string; customer: CustomerRow | string }>(
+    db,
+    sql`with cur as (
+          select ${customers.id}, ${customers.status}, ${customers.lastContactAt},
+            ${customers.nextFollowupAt} from ${customers}
+          where ${customers.id} = ${params.customerId} and ${customers.userId} = ${userId} for update),
+        plan as (
+          select cur.id,
+            (cur.last_contact_at is null or ${contacted} >= cur.last_contact_at) as latest,
+            case when ${sql.raw(String(given))} then ${givenValue}
+                 else ${contacted} + make_interval(days => ${params.cadence(sql`cur.status`)}) end
+              as scheduled
+          from cur),
+        log as (
+          insert into ${followupLogs}
+            (${col(followupLogs.id)}, ${col(followupLogs.userId)}, ${col(followupLogs.customerId)},
+             ${col(followupLogs.channel)}, ${col(followupLogs.note)}, ${col(followupLogs.contactedAt)},
+             ${col(followupLogs.nextFollowupAt)}, ${col(followupLogs.createdAt)})
+          select ${params.id}, ${userId}, plan.id, ${params.channel}, ${params.note},
+                 ${contacted}, plan.scheduled, ${now}::timestamptz
+          from plan
+          returning *),
+        upd as (
+          update ${customers} c set
+            ${col(customers.lastContactAt)} = greatest(${c.lastContactAt}, ${contacted}),
+            ${col(customers.nextFollowupAt)} = case when ${sql.raw(String(given))} or plan.latest
+                                    then plan.scheduled
+                                    else ${c.nextFollowupAt} end,
+            ${col(customers.status)} = case when ${c.status} = 'new' then 'contacted' else ${c.status} end,
+            ${col(customers.updatedAt)} = ${now}::timestamptz
+          from plan where ${c.id} = plan.id
+          returning ${COLUMNS})
+        select row_to_json(log.*) as log, row_to_json(upd.*) as customer from log, upd`,
+  );
+  return row;
+}
+
+/**
+ * A page of a customer's follow-up logs, newest contact first, in one statement; `found` tells
+ * whether the customer is the user's. Past the last page a second statement counts.
+ */
+export async function listFollowups(
+  db: Db,
+  params: { userId: string; customerId: string; page: number; size: number },
+) {
+  const { userId, customerId } = params;
+  const f = alias(followupLogs, "f");
+  const rows = await queryRows<FollowupRow & { found: boolean; total_count: number | null }>(
+    db,
+    sql`with cust as (select ${customers.id} from ${customers}
+          where ${customers.id} = ${customerId} and ${customers.userId} = ${userId}),
+        page as (
+          select ${columnList([f.id, f.userId, f.customerId, f.channel, f.note, f.contactedAt, f.nextFollowupAt, f.createdAt])},
+            count(*) over () as total_count
+          from ${followupLogs} ${f} join cust on ${f.customerId} = cust.id
+          where ${f.userId} = ${userId}
+          order by ${f.contactedAt} desc, ${f.id} desc
+          limit ${params.size} offset ${offsetOf(params.page, params.size)})
+        select exists (select 1 from cust) as found, page.*
+        from (select 1) one left join page on true`,
+  );
+  const found = rows[0]?.found === true;
+  const items = rows.filter((r) => r.id !== null);
+  let total = items.length > 0 ? Number(items[0]!.total_count) : 0;
+  if (found && items.length === 0 && params.page > 1) {
+    const [count] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from ${followupLogs}
+          where ${followupLogs.userId} = ${userId} and ${followupLogs.customerId} = ${customerId}`,
+    );
+    total = count?.n ?? 0;
+  }
+  return { found, items: items as FollowupRow[], total };
+}
+
+export type CustomerFacts = Pick<
+  DbRow<typeof customers>,
+  | "id"
+  | "company"
+  | "contact_name"
+  | "country"
+  | "status"
+  | "notes"
+  | "tags"
+  | "estimated_value"
+  | "estimated_currency"
+  | "last_contact_at"
+  | "next_followup_at"
+> & {
+  logs: Pick<DbRow<typeof followupLogs>, "channel" | "note" | "contacted_at">[] | string | null;
+};
+
+/** The user's customer with its last `logs` follow-up logs (newest first), in one statement. */
+export async function getCustomerFacts(
+  db: Db,
+  params: { userId: string; id: string; logs: number },
+): Promise<CustomerFacts | undefined> {
+  const f = alias(followupLogs, "f");
+  const [row] = await queryRows<CustomerFacts>(
+    db,
+    sql`select ${columnList([c.id, c.company, c.contactName, c.country, c.status, c.notes, c.tags, c.estimatedValue, c.estimatedCurrency, c.lastContactAt, c.nextFollowupAt])},
+          (select coalesce(json_agg(l order by l.contacted_at desc), '[]'::json)
+             from (select ${f.channel}, ${f.note}, ${f.contactedAt} from ${followupLogs} ${f}
+                   where ${f.userId} = ${c.userId} and ${f.customerId} = ${c.id}
+                   order by ${f.contactedAt} desc limit ${sql.raw(String(params.logs))}) l) as logs
+        from ${customers} ${c} where ${c.id} = ${params.id} and ${c.userId} = ${params.userId}`,
+  );
+  return row;
+}

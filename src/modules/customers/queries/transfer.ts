@@ -1,0 +1,145 @@
+import { type Column, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, queryRows } from "../../../db/client";
+import { customers } from "../../../db/schema";
+import { col, columnNames, type DbRow } from "../../../db/sql";
+
+/** Spreadsheet import and export of customers (src/modules/imports). */
+
+const c = alias(customers, "c");
+
+/** An existing customer an import row may update: its email and lower-cased company. */
+export interface CustomerImportMatch {
+  id: DbRow<typeof customers>["id"];
+  primary: DbRow<typeof customers>["email"];
+  secondary: string | null;
+}
+
+/** The user's customers with one of the emails or (lower-cased) companies, oldest first. */
+export function findCustomersForImport(
+  db: Db,
+  params: { userId: string; emails: string[]; companies: string[] },
+): Promise<CustomerImportMatch[]> {
+  const p = JSON.stringify(params.emails);
+  const s = JSON.stringify(params.companies);
+  return queryRows<CustomerImportMatch>(
+    db,
+    sql`select ${customers.id}, ${customers.email} as "primary", lower(${customers.company}) as secondary
+      from ${customers}
+      where ${customers.userId} = ${params.userId}::uuid and (
+        ${customers.email} in (select jsonb_array_elements_text(${p}::jsonb))
+        or lower(${customers.company}) in (select jsonb_array_elements_text(${s}::jsonb)))
+      order by ${customers.createdAt}, ${customers.id}`,
+  );
+}
+
+/**
+ * One statement: updates the rows with an id (a null field keeps the stored value) and inserts
+ * the rows without one. Each row carries the import's field names (the column names).
+ */
+export async function upsertImportedCustomers(
+  db: Db,
+  params: { userId: string; now: string; rows: Record<string, unknown>[] },
+): Promise<void> {
+  const payload = JSON.stringify(params.rows);
+  const { userId, now } = params;
+  // A field the row leaves empty (null) keeps the stored value.
+  const keep = (column: Column) => sql`${col(column)} = coalesce(i.${col(column)}, ${column})`;
+  await queryRows(
+    db,
+    sql`with input as (
+          select * from jsonb_to_recordset(${payload}::jsonb) as x(
+            id uuid, company text, contact_name text, email text, phone text, whatsapp text,
+            country text, source text, tags jsonb, status text, notes text,
+            estimated_value int, estimated_currency text, last_contact_at timestamptz,
+            next_followup_at timestamptz)),
+        upd as (
+          update ${customers} c set
+            ${sql.join(
+              [
+                keep(c.company),
+                keep(c.contactName),
+                keep(c.email),
+                keep(c.phone),
+                keep(c.whatsapp),
+                keep(c.country),
+                keep(c.source),
+                keep(c.tags),
+                keep(c.status),
+                keep(c.notes),
+                keep(c.estimatedValue),
+                keep(c.estimatedCurrency),
+                keep(c.lastContactAt),
+                keep(c.nextFollowupAt),
+              ],
+              sql`,\n            `,
+            )},
+            ${col(customers.updatedAt)} = ${now}::timestamptz
+          from input i
+          where i.id is not null and ${c.id} = i.id and ${c.userId} = ${userId}::uuid
+          returning ${c.id}),
+        ins as (
+          insert into ${customers} (${columnNames([
+            customers.userId,
+            customers.company,
+            customers.contactName,
+            customers.email,
+            customers.phone,
+            customers.whatsapp,
+            customers.country,
+            customers.source,
+            customers.tags,
+            customers.status,
+            customers.notes,
+            customers.estimatedValue,
+            customers.estimatedCurrency,
+            customers.lastContactAt,
+            customers.nextFollowupAt,
+            customers.createdAt,
+            customers.updatedAt,
+          ])})
+          select ${userId}::uuid, i.company, i.contact_name, i.email, i.phone, i.whatsapp,
+            i.country, i.source, coalesce(i.tags, '[]'::jsonb), coalesce(i.status, 'new'),
+            i.notes, i.estimated_value, coalesce(i.estimated_currency, 'USD'),
+            i.last_contact_at, i.next_followup_at, ${now}::timestamptz, ${now}::timestamptz
+          from input i where i.id is null
+          returning ${customers.id})
+        select (select count(*) from upd)::int as updated, (select count(*) from ins)::int as created`,
+  );
+}
+
+const isoText = (column: unknown) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** A customer as exported: every field the import reads, dates as ISO 8601 UTC text. */
+export type CustomerExportRow = Pick<
+  DbRow<typeof customers>,
+  | "company"
+  | "contact_name"
+  | "email"
+  | "phone"
+  | "whatsapp"
+  | "country"
+  | "source"
+  | "tags"
+  | "status"
+  | "notes"
+  | "estimated_value"
+  | "estimated_currency"
+  | "last_contact_at"
+  | "next_followup_at"
+> & { currency: string };
+
+/** The user's customers, oldest first; `currency` is that of estimated_value. */
+export function exportCustomers(db: Db, params: { userId: string }): Promise<CustomerExportRow[]> {
+  const t = customers;
+  return queryRows<CustomerExportRow>(
+    db,
+    sql`select ${t.company}, ${t.contactName}, ${t.email}, ${t.phone}, ${t.whatsapp}, ${t.country},
+        ${t.source}, ${t.tags}, ${t.status}, ${t.notes}, ${t.estimatedValue}, ${t.estimatedCurrency},
+        ${t.estimatedCurrency} as currency,
+        ${isoText(t.lastContactAt)} as last_contact_at,
+        ${isoText(t.nextFollowupAt)} as next_followup_at
+      from ${t} where ${t.userId} = ${params.userId}::uuid order by ${t.createdAt}, ${t.id}`,
+  );
+}

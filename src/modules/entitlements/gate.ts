@@ -1,0 +1,9 @@
+import type { EntitlementGate } from "../../http/entitlements";
+import { describePlanLimit } from "./limits";
+import { checkFeature } from "./service";
+
+/** What src/http asks of the plans, as deps.entitlements (see buildDeps). */
+export const entitlementGate: EntitlementGate = {
+  checkFeature,
+  describePlanLimit: (deps, hit) => describePlanLimit(deps.db, hit),
+};
