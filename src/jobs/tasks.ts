@@ -9,11 +9,11 @@ import { expireDueCredits } from "../modules/credits/service";
 import { notifyCustomerReminders } from "../modules/customers/reminders";
 import { sweepDiscoveryJobs } from "../modules/discovery/jobs";
 import { refreshExchangeRates } from "../modules/exchange/service";
-import { purgeExpiredNonces } from "../modules/payments/nonce-cleanup";
+import { purgeExpiredNonces } from "../modules/payments/queries/nonce-cleanup";
+import { grantRunningAllowances } from "../modules/payments/queries/subscription-allowances";
 import { expirePendingOrders } from "../modules/payments/service/orders";
 import { reconcilePendingRefunds } from "../modules/payments/service/refunds";
-import { grantRunningAllowances } from "../modules/payments/subscription-allowances";
-import { downgradeExpiredPlansBatch } from "../modules/users/trial-downgrade";
+import { downgradeExpiredPlansBatch } from "../modules/users/queries/trial-downgrade";
 import type { CronTask } from "./schedules";
 
 /**

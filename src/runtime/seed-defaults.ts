@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { systemClock } from "../lib/clock";
-import { seedDefaultPackages } from "../modules/credits/seed-packages";
-import { seedDefaultPlans } from "../modules/entitlements/seed-plans";
+import { seedDefaultPackages } from "../modules/credits/queries/seed-packages";
+import { seedDefaultPlans } from "../modules/entitlements/queries/seed-plans";
 import { seedRatesSnapshot } from "../modules/exchange/service";
 import { seedConfigDefaults } from "../modules/system-config/queries";
 

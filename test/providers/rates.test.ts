@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ratesClientFromEnv } from "../../src/providers/rates";
 import {
   createFrankfurterClient,
   decimalFromJsonNumber,
@@ -7,7 +8,6 @@ import {
   RatesUnavailableError,
   rawRates,
 } from "../../src/providers/rates/frankfurter";
-import { ratesClientFromEnv } from "../../src/providers/rates/index";
 import { type FakeFrankfurter, startFakeFrankfurter } from "../fakes/frankfurter";
 import { testConfig } from "../support/harness";
 

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { customers, exchangeRates, wechatWebhookNonces } from "../../src/db/schema";
+import type { customers, exchangeRates, wechatWebhookNonces } from "../../src/db/schema";
 import type { DbRow } from "../../src/db/sql";
 
 // Checked by `npm run typecheck` (and trivially run by vitest): raw rows keyed by column name.

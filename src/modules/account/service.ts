@@ -14,7 +14,7 @@ import {
   useEmailChangeToken,
   useResetToken,
   useVerifyToken,
-} from "../auth/email-token-queries";
+} from "../auth/queries/email-tokens";
 import { noteSessionEnded } from "../auth/revocations";
 import { referralRewardOnVerification, referredRewardSet } from "../growth/referrals";
 import {
@@ -22,7 +22,7 @@ import {
   findUserByEmail,
   getAccount,
   mailTargets,
-} from "../users/account-queries";
+} from "../users/queries/account";
 import { frontendUrl } from "./links";
 import {
   changeEmailMail,

@@ -4,11 +4,11 @@ import { iso, nowIso } from "../../lib/clock";
 import { isSystemConfigKey } from "../system-config/defaults";
 import * as configQueries from "../system-config/queries";
 import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";
-import { listUsageLogsPage } from "../usage/admin-logs";
+import { listUsageLogsPage } from "../usage/queries/admin-logs";
 import { type AdminUserRow, getUserWithBalance, listUsersPage } from "../users/queries";
 import { toUserResponse } from "../users/service";
-import type { Actor } from "./audit-queries";
 import * as queries from "./queries";
+import type { Actor } from "./queries/audit";
 import { changedFields } from "./writes";
 
 function toAdminUser(deps: Deps, row: AdminUserRow) {

@@ -8,10 +8,10 @@ import { requestIp } from "../../http/limits";
 import { encryptSecret } from "../../lib/crypto";
 import { checkOutboundUrl, outboundPolicy } from "../../lib/outbound";
 import { SsrfBlockedError, type SsrfReason } from "../../lib/ssrf";
-import type { Actor, SecretState } from "./audit-queries";
+import type { Actor, SecretState } from "./queries/audit";
 
 // The audit fragment (auditCte, lockBefore) lives with the admin_audit_log queries.
-export type { Actor, SecretState } from "./audit-queries";
+export type { Actor, SecretState } from "./queries/audit";
 
 /** The calling admin (after requireAdmin) as the actor of a write. */
 export const actorOf = (c: Context<AppEnv>): Actor & { id: string } => ({

@@ -4,8 +4,8 @@ import { type Db, queryRows } from "../../db/client";
 import { selectPage } from "../../db/page";
 import { aiProviders, faqs, searchProviders, systemConfig } from "../../db/schema";
 import { col, columnList, type DbRow } from "../../db/sql";
-import { type Actor, type AuditedWrite, auditCte, lockBefore } from "../admin/audit-queries";
-import { previousConfigValueSql, upsertConfigCte } from "../system-config/config-entry";
+import { type Actor, type AuditedWrite, auditCte, lockBefore } from "../admin/queries/audit";
+import { previousConfigValueSql, upsertConfigCte } from "../system-config/queries/config-entry";
 
 /** The SQL of the tables ai-admin owns: ai_providers and faqs. */
 

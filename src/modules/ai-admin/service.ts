@@ -16,7 +16,7 @@ import {
 } from "../ai/queries";
 import { AI_TASKS, type AiTask, llmCandidates } from "../ai/routing";
 import { createProviderAdmin } from "../provider-admin/service";
-import { getConfigEntry } from "../system-config/config-entry";
+import { getConfigEntry } from "../system-config/queries/config-entry";
 import {
   type AiProviderExtra,
   aiProviderTable,

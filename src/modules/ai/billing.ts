@@ -1,10 +1,10 @@
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { configuredProviders } from "../ai-admin/queries";
-import { consumptionRefundedSql, settleHoldCte } from "../credits/ai-holds";
 import { refundHold } from "../credits/holds";
+import { consumptionRefundedSql, settleHoldCte } from "../credits/queries/ai-holds";
 import { type Charge, type CreditOperation, chargeCredits } from "../credits/service";
-import { billingLogCte } from "../usage/billing-log";
+import { billingLogCte } from "../usage/queries/billing-log";
 import { settleHoldAndLog } from "./queries";
 
 /** The providers an operation cannot run without: checked before anything is charged. */

@@ -4,7 +4,7 @@ import { type Db, queryRows } from "../../db/client";
 import { selectPage } from "../../db/page";
 import { aiProviders, type QuotaPeriod, translationQuotas } from "../../db/schema";
 import { col, type DbRow } from "../../db/sql";
-import { type Actor, type AuditedWrite, auditCte, lockBefore } from "../admin/audit-queries";
+import { type Actor, type AuditedWrite, auditCte, lockBefore } from "../admin/queries/audit";
 
 /**
  * The SQL of translation_quotas (owned by ai): per-provider translation quotas, a day row

@@ -5,7 +5,7 @@ import { iso, nowIso } from "../../lib/clock";
 import { billed, billedHold } from "../ai/billing";
 import { aiUnavailable, runLlmTask, streamLlmTask } from "../ai/routing";
 import type { FaqMatch } from "../ai-admin/queries";
-import { getConfigEntry } from "../system-config/config-entry";
+import { getConfigEntry } from "../system-config/queries/config-entry";
 import {
   type AssistantAction,
   actionBlockFilter,

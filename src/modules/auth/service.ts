@@ -22,7 +22,7 @@ import {
   LOGIN_THROTTLE,
   releaseLoginAttempt,
   replacePasswordHash,
-} from "../users/sign-in-queries";
+} from "../users/queries/sign-in";
 import * as queries from "./queries";
 import { noteSessionEnded } from "./revocations";
 import { signAccessToken } from "./tokens";

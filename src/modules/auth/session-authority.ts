@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps";
 import type { SessionAuthority } from "../../http/auth";
-import { getUserStanding } from "../users/sign-in-queries";
+import { getUserStanding } from "../users/queries/sign-in";
 import { isSessionEnded } from "./revocations";
 import { verifyAccessToken } from "./tokens";
 

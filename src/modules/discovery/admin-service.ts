@@ -1,5 +1,5 @@
 import { createProviderAdmin } from "../provider-admin/service";
-import { searchProviderTable } from "./admin-queries";
+import { searchProviderTable } from "./queries/provider-admin";
 import type { ProviderInput, ProviderPatchInput } from "./schemas";
 
 /**

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import { unavailable, validationError } from "../../http/errors";
+import { ratesClientFromEnv } from "../../providers/rates";
 import { RATES_SOURCE_ECB, type RatesClient } from "../../providers/rates/frankfurter";
-import { ratesClientFromEnv } from "../../providers/rates/index";
 import * as queries from "./queries";
 import { RATES_SNAPSHOT, SNAPSHOT_SOURCE } from "./snapshot";
 

@@ -13,10 +13,10 @@ import {
   users,
 } from "../../db/schema";
 import { col, columnList, columnNames, type DbRow } from "../../db/sql";
-import { type Actor, auditCte, lockBefore } from "../admin/audit-queries";
-import { notificationInsert } from "../notifications/insert";
+import { type Actor, auditCte, lockBefore } from "../admin/queries/audit";
+import { notificationInsert } from "../notifications/queries/insert";
 import { referralSubscriptionInsert } from "../payments/queries";
-import { planExtensionSet, planExtensionUpdate } from "../users/plan-extension";
+import { planExtensionSet, planExtensionUpdate } from "../users/queries/plan-extension";
 
 /**
  * Every statement on the growth tables (certifications, invoices, referral_rewards). The

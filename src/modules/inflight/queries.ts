@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { renewRunLeasesSql } from "../agent/lease-renewal";
+import { renewRunLeasesSql } from "../agent/queries/lease-renewal";
 import { renewHoldsSql, renewKeysSql } from "../credits/queries";
 
 /**

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
-import type { NotificationInput } from "./insert";
 import * as queries from "./queries";
+import type { NotificationInput } from "./queries/insert";
 
 /** Writes a notification; with a dedupe key, only the first of an episode is stored. */
 export function notify(deps: Deps, input: NotificationInput): Promise<{ created: boolean }> {

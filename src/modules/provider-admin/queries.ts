@@ -3,7 +3,7 @@ import { type Db, queryRows } from "../../db/client";
 import { selectPage } from "../../db/page";
 import type { aiProviders, searchProviders } from "../../db/schema";
 import { col, columnList, type DbRow } from "../../db/sql";
-import { type Actor, type AuditedWrite, auditCte, lockBefore } from "../admin/audit-queries";
+import { type Actor, type AuditedWrite, auditCte, lockBefore } from "../admin/queries/audit";
 
 /**
  * The SQL of a provider admin (AI providers, search providers): one table of providers with a

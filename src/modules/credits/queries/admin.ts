@@ -5,7 +5,7 @@ import { selectPage } from "../../../db/page";
 import { creditConsumptions, creditPackages, userCredits, users } from "../../../db/schema";
 import { type ColumnName, col, columnList, columnNames, type DbRow } from "../../../db/sql";
 import { escapeLike } from "../../../lib/sql-text";
-import { type Actor, auditCte, lockBefore } from "../../admin/audit-queries";
+import { type Actor, auditCte, lockBefore } from "../../admin/queries/audit";
 
 /** Balances with their holders, largest first; `q` matches email or name. */
 export function listCreditUsersPage(db: Db, params: { q?: string; page: number; size: number }) {

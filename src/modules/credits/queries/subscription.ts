@@ -4,7 +4,7 @@ import { type Db, queryRows } from "../../../db/client";
 import { subscriptionPlans, subscriptions, users } from "../../../db/schema";
 import { columnList, type DbRow } from "../../../db/sql";
 import { effectivePlanSql } from "../../entitlements/queries";
-import { cancelAtPeriodEndSql } from "../../payments/cancel-at-period-end";
+import { cancelAtPeriodEndSql } from "../../payments/queries/cancel-at-period-end";
 
 type SubscriptionRow = DbRow<typeof subscriptions>;
 type Nullable<T> = { [K in keyof T]: T[K] | null };

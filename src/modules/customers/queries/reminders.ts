@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { customers } from "../../../db/schema";
-import { notificationInsert } from "../../notifications/insert";
+import { notificationInsert } from "../../notifications/queries/insert";
 import { SILENCE_DAYS_SQL } from "./index";
 
 const c = alias(customers, "c");

@@ -2,7 +2,7 @@ import type { CERTIFICATION_STATUSES } from "../../../db/schema";
 import type { Deps } from "../../../deps";
 import { conflict, forbidden, notFound } from "../../../http/errors";
 import { iso } from "../../../lib/clock";
-import type { Actor } from "../../admin/audit-queries";
+import type { Actor } from "../../admin/queries/audit";
 import {
   type CertificationRow,
   getUserCertification,

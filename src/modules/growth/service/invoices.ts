@@ -3,7 +3,7 @@ import type { INVOICE_STATUSES } from "../../../db/schema";
 import type { Deps } from "../../../deps";
 import { conflict, notFound } from "../../../http/errors";
 import { iso } from "../../../lib/clock";
-import type { Actor } from "../../admin/audit-queries";
+import type { Actor } from "../../admin/queries/audit";
 import {
   type InvoiceRow,
   insertInvoice,

@@ -5,8 +5,8 @@ import { ApiError, notFound, unavailable, validationError } from "../../../http/
 import { iso } from "../../../lib/clock";
 import { PaymentGatewayError } from "../../../providers/payment/gateway";
 import { yearlyPrice } from "../../credits/catalog";
-import { getActivePackage } from "../../credits/order-package";
-import { getActivePlan } from "../../entitlements/order-plan";
+import { getActivePackage } from "../../credits/queries/order-package";
+import { getActivePlan } from "../../entitlements/queries/order-plan";
 import {
   cancelPendingOrder as cancelPendingOrderRow,
   cancelUnstartedOrder,

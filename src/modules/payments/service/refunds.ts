@@ -5,7 +5,7 @@ import {
   PaymentGatewayUnavailableError,
 } from "../../../providers/payment/gateway";
 import { StripeUnavailableError } from "../../../providers/payment/stripe";
-import { type Actor, auditCte } from "../../admin/audit-queries";
+import { type Actor, auditCte } from "../../admin/queries/audit";
 import {
   applyRefundStatement,
   createRefund,

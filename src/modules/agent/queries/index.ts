@@ -1,0 +1,392 @@
+import { sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, queryRows } from "../../../db/client";
+import { claimLease, type LeaseClaim, leaseOwned, sweepLeases } from "../../../db/leased-jobs";
+import { selectPage } from "../../../db/page";
+import { agentPipelines, creditConsumptions, userCredits } from "../../../db/schema";
+import { col, columnList, columnNames, type DbRow } from "../../../db/sql";
+import { holdHandOver } from "../../credits/queries/hand-over";
+import { type LeadCustomer, leadCustomersCtes } from "../../customers/queries/leads";
+import { recordInsertWhere } from "../../discovery/queries";
+
+/** The agent module's statements: its runs (agent_pipelines). */
+
+const a = agentPipelines;
+
+type PipelineRow = DbRow<typeof agentPipelines>;
+
+export type QueuedRunRow = Pick<PipelineRow, "id" | "status">;
+
+/* ------------------------------------------------------------------ start, sweep, resume */
+
+/** Records the queued run and takes its charge over from the hold, in one statement. */
+export async function insertQueuedRun(
+  db: Db,
+  run: {
+    id: string;
+    userId: string;
+    product: string;
+    market: string;
+    maxLeads: number;
+    consumptionId: string | null;
+    now: string;
+  },
+): Promise<QueuedRunRow> {
+  const [row] = await queryRows<QueuedRunRow>(
+    db,
+    sql`with handed_over as (${holdHandOver(run.consumptionId)})
+        insert into ${a} (${columnNames([
+          a.id,
+          a.userId,
+          a.status,
+          a.product,
+          a.market,
+          a.maxLeads,
+          a.consumptionId,
+          a.createdAt,
+          a.updatedAt,
+        ])})
+        values (${run.id}, ${run.userId}, 'queued', ${run.product}, ${run.market},
+          ${run.maxLeads}, ${run.consumptionId}, ${run.now}::timestamptz, ${run.now}::timestamptz)
+        returning ${a.id}, ${a.status}`,
+  );
+  return row!;
+}
+
+/**
+ * Runs nobody is working on (lease expired, or queued since before `staleQueued`), oldest first
+ * (agent_pipelines_open_idx), each handed to `redeliver`.
+ */
+export function sweepDueRuns(db: Db, params: Parameters<typeof sweepLeases>[2]) {
+  return sweepLeases(db, a, params);
+}
+
+/** The runs `instanceId` was running get a lease that has just expired; their ids. */
+export function expireInstanceLeases(
+  db: Db,
+  params: { instanceId: string; now: string },
+): Promise<Pick<PipelineRow, "id">[]> {
+  return queryRows(
+    db,
+    sql`update ${a}
+        set ${col(a.leaseUntil)} = ${params.now}::timestamptz - interval '1 second'
+        where ${a.status} = 'running' and ${a.instanceId} = ${params.instanceId}
+        returning ${a.id}`,
+  );
+}
+
+/* ------------------------------------------------------------------ a worker's run */
+
+export type ClaimedRunRow = Pick<
+  PipelineRow,
+  | "id"
+  | "user_id"
+  | "product"
+  | "market"
+  | "max_leads"
+  | "consumption_id"
+  | "attempts"
+  | "pipeline_data"
+  | "checkpoint"
+>;
+
+const owned = (run: LeaseClaim) => leaseOwned(a, run);
+
+/** Claims the run (queued, or running with an expired lease); undefined: nothing to claim. */
+export function claimRun(
+  db: Db,
+  params: { id: string; instanceId: string; now: string; leaseUntil: string },
+): Promise<ClaimedRunRow | undefined> {
+  return claimLease<ClaimedRunRow>(db, a, {
+    id: params.id,
+    now: params.now,
+    leaseUntil: params.leaseUntil,
+    set: sql`${col(a.instanceId)} = ${params.instanceId}`,
+    returning: columnList([
+      a.id,
+      a.userId,
+      a.product,
+      a.market,
+      a.maxLeads,
+      a.consumptionId,
+      a.attempts,
+      a.pipelineData,
+      a.checkpoint,
+    ]),
+  });
+}
+
+/**
+ * Writes the run's progress (and the checkpoint, when given) and extends the lease; false when
+ * the run is no longer the claimer's.
+ */
+export async function writeRunProgress(
+  db: Db,
+  params: { run: LeaseClaim; data: object; checkpoint?: object; leaseUntil: string; now: string },
+): Promise<boolean> {
+  const checkpoint = params.checkpoint ? JSON.stringify(params.checkpoint) : null;
+  const rows = await queryRows(
+    db,
+    sql`update ${a}
+        set ${col(a.pipelineData)} = ${JSON.stringify(params.data)}::jsonb,
+          ${col(a.checkpoint)} = coalesce(${checkpoint}::jsonb, ${a.checkpoint}),
+          ${col(a.leaseUntil)} = ${params.leaseUntil}::timestamptz,
+          ${col(a.updatedAt)} = ${params.now}::timestamptz
+        where ${owned(params.run)}
+        returning ${a.id}`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Refunds the run's charge while the run is still the claimer's (the row locked first):
+ * credit_refund refunds once.
+ */
+export async function refundClaimedRun(
+  db: Db,
+  params: { run: LeaseClaim; reason: string; now: string },
+): Promise<void> {
+  await queryRows(
+    db,
+    sql`select r.applied
+        from (select ${a.consumptionId} from ${a}
+              where ${owned(params.run)} and ${a.consumptionId} is not null
+              for update) p
+        cross join lateral credit_refund(p.consumption_id, ${params.reason},
+          ${params.now}::timestamptz) r`,
+  );
+}
+
+/** Marks the run failed (fenced by the claim). `data` null keeps the recorded stages. */
+export async function failRun(
+  db: Db,
+  params: { run: LeaseClaim; data: object | null; error: string; now: string },
+): Promise<void> {
+  const { now } = params;
+  const data = params.data === null ? null : JSON.stringify(params.data);
+  await queryRows(
+    db,
+    sql`update ${a}
+        set ${col(a.status)} = 'failed', ${col(a.error)} = ${params.error},
+          ${col(a.leaseUntil)} = null, ${col(a.checkpoint)} = null,
+          ${col(a.finishedAt)} = ${now}::timestamptz, ${col(a.updatedAt)} = ${now}::timestamptz,
+          ${col(a.pipelineData)} = coalesce(${data}::jsonb, ${a.pipelineData})
+        where ${owned(params.run)}`,
+  );
+}
+
+/**
+ * One statement: the leads become customers of the user (customers/leads.ts: duplicates and the
+ * plan's customers limit), a discovery record keeps the companies, and the run is finished with
+ * customer ids, the save stage and the summary. Fenced by the claim: false when the run was no
+ * longer the claimer's (nothing written).
+ */
+export async function finishRunSaved(
+  db: Db,
+  params: {
+    run: LeaseClaim & { user_id: string; product: string; market: string };
+    customers: LeadCustomer[];
+    noNewCustomers: boolean;
+    companies: unknown[];
+    /** The stages before the save stage, and the leads (with their drafts). */
+    stages: object[];
+    leads: object[];
+    drafted: number;
+    saveStarted: string;
+    now: string;
+  },
+): Promise<boolean> {
+  const { run, now } = params;
+  const p = alias(agentPipelines, "p");
+  const [result] = await queryRows<{ done: number }>(
+    db,
+    sql`with owner as (
+        select 1 from ${a} where ${owned(run)}),
+      ${leadCustomersCtes({
+        userId: run.user_id,
+        leads: params.customers,
+        noNewCustomers: params.noNewCustomers,
+        now,
+        when: sql`exists (select 1 from owner)`,
+      })},
+      record as (${recordInsertWhere(
+        {
+          userId: run.user_id,
+          product: run.product,
+          market: run.market,
+          companies: params.companies,
+          now,
+        },
+        sql`exists (select 1 from owner)`,
+      )}),
+      counts as (
+        select (select count(*) from saved)::int as saved,
+          (select count(*) from matched where existing is not null)::int as duplicates,
+          n.not_saved, n.limit_note,
+          -- Only when leads were left out: {not_saved, note}, merged into the summary.
+          case when n.not_saved > 0 then jsonb_build_object('not_saved', n.not_saved,
+              'note', n.not_saved || ' new lead(s) not saved: ' || n.limit_note)
+            else '{}'::jsonb end as over_limit
+        from (select (select count(*) from placed where over_limit)::int as not_saved,
+                'the customers limit of your plan (' || coalesce(quota.max::text, 'none')
+                  || ') is reached' as limit_note
+              from quota) n),
+      done as (
+        update ${a} ${p}
+        set ${col(a.status)} = 'succeeded', ${col(a.error)} = null, ${col(a.leaseUntil)} = null,
+          ${col(a.checkpoint)} = null, ${col(a.finishedAt)} = ${now}::timestamptz,
+          ${col(a.updatedAt)} = ${now}::timestamptz,
+          ${col(a.pipelineData)} = jsonb_build_object(
+            'stages', ${JSON.stringify(params.stages)}::jsonb || jsonb_build_array(jsonb_build_object(
+              'name', 'save', 'status', 'succeeded', 'started_at', ${params.saveStarted}::text,
+              'finished_at', ${now}::text,
+              'detail', jsonb_build_object('saved', counts.saved, 'duplicates', counts.duplicates,
+                'discovery_record_id', (select id from record)) || counts.over_limit)),
+            'leads', coalesce((
+              select jsonb_agg(e.lead || jsonb_build_object(
+                  'customer_id', case when m.keep then m.id end,
+                  'duplicate_of', m.existing)
+                  || case when m.over_limit then jsonb_build_object('not_saved', counts.limit_note)
+                     else '{}'::jsonb end order by e.ord)
+              from jsonb_array_elements(${JSON.stringify(params.leads)}::jsonb)
+                with ordinality as e(lead, ord)
+              join placed m on m.ord = e.ord), '[]'::jsonb),
+            'summary', jsonb_build_object('leads', ${params.leads.length}::int,
+              'drafted', ${params.drafted}::int, 'saved', counts.saved, 'duplicates', counts.duplicates)
+              || counts.over_limit)
+        from counts
+        where ${p.id} = ${run.id} and ${p.status} = 'running' and ${p.attempts} = ${run.attempts}
+        returning ${p.id})
+      select (select count(*) from done)::int as done`,
+  );
+  return (result?.done ?? 0) > 0;
+}
+
+/* ------------------------------------------------------------------ cancel */
+
+export interface CancelOutcome {
+  /** The run's status before (null: not the caller's run). */
+  was: PipelineRow["status"] | null;
+  cancelled: boolean;
+  refunded: number | null;
+  balance: DbRow<typeof userCredits>["balance"] | null;
+}
+
+/**
+ * One statement: the caller's queued or running run becomes `cancelled` (its row locked first)
+ * and the share of its charge for the `billedStages` not started (counted from the stages in
+ * pipeline_data) is refunded with its ledger row by credit_refund_part, once.
+ */
+export async function cancelRunAndRefund(
+  db: Db,
+  params: { userId: string; id: string; billedStages: number; now: string },
+): Promise<CancelOutcome | undefined> {
+  const { now, billedStages } = params;
+  const p = alias(agentPipelines, "p");
+  const c = alias(creditConsumptions, "c");
+  const [row] = await queryRows<CancelOutcome>(
+    db,
+    sql`with target as (
+          select ${a.id}, ${a.status}, ${a.consumptionId},
+            jsonb_array_length(coalesce(${a.pipelineData} -> 'stages', '[]'::jsonb)) as started
+          from ${a} where ${a.id} = ${params.id} and ${a.userId} = ${params.userId}
+          for update),
+        cancelled as (
+          update ${a} ${p}
+          set ${col(a.status)} = 'cancelled', ${col(a.error)} = 'Cancelled by the user',
+            ${col(a.leaseUntil)} = null, ${col(a.checkpoint)} = null,
+            ${col(a.finishedAt)} = ${now}::timestamptz, ${col(a.updatedAt)} = ${now}::timestamptz
+          from target t
+          where ${p.id} = t.id and t.status in ('queued', 'running')
+          returning ${p.id}, t.consumption_id, t.started),
+        owed as (
+          select ${c.id} as consumption_id,
+            (${c.cost} * (${billedStages} - least(greatest(x.started, 0), ${billedStages}))
+              / ${billedStages})::int as amount
+          from cancelled x join ${creditConsumptions} ${c} on ${c.id} = x.consumption_id),
+        refund as (
+          select r.applied, r.balance, r.amount from owed
+          cross join lateral credit_refund_part(owed.consumption_id, owed.amount,
+            'agent_run cancelled', ${now}::timestamptz) r)
+      select (select status from target) as was,
+        exists (select 1 from cancelled) as cancelled,
+        (select amount from refund where applied) as refunded,
+        coalesce((select balance from refund),
+          (select ${userCredits.balance} from ${userCredits}
+           where ${userCredits.userId} = ${params.userId})) as balance`,
+  );
+  return row;
+}
+
+/* ------------------------------------------------------------------ reading runs */
+
+export type RunViewRow = Pick<PipelineRow, "id" | "status" | "error" | "finished_at"> & {
+  /** pipeline_data -> 'stages' / -> 'summary' (jsonb; some drivers hand it over as text). */
+  stages: unknown;
+  summary: unknown;
+};
+
+/** The run without its leads (the event stream's poll); undefined when not the caller's. */
+export async function findRunView(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<RunViewRow | undefined> {
+  const [row] = await queryRows<RunViewRow>(
+    db,
+    sql`select ${a.id}, ${a.status}, ${a.error}, ${a.pipelineData} -> 'stages' as stages,
+          ${a.pipelineData} -> 'summary' as summary, ${a.finishedAt}
+        from ${a} where ${a.id} = ${params.id} and ${a.userId} = ${params.userId}`,
+  );
+  return row;
+}
+
+export type RunRow = Pick<
+  PipelineRow,
+  | "id"
+  | "status"
+  | "product"
+  | "market"
+  | "max_leads"
+  | "error"
+  | "attempts"
+  | "created_at"
+  | "started_at"
+  | "finished_at"
+>;
+
+const RUN_COLUMNS = columnList([
+  a.id,
+  a.status,
+  a.product,
+  a.market,
+  a.maxLeads,
+  a.error,
+  a.attempts,
+  a.createdAt,
+  a.startedAt,
+  a.finishedAt,
+]);
+
+/** The user's runs, newest first (agent_pipelines_user_created_idx), with their summaries. */
+export function listRunsPage(db: Db, params: { userId: string; page: number; size: number }) {
+  return selectPage<RunRow & { summary: unknown }>(db, {
+    columns: sql`${RUN_COLUMNS}, ${a.pipelineData} -> 'summary' as summary`,
+    from: sql`${a}`,
+    where: sql`${a.userId} = ${params.userId}`,
+    order: sql`${a.createdAt} desc, ${a.id} desc`,
+    page: params.page,
+    size: params.size,
+  });
+}
+
+export async function findRun(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<(RunRow & Pick<PipelineRow, "pipeline_data">) | undefined> {
+  const [row] = await queryRows<RunRow & Pick<PipelineRow, "pipeline_data">>(
+    db,
+    sql`select ${RUN_COLUMNS}, ${a.pipelineData} from ${a}
+        where ${a.id} = ${params.id} and ${a.userId} = ${params.userId}`,
+  );
+  return row;
+}

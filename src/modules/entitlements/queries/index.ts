@@ -1,0 +1,249 @@
+import { type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, queryRows, queryRowsPrepared } from "../../../db/client";
+import {
+  agentPipelines,
+  subscriptionPlans,
+  systemConfig,
+  users,
+  userUsage,
+} from "../../../db/schema";
+import { type ColumnName, col, columnList, columnNames, type DbRow } from "../../../db/sql";
+import type { Feature, PlanLimitName } from "../../../lib/plans";
+import { type Actor, auditCte, lockBefore } from "../../admin/queries/audit";
+
+type PlanRow = DbRow<typeof subscriptionPlans>;
+
+/** The plan code in effect (SQL's effective_plan, with the app clock instead of now()). */
+export function effectivePlanSql(plan: SQL | unknown, expiresAt: SQL | unknown, now: SQL): SQL {
+  return sql`(case when ${plan} <> 'free' and ${expiresAt} <= ${now}
+    then 'free' else ${plan} end)`;
+}
+
+/** Usage of a countable limit by the user `userId` (an SQL expression), as of `now`. */
+function limitUsageSql(limit: PlanLimitName, userId: SQL | unknown, now: SQL): SQL {
+  if (limit === "customers") {
+    const uu = alias(userUsage, "uu");
+    return sql`coalesce((select ${uu.customers} from ${userUsage} ${uu} where ${uu.userId} = ${userId}), 0)`;
+  }
+  const a = alias(agentPipelines, "a");
+  return sql`(select count(*)::int from ${agentPipelines} ${a} where ${a.userId} = ${userId}
+        and ${a.createdAt} >= date_trunc('month', ${now} at time zone 'UTC') at time zone 'UTC')`;
+}
+
+/**
+ * One JSON value `{plan, features, limits: {name: {max, used}}}` for the user whose columns are
+ * given: what /me and the balance show so a frontend can grey out what is locked.
+ */
+export function entitlementsJsonSql(
+  user: { id: SQL | unknown; plan: SQL | unknown; expiresAt: SQL | unknown },
+  now: SQL,
+): SQL {
+  const p = alias(subscriptionPlans, "p");
+  const limit = (name: PlanLimitName) =>
+    sql`json_build_object('max', (${p.limits} ->> ${sql.raw(`'${name}'`)})::int,
+      'used', ${limitUsageSql(name, user.id, now)})`;
+  return sql`(select json_build_object('plan', ep.code,
+        'features', coalesce(${p.features}, '[]'::jsonb),
+        'limits', json_build_object('customers', ${limit("customers")},
+          'agent_runs_per_month', ${limit("agent_runs_per_month")}))
+      from (select ${effectivePlanSql(user.plan, user.expiresAt, now)} as code) ep
+      left join ${subscriptionPlans} ${p} on ${p.code} = ep.code)`;
+}
+
+type GateRow = Pick<DbRow<typeof users>, "status"> & {
+  plan: string;
+  allowed: boolean;
+  plans: Pick<PlanRow, "code" | "name">[] | string | null;
+  max: number | null;
+  used: number | null;
+};
+
+/**
+ * The gate's one statement: the user's plan in effect, whether its features hold `feature`,
+ * the plans on sale that do, and (with `limit`) the limit's max and this user's usage.
+ */
+export async function getFeatureGate(
+  db: Db,
+  params: { userId: string; feature: Feature; limit?: PlanLimitName; now: SQL },
+): Promise<GateRow | undefined> {
+  const { feature, limit, now } = params;
+  const u = alias(users, "u");
+  const p = alias(subscriptionPlans, "p");
+  const q = alias(subscriptionPlans, "q");
+  const [row] = await queryRowsPrepared<GateRow>(
+    db,
+    sql`select ${u.status}, ep.code as plan,
+          coalesce(${p.features}, '[]'::jsonb) @> jsonb_build_array(${feature}::text) as allowed,
+          (select json_agg(json_build_object('code', ${q.code}, 'name', ${q.name})
+                           order by ${q.tier}, ${q.sortOrder})
+           from ${subscriptionPlans} ${q}
+           where ${q.active} and ${q.features} @> jsonb_build_array(${feature}::text)) as plans,
+          ${limit ? sql`(${p.limits} ->> ${limit})::int` : sql`null::int`} as max,
+          ${limit ? limitUsageSql(limit, u.id, now) : sql`null::int`} as used
+        from ${users} ${u}
+        cross join lateral (select ${effectivePlanSql(u.plan, u.planExpiresAt, now)}
+          as code) ep
+        left join ${subscriptionPlans} ${p} on ${p.code} = ep.code
+        where ${u.id} = ${params.userId}`,
+  );
+  return row;
+}
+
+/** Plans on sale whose limit `limit` is missing (unlimited) or above `max`, lowest tier first. */
+export function listPlansAllowingMore(
+  db: Db,
+  params: { limit: string; max: number },
+): Promise<Pick<PlanRow, "code" | "name">[]> {
+  const p = subscriptionPlans;
+  return queryRows<Pick<PlanRow, "code" | "name">>(
+    db,
+    sql`select ${p.code}, ${p.name} from ${p}
+        where ${p.active} and (${p.limits} ->> ${params.limit} is null
+          or (${p.limits} ->> ${params.limit})::numeric > ${params.max})
+        order by ${p.tier}, ${p.sortOrder}`,
+  );
+}
+
+/* ------------------------------------------------------------------ the plans on sale */
+
+/** `plans.yearly_discount` (system config) as a select item `discount`, 0.15 when unset. */
+const discountSql = () => {
+  const c = systemConfig;
+  return sql`coalesce((select (${c.value} #>> '{}')::float8 from ${c}
+    where ${c.key} = 'plans.yearly_discount'), 0.15) as discount`;
+};
+type WithDiscount = { discount: number };
+
+type PublicPlanRow = Pick<
+  PlanRow,
+  "id" | "code" | "name" | "currency" | "monthly_price" | "monthly_credits" | "features" | "tier"
+> &
+  WithDiscount;
+
+/** Active plans in catalogue order, with the yearly discount. */
+export function listActivePlans(db: Db): Promise<PublicPlanRow[]> {
+  const p = alias(subscriptionPlans, "p");
+  return queryRows<PublicPlanRow>(
+    db,
+    sql`select ${columnList([p.id, p.code, p.name, p.currency, p.monthlyPrice, p.monthlyCredits, p.features, p.tier])},
+          ${discountSql()}
+        from ${subscriptionPlans} ${p} where ${p.active} order by ${p.sortOrder}, ${p.tier}`,
+  );
+}
+
+type AdminPlanRow = Pick<
+  PlanRow,
+  | "id"
+  | "code"
+  | "name"
+  | "currency"
+  | "monthly_price"
+  | "monthly_credits"
+  | "features"
+  | "tier"
+  | "active"
+  | "sort_order"
+  | "created_at"
+  | "updated_at"
+> &
+  WithDiscount;
+
+const sp = subscriptionPlans;
+/** Bare names (read from the table or a CTE over it) and the discount. */
+const PLAN_SELECT = sql`${columnNames([
+  sp.id,
+  sp.code,
+  sp.name,
+  sp.currency,
+  sp.monthlyPrice,
+  sp.monthlyCredits,
+  sp.features,
+  sp.tier,
+  sp.active,
+  sp.sortOrder,
+  sp.createdAt,
+  sp.updatedAt,
+])}, ${discountSql()}`;
+
+/** The columns an admin may patch (the code is permanent; features go as jsonb). */
+export const PLAN_COLUMNS = [
+  "name",
+  "currency",
+  "monthly_price",
+  "monthly_credits",
+  "tier",
+  "active",
+  "sort_order",
+] as const satisfies readonly ColumnName<typeof subscriptionPlans>[];
+
+export type PlanValues = Pick<PlanRow, (typeof PLAN_COLUMNS)[number] | "code" | "features">;
+
+export function listAllPlans(db: Db): Promise<AdminPlanRow[]> {
+  return queryRows<AdminPlanRow>(
+    db,
+    sql`select ${PLAN_SELECT} from ${sp} order by ${sp.sortOrder}, ${sp.tier}`,
+  );
+}
+
+/** Creates a plan with its audit row, in one statement (a taken code: unique violation). */
+export async function insertPlan(
+  db: Db,
+  params: { actor: Actor; values: PlanValues; fields: readonly string[] },
+): Promise<AdminPlanRow | undefined> {
+  const v = params.values;
+  const [row] = await queryRows<AdminPlanRow>(
+    db,
+    sql`with w as (
+        insert into ${sp} (${columnNames([sp.code, sp.name, sp.currency, sp.monthlyPrice, sp.monthlyCredits, sp.features, sp.tier, sp.active, sp.sortOrder])})
+        values (${v.code}, ${v.name}, ${v.currency}, ${v.monthly_price},
+          ${v.monthly_credits}, ${JSON.stringify(v.features)}::jsonb, ${v.tier},
+          ${v.active}, ${v.sort_order})
+        returning *),
+      ${auditCte(params.actor, {
+        action: "credit_plan.create",
+        target: "credit_plan",
+        rows: sql`w`,
+        kind: "create",
+        fields: params.fields,
+      })}
+      select ${PLAN_SELECT} from w`,
+  );
+  return row;
+}
+
+/** `features = ...` for a plan patch. */
+export const planFeaturesSet = (features: string[]): SQL =>
+  sql`${col(sp.features)} = ${JSON.stringify(features)}::jsonb`;
+
+/** Sets `sets` on plan `id` with its audit row (`action`), in one statement. */
+export async function updatePlanAudited(
+  db: Db,
+  params: {
+    actor: Actor;
+    id: string;
+    sets: SQL[];
+    now: string;
+    action: string;
+    fields: readonly string[];
+  },
+): Promise<AdminPlanRow | undefined> {
+  const sets = [...params.sets, sql`${col(sp.updatedAt)} = ${params.now}::timestamptz`];
+  const old = lockBefore(sp, params.id);
+  const [row] = await queryRows<AdminPlanRow>(
+    db,
+    sql`with w as (
+        update ${sp} set ${sql.join(sets, sql`, `)} from ${old.from}
+        where ${old.where}
+        returning *),
+      ${auditCte(params.actor, {
+        action: params.action,
+        target: "credit_plan",
+        rows: sql`w`,
+        kind: "update",
+        fields: params.fields,
+      })}
+      select ${PLAN_SELECT} from w`,
+  );
+  return row;
+}

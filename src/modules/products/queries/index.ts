@@ -1,0 +1,358 @@
+import { type Column, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, queryRows } from "../../../db/client";
+import { selectPage } from "../../../db/page";
+import { products } from "../../../db/schema";
+import { type ColumnName, col, columnList, columnNames, type DbRow } from "../../../db/sql";
+import { escapeLike } from "../../../lib/sql-text";
+
+const p = products;
+
+const COLUMNS = columnList([
+  p.id,
+  p.name,
+  p.sku,
+  p.description,
+  p.category,
+  p.unit,
+  p.price,
+  p.currency,
+  p.moq,
+  p.hsCode,
+  p.imageUrl,
+  p.specs,
+  p.createdAt,
+  p.updatedAt,
+]);
+
+export type ProductRow = Pick<
+  DbRow<typeof products>,
+  | "id"
+  | "name"
+  | "sku"
+  | "description"
+  | "category"
+  | "unit"
+  | "price"
+  | "currency"
+  | "moq"
+  | "hs_code"
+  | "image_url"
+  | "specs"
+  | "created_at"
+  | "updated_at"
+>;
+
+type ProductSort =
+  | "created_at"
+  | "-created_at"
+  | "name"
+  | "-name"
+  | "price"
+  | "-price"
+  | "sku"
+  | "-sku";
+
+const ORDER: Record<ProductSort, SQL> = {
+  created_at: sql`${p.createdAt} asc, ${p.id} asc`,
+  "-created_at": sql`${p.createdAt} desc, ${p.id} desc`,
+  name: sql`lower(${p.name}) asc, ${p.id}`,
+  "-name": sql`lower(${p.name}) desc, ${p.id}`,
+  price: sql`${p.price} asc nulls last, ${p.id}`,
+  "-price": sql`${p.price} desc nulls last, ${p.id}`,
+  sku: sql`${p.sku} asc nulls last, ${p.id}`,
+  "-sku": sql`${p.sku} desc nulls last, ${p.id}`,
+};
+
+/** A page of the user's products; `q` matches name or SKU, case-insensitively. */
+export function listProducts(
+  db: Db,
+  params: {
+    userId: string;
+    q?: string | undefined;
+    category?: string | undefined;
+    sort: ProductSort;
+    page: number;
+    size: number;
+  },
+) {
+  const filters: SQL[] = [sql`${p.userId} = ${params.userId}`];
+  if (params.q) {
+    const pattern = `%${escapeLike(params.q.toLowerCase())}%`;
+    filters.push(sql`(lower(${p.name}) like ${pattern} or lower(${p.sku}) like ${pattern})`);
+  }
+  if (params.category) filters.push(sql`${p.category} = ${params.category}`);
+  return selectPage<ProductRow>(db, {
+    columns: COLUMNS,
+    from: sql`${p}`,
+    where: sql.join(filters, sql` and `),
+    order: ORDER[params.sort],
+    page: params.page,
+    size: params.size,
+  });
+}
+
+export async function getProduct(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<ProductRow | undefined> {
+  const [row] = await queryRows<ProductRow>(
+    db,
+    sql`select ${COLUMNS} from ${p} where ${p.id} = ${params.id} and ${p.userId} = ${params.userId}`,
+  );
+  return row;
+}
+
+export interface ProductValues {
+  name: string;
+  sku: string | null;
+  description: string | null;
+  category: string | null;
+  unit: string;
+  price: number | null;
+  currency: string;
+  moq: number | null;
+  hs_code: string | null;
+  image_url: string | null;
+  specs: Record<string, string> | null;
+}
+
+export async function insertProduct(
+  db: Db,
+  params: { id: string; userId: string; values: ProductValues },
+): Promise<ProductRow> {
+  const v = params.values;
+  const [row] = await queryRows<ProductRow>(
+    db,
+    sql`insert into ${p} (${columnNames([p.id, p.userId, p.name, p.sku, p.description, p.category, p.unit, p.price, p.currency, p.moq, p.hsCode, p.imageUrl, p.specs])})
+        values (${params.id}, ${params.userId}, ${v.name}, ${v.sku},
+          ${v.description}, ${v.category}, ${v.unit},
+          ${v.price}, ${v.currency}, ${v.moq},
+          ${v.hs_code}, ${v.image_url},
+          ${v.specs ? JSON.stringify(v.specs) : null}::jsonb)
+        returning ${COLUMNS}`,
+  );
+  return row!;
+}
+
+/** The columns a PATCH may set directly. */
+const PATCHABLE = {
+  name: p.name,
+  sku: p.sku,
+  description: p.description,
+  category: p.category,
+  unit: p.unit,
+  price: p.price,
+  currency: p.currency,
+  moq: p.moq,
+  hs_code: p.hsCode,
+  image_url: p.imageUrl,
+} as const satisfies Partial<Record<ColumnName<typeof products>, Column>>;
+
+/** Sets the given fields (undefined: unchanged) and updated_at; undefined when not the user's. */
+export async function updateProduct(
+  db: Db,
+  params: {
+    userId: string;
+    id: string;
+    patch: Partial<Record<keyof typeof PATCHABLE, unknown>> & {
+      specs?: Record<string, string> | null;
+    };
+  },
+): Promise<ProductRow | undefined> {
+  const { patch } = params;
+  const sets = (Object.keys(PATCHABLE) as (keyof typeof PATCHABLE)[])
+    .filter((k) => patch[k] !== undefined)
+    .map((k) => sql`${col(PATCHABLE[k])} = ${patch[k]}`);
+  if (patch.specs !== undefined) {
+    sets.push(sql`${col(p.specs)} = ${patch.specs ? JSON.stringify(patch.specs) : null}::jsonb`);
+  }
+  const [row] = await queryRows<ProductRow>(
+    db,
+    sql`update ${p} set ${sql.join([...sets, sql`${col(p.updatedAt)} = now()`], sql`, `)}
+        where ${p.id} = ${params.id} and ${p.userId} = ${params.userId} returning ${COLUMNS}`,
+  );
+  return row;
+}
+
+/** Whether a row was deleted. */
+export async function deleteProduct(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<boolean> {
+  const rows = await queryRows<Pick<DbRow<typeof products>, "id">>(
+    db,
+    sql`delete from ${p} where ${p.id} = ${params.id} and ${p.userId} = ${params.userId}
+        returning ${p.id}`,
+  );
+  return rows.length > 0;
+}
+
+export type ProductFacts = Pick<
+  DbRow<typeof products>,
+  | "id"
+  | "name"
+  | "sku"
+  | "description"
+  | "category"
+  | "unit"
+  | "price"
+  | "currency"
+  | "moq"
+  | "hs_code"
+  | "specs"
+>;
+
+/** The facts of the user's product a prompt shows (marketing). */
+export async function getProductFacts(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<ProductFacts | undefined> {
+  const [row] = await queryRows<ProductFacts>(
+    db,
+    sql`select ${columnList([p.id, p.name, p.sku, p.description, p.category, p.unit, p.price, p.currency, p.moq, p.hsCode, p.specs])}
+        from ${p} where ${p.id} = ${params.id} and ${p.userId} = ${params.userId}`,
+  );
+  return row;
+}
+
+export type ProductRef = Pick<
+  DbRow<typeof products>,
+  "id" | "name" | "unit" | "price" | "currency" | "description"
+>;
+
+/** The user's products among `ids` (another seller's are not found), for quotation items. */
+export function getProductRefs(
+  db: Db,
+  params: { userId: string; ids: string[] },
+): Promise<ProductRef[]> {
+  return queryRows<ProductRef>(
+    db,
+    sql`select ${columnList([p.id, p.name, p.unit, p.price, p.currency, p.description])} from ${p}
+        where ${p.userId} = ${params.userId} and ${p.id} in ${params.ids}`,
+  );
+}
+
+export type ProductMatch = { i: number } & {
+  [K in "id" | "unit" | "price" | "currency"]: DbRow<typeof products>[K] | null;
+} & { similarity: number | string | null };
+
+/**
+ * Each wanted item's best product of the user, in one statement: an exact SKU match (the item's
+ * sku or its name equal to the product's sku, case-insensitively) scores 1, else the pg_trgm
+ * similarity of the lower-cased names, kept at `threshold` or above. `name` and `sku` are
+ * lower-cased by the caller.
+ */
+export function matchProducts(
+  db: Db,
+  params: { userId: string; wanted: { i: number; name: string; sku: string }[]; threshold: number },
+): Promise<ProductMatch[]> {
+  const m = alias(products, "p");
+  return queryRows<ProductMatch>(
+    db,
+    sql`with wanted as (
+          select (w->>'i')::int as i, w->>'name' as name, w->>'sku' as sku
+          from jsonb_array_elements(${JSON.stringify(params.wanted)}::jsonb) as t(w))
+        select w.i, m.id, m.similarity, m.unit, m.price, m.currency
+        from wanted w
+        left join lateral (
+          select ${columnList([m.id, m.unit, m.price, m.currency])},
+            case when lower(${m.sku}) in (w.sku, w.name) then 1
+                 else similarity(lower(${m.name}), w.name) end::float8 as similarity
+          from ${products} ${m}
+          where ${m.userId} = ${params.userId}
+            and (lower(${m.sku}) in (w.sku, w.name)
+                 or similarity(lower(${m.name}), w.name) >= ${params.threshold})
+          order by 5 desc, ${m.createdAt}, ${m.id}
+          limit 1) m on true
+        order by w.i`,
+  );
+}
+
+/** An existing product an import row may update: its SKU and lower-cased name. */
+export interface ProductImportMatch {
+  id: DbRow<typeof products>["id"];
+  primary: DbRow<typeof products>["sku"];
+  secondary: string | null;
+}
+
+/** The user's products with one of the SKUs or (lower-cased) names, oldest first. */
+export function findProductsForImport(
+  db: Db,
+  params: { userId: string; skus: string[]; names: string[] },
+): Promise<ProductImportMatch[]> {
+  const skus = JSON.stringify(params.skus);
+  const names = JSON.stringify(params.names);
+  return queryRows<ProductImportMatch>(
+    db,
+    sql`select ${p.id}, ${p.sku} as "primary", lower(${p.name}) as secondary from ${p}
+      where ${p.userId} = ${params.userId}::uuid and (
+        ${p.sku} in (select jsonb_array_elements_text(${skus}::jsonb))
+        or lower(${p.name}) in (select jsonb_array_elements_text(${names}::jsonb)))
+      order by ${p.createdAt}, ${p.id}`,
+  );
+}
+
+/**
+ * One statement: updates the rows with an id (a null field keeps the stored value) and inserts
+ * the rows without one. Each row carries the import's field names (the column names).
+ */
+export async function upsertImportedProducts(
+  db: Db,
+  params: { userId: string; now: string; rows: Record<string, unknown>[] },
+): Promise<void> {
+  const payload = JSON.stringify(params.rows);
+  const { userId, now } = params;
+  const u = alias(products, "p");
+  const keep = (column: Column) => sql`${col(column)} = coalesce(i.${col(column)}, ${column})`;
+  await queryRows(
+    db,
+    sql`with input as (
+        select * from jsonb_to_recordset(${payload}::jsonb) as x(
+          id uuid, name text, sku text, price int, currency text, unit text, moq int,
+          category text, description text, hs_code text)),
+      upd as (
+        update ${products} p set
+          ${sql.join(
+            [
+              u.name,
+              u.sku,
+              u.price,
+              u.currency,
+              u.unit,
+              u.moq,
+              u.category,
+              u.description,
+              u.hsCode,
+            ].map(keep),
+            sql`, `,
+          )},
+          ${col(u.updatedAt)} = ${now}::timestamptz
+        from input i
+        where i.id is not null and ${u.id} = i.id and ${u.userId} = ${userId}::uuid
+        returning ${u.id}),
+      ins as (
+        insert into ${products} (${columnNames([p.userId, p.name, p.sku, p.price, p.currency, p.unit, p.moq, p.category, p.description, p.hsCode, p.createdAt, p.updatedAt])})
+        select ${userId}::uuid, i.name, i.sku, i.price, coalesce(i.currency, 'USD'),
+          coalesce(i.unit, 'pcs'), i.moq, i.category, i.description, i.hs_code,
+          ${now}::timestamptz, ${now}::timestamptz
+        from input i where i.id is null
+        returning ${p.id})
+      select (select count(*) from upd)::int as updated, (select count(*) from ins)::int as created`,
+  );
+}
+
+/** A product as exported: every field the import reads. */
+export type ProductExportRow = Pick<
+  DbRow<typeof products>,
+  "name" | "sku" | "price" | "currency" | "unit" | "moq" | "category" | "description" | "hs_code"
+>;
+
+/** The user's products, oldest first. */
+export function exportProducts(db: Db, params: { userId: string }): Promise<ProductExportRow[]> {
+  return queryRows<ProductExportRow>(
+    db,
+    sql`select ${columnList([p.name, p.sku, p.price, p.currency, p.unit, p.moq, p.category, p.description, p.hsCode])}
+      from ${p} where ${p.userId} = ${params.userId}::uuid order by ${p.createdAt}, ${p.id}`,
+  );
+}

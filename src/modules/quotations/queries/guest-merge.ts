@@ -1,0 +1,22 @@
+import { type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { quotations } from "../../../db/schema";
+import { col } from "../../../db/sql";
+
+/**
+ * Guest merge (auth's sign-in with a guest token, one statement): CTE moving the quotations of the
+ * guests in `guestIds` (a parenthesised subquery of user ids) to the account `userId`. Quotation
+ * numbers are per user: a moved number the account already has gets a suffix.
+ */
+export function quotationsGuestMove(guestIds: SQL, userId: string): SQL {
+  const q = alias(quotations, "q");
+  const a = alias(quotations, "a");
+  return sql`moved_quotations as (
+      update ${quotations} ${q} set ${col(q.userId)} = ${userId}::uuid,
+        ${col(q.quoteNo)} = case when exists (select 1 from ${quotations} ${a}
+                                     where ${a.userId} = ${userId}::uuid
+                                       and ${a.quoteNo} = ${q.quoteNo})
+                   then ${q.quoteNo} || '-G' || upper(right(replace(${q.id}::text, '-', ''), 6))
+                   else ${q.quoteNo} end
+      where ${q.userId} in ${guestIds})`;
+}

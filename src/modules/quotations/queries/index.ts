@@ -1,0 +1,284 @@
+import { type Column, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, queryRows } from "../../../db/client";
+import { selectPage } from "../../../db/page";
+import {
+  customers,
+  type QUOTATION_STATUSES,
+  quotationItems,
+  quotations,
+  users,
+} from "../../../db/schema";
+import { type ColumnName, col, columnList, columnNames, type DbRow } from "../../../db/sql";
+
+type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
+
+const q = alias(quotations, "q");
+const qi = alias(quotationItems, "i");
+
+/** What an item stores, but its id and quotation. */
+export type QuotationItemValues = Pick<
+  DbRow<typeof quotationItems>,
+  | "product_id"
+  | "position"
+  | "name"
+  | "description"
+  | "unit"
+  | "quantity"
+  | "unit_price"
+  | "line_total"
+>;
+
+export type QuotationRow = Pick<
+  DbRow<typeof quotations>,
+  | "id"
+  | "quote_no"
+  | "customer_id"
+  | "status"
+  | "currency"
+  | "incoterm"
+  | "valid_until"
+  | "subtotal"
+  | "discount"
+  | "shipping"
+  | "total"
+  | "notes"
+  | "created_at"
+  | "updated_at"
+> & {
+  /** jsonb may arrive parsed or as text depending on the driver. */
+  exchange_rates: DbRow<typeof quotations>["exchange_rates"] | string;
+};
+
+export type FrozenRates = NonNullable<DbRow<typeof quotations>["exchange_rates"]>;
+
+const COLUMNS = sql`${columnList([q.id, q.quoteNo, q.customerId, q.status, q.currency, q.incoterm])},
+  ${q.validUntil}::text as valid_until, ${columnList([q.subtotal, q.discount, q.shipping, q.total, q.notes, q.exchangeRates, q.createdAt, q.updatedAt])}`;
+
+/** The items as one jsonb parameter, inserted by the same statement as their quotation. */
+const insertItems = (quotationIdFrom: SQL, items: QuotationItemValues[]) => sql`
+  insert into ${quotationItems} (${columnNames([quotationItems.quotationId, quotationItems.productId, quotationItems.position, quotationItems.name, quotationItems.description, quotationItems.unit, quotationItems.quantity, quotationItems.unitPrice, quotationItems.lineTotal])})
+  select q.id, (i->>'product_id')::uuid, (i->>'position')::int, i->>'name', i->>'description',
+    i->>'unit', (i->>'quantity')::int, (i->>'unit_price')::int, (i->>'line_total')::int
+  from ${quotationIdFrom} q, jsonb_array_elements(${JSON.stringify(items)}::jsonb) as t(i)`;
+
+/**
+ * Inserts a quotation and its items in one statement, numbered `<prefix>-NNN` (the next number
+ * of the user's quotations with that prefix, which is `Q-YYYYMMDD`). Two creates racing for one
+ * number collide on the unique (user_id, quote_no): the caller retries.
+ */
+export async function insertQuotation(
+  db: Db,
+  params: {
+    id: string;
+    userId: string;
+    prefix: string;
+    customerId: string | null;
+    currency: string;
+    incoterm: string | null;
+    validUntil: string | null;
+    subtotal: number;
+    discount: number;
+    shipping: number;
+    total: number;
+    notes: string | null;
+    exchangeRates: FrozenRates;
+    items: QuotationItemValues[];
+  },
+): Promise<void> {
+  const t = quotations;
+  const { prefix, userId } = params;
+  await queryRows(
+    db,
+    sql`with q as (
+          insert into ${t} (${columnNames([t.id, t.userId, t.customerId, t.quoteNo, t.currency, t.incoterm, t.validUntil, t.subtotal, t.discount, t.shipping, t.total, t.notes, t.exchangeRates])})
+          select ${params.id}, ${userId}, ${params.customerId},
+            ${prefix} || '-' || lpad((coalesce(max(substring(${t.quoteNo} from 12)::int), 0) + 1)::text, 3, '0'),
+            ${params.currency}, ${params.incoterm}, ${params.validUntil},
+            ${params.subtotal}, ${params.discount}, ${params.shipping}, ${params.total},
+            ${params.notes}, ${JSON.stringify(params.exchangeRates)}::jsonb
+          from ${t}
+          where ${t.userId} = ${userId} and ${t.quoteNo} ~ ${`^${prefix}-[0-9]+$`}
+          returning ${t.id}
+        ), items as (${insertItems(sql`q`, params.items)} returning 1)
+        select id from q`,
+  );
+}
+
+/** A page of the user's quotations, newest first, with their item counts. */
+export function listQuotations(
+  db: Db,
+  params: {
+    userId: string;
+    status?: QuotationStatus | undefined;
+    customerId?: string | undefined;
+    page: number;
+    size: number;
+  },
+) {
+  const filters: SQL[] = [sql`${q.userId} = ${params.userId}`];
+  if (params.status) filters.push(sql`${q.status} = ${params.status}`);
+  if (params.customerId) filters.push(sql`${q.customerId} = ${params.customerId}`);
+  return selectPage<QuotationRow & { item_count: number }>(db, {
+    columns: sql`${COLUMNS},
+      (select count(*)::int from ${quotationItems} ${qi} where ${qi.quotationId} = ${q.id}) as item_count`,
+    from: sql`${quotations} ${q}`,
+    where: sql.join(filters, sql` and `),
+    order: sql`${q.createdAt} desc, ${q.id} desc`,
+    page: params.page,
+    size: params.size,
+  });
+}
+
+export type QuotationItemRow = QuotationItemValues & Pick<DbRow<typeof quotationItems>, "id">;
+
+/** The user's quotation with its items (by position); undefined when not the user's. */
+export async function getQuotation(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<(QuotationRow & { items: QuotationItemRow[] | string }) | undefined> {
+  const [row] = await queryRows<QuotationRow & { items: QuotationItemRow[] | string }>(
+    db,
+    sql`select ${COLUMNS},
+          coalesce((select jsonb_agg(jsonb_build_object('id', ${qi.id}, 'product_id', ${qi.productId},
+              'position', ${qi.position}, 'name', ${qi.name}, 'description', ${qi.description},
+              'unit', ${qi.unit}, 'quantity', ${qi.quantity}, 'unit_price', ${qi.unitPrice},
+              'line_total', ${qi.lineTotal}) order by ${qi.position})
+            from ${quotationItems} ${qi} where ${qi.quotationId} = ${q.id}), '[]'::jsonb) as items
+        from ${quotations} ${q} where ${q.id} = ${params.id} and ${q.userId} = ${params.userId}`,
+  );
+  return row;
+}
+
+/** The currency and frozen rates of the user's quotation, to price new items with. */
+export async function getQuotationPricing(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<Pick<QuotationRow, "currency" | "exchange_rates"> | undefined> {
+  const t = quotations;
+  const [row] = await queryRows<Pick<QuotationRow, "currency" | "exchange_rates">>(
+    db,
+    sql`select ${t.currency}, ${t.exchangeRates} from ${t}
+        where ${t.id} = ${params.id} and ${t.userId} = ${params.userId}`,
+  );
+  return row;
+}
+
+/** The fields a PATCH sets as given. */
+const PATCHABLE = {
+  customer_id: quotations.customerId,
+  incoterm: quotations.incoterm,
+  valid_until: quotations.validUntil,
+  notes: quotations.notes,
+  currency: quotations.currency,
+  discount: quotations.discount,
+  shipping: quotations.shipping,
+} as const satisfies Partial<Record<ColumnName<typeof quotations>, Column>>;
+
+/**
+ * One statement: patches the user's quotation when `conditions` hold (`draftOnly`: it is a
+ * draft; `allowedFrom`: its status is one of these) and, with `priced`, replaces its items and
+ * sets subtotal, total and rates. The total follows a discount or shipping change. Returns the
+ * ids updated (none: not the user's, or a condition failed).
+ */
+export function updateQuotation(
+  db: Db,
+  params: {
+    userId: string;
+    id: string;
+    fields: Partial<Record<keyof typeof PATCHABLE, unknown>>;
+    status?: QuotationStatus | undefined;
+    draftOnly: boolean;
+    allowedFrom?: QuotationStatus[] | undefined;
+    priced?:
+      | { items: QuotationItemValues[]; exchangeRates: FrozenRates; subtotal: number }
+      | undefined;
+  },
+): Promise<Pick<DbRow<typeof quotations>, "id">[]> {
+  const t = quotations;
+  const { fields, status, priced } = params;
+  const sets: SQL[] = [sql`${col(t.updatedAt)} = now()`];
+  for (const key of ["customer_id", "incoterm", "valid_until", "notes", "currency"] as const) {
+    if (fields[key] !== undefined) sets.push(sql`${col(PATCHABLE[key])} = ${fields[key]}`);
+  }
+  if (fields.discount !== undefined) sets.push(sql`${col(t.discount)} = ${fields.discount}`);
+  if (fields.shipping !== undefined) sets.push(sql`${col(t.shipping)} = ${fields.shipping}`);
+  if (status !== undefined) sets.push(sql`${col(t.status)} = ${status}`);
+  const discount = fields.discount === undefined ? col(t.discount) : sql`${fields.discount}`;
+  const shipping = fields.shipping === undefined ? col(t.shipping) : sql`${fields.shipping}`;
+  if (priced) {
+    sets.push(sql`${col(t.exchangeRates)} = ${JSON.stringify(priced.exchangeRates)}::jsonb`);
+    sets.push(sql`${col(t.subtotal)} = ${priced.subtotal}`);
+    sets.push(sql`${col(t.total)} = ${priced.subtotal} - ${discount} + ${shipping}`);
+  } else if (fields.discount !== undefined || fields.shipping !== undefined) {
+    sets.push(sql`${col(t.total)} = ${col(t.subtotal)} - ${discount} + ${shipping}`);
+  }
+  const conditions: SQL[] = [
+    sql`${col(t.id)} = ${params.id}`,
+    sql`${col(t.userId)} = ${params.userId}`,
+  ];
+  if (params.draftOnly) conditions.push(sql`${col(t.status)} = 'draft'`);
+  if (params.allowedFrom !== undefined) {
+    conditions.push(
+      params.allowedFrom.length > 0 ? sql`${col(t.status)} in ${params.allowedFrom}` : sql`false`,
+    );
+  }
+  const update = sql`update ${t} set ${sql.join(sets, sql`, `)}
+    where ${sql.join(conditions, sql` and `)} returning ${col(t.id)}`;
+  const statement = priced
+    ? sql`with q as (${update}),
+            del as (delete from ${quotationItems}
+              where ${quotationItems.quotationId} in (select id from q)),
+            ins as (${insertItems(sql`q`, priced.items)} returning 1)
+          select id from q`
+    : update;
+  return queryRows<Pick<DbRow<typeof quotations>, "id">>(db, statement);
+}
+
+/** Whether a row was deleted (its items go with it: on delete cascade). */
+export async function deleteQuotation(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<boolean> {
+  const t = quotations;
+  const rows = await queryRows<Pick<DbRow<typeof quotations>, "id">>(
+    db,
+    sql`delete from ${t} where ${t.id} = ${params.id} and ${t.userId} = ${params.userId}
+        returning ${t.id}`,
+  );
+  return rows.length > 0;
+}
+
+type Party<Prefix extends string, T, K extends keyof T> = {
+  [P in K as `${Prefix}_${P & string}`]: T[P];
+};
+
+export type QuotationParties = Party<
+  "seller",
+  DbRow<typeof users>,
+  "name" | "company" | "email" | "phone" | "country"
+> & {
+  customer_company: DbRow<typeof customers>["company"];
+  customer_contact: DbRow<typeof customers>["contact_name"];
+  customer_email: DbRow<typeof customers>["email"];
+  customer_country: DbRow<typeof customers>["country"];
+};
+
+/** The seller (the user) and the quotation's customer (null fields when none), for documents. */
+export async function getQuotationParties(
+  db: Db,
+  params: { userId: string; customerId: string | null },
+): Promise<QuotationParties> {
+  const u = alias(users, "u");
+  const c = alias(customers, "c");
+  const [row] = await queryRows<QuotationParties>(
+    db,
+    sql`select ${u.name} as seller_name, ${u.company} as seller_company, ${u.email} as seller_email,
+          ${u.phone} as seller_phone, ${u.country} as seller_country,
+          ${c.company} as customer_company, ${c.contactName} as customer_contact,
+          ${c.email} as customer_email, ${c.country} as customer_country
+        from ${users} ${u} left join ${customers} ${c} on ${c.id} = ${params.customerId} and ${c.userId} = ${u.id}
+        where ${u.id} = ${params.userId}`,
+  );
+  return row!;
+}

@@ -1,0 +1,213 @@
+import { eq, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, queryRows } from "../../../db/client";
+import { selectPage } from "../../../db/page";
+import { userCredits, users } from "../../../db/schema";
+import { col, type DbRow } from "../../../db/sql";
+import { escapeLike } from "../../../lib/sql-text";
+import { lockBefore } from "../../admin/queries/audit";
+import { entitlementsJsonSql } from "../../entitlements/service";
+
+type UserColumns =
+  | "id"
+  | "email"
+  | "password_hash"
+  | "name"
+  | "company"
+  | "phone"
+  | "country"
+  | "language"
+  | "role"
+  | "status"
+  | "is_guest"
+  | "wechat_openid"
+  | "plan"
+  | "plan_expires_at"
+  | "trial_ends_at"
+  | "referral_code"
+  | "created_at";
+
+/** Timestamps: text from raw SQL, a Date from the query builder (findUserWithCredits). */
+type Timestamps = "plan_expires_at" | "trial_ends_at" | "created_at";
+type RawUser = Pick<DbRow<typeof users>, UserColumns>;
+
+/** A users row (raw `u.*` or the builder's), plus the joined credit balance. */
+export type UserRow = Omit<RawUser, Timestamps> & {
+  [K in Timestamps]: RawUser[K] | Date;
+} & {
+  credits: DbRow<typeof userCredits>["balance"] | null;
+  email_verified_at?: DbRow<typeof users>["email_verified_at"] | Date;
+  /** findUserWithCredits only: the plan in effect, its features and limits with usage. */
+  entitlements?: unknown;
+};
+
+/** users.* under the snake_case names raw SQL returns, plus the balance. */
+const userRowColumns = {
+  id: users.id,
+  email: users.email,
+  password_hash: users.passwordHash,
+  name: users.name,
+  company: users.company,
+  phone: users.phone,
+  country: users.country,
+  language: users.language,
+  role: users.role,
+  status: users.status,
+  is_guest: users.isGuest,
+  wechat_openid: users.wechatOpenid,
+  plan: users.plan,
+  plan_expires_at: users.planExpiresAt,
+  trial_ends_at: users.trialEndsAt,
+  referral_code: users.referralCode,
+  created_at: users.createdAt,
+  credits: userCredits.balance,
+  email_verified_at: users.emailVerifiedAt,
+};
+
+function prepareFindUser(db: Db) {
+  return db
+    .select({
+      ...userRowColumns,
+      entitlements: entitlementsJsonSql(
+        { id: users.id, plan: users.plan, expiresAt: users.planExpiresAt },
+        sql`${sql.placeholder("now")}::timestamptz`,
+      ),
+    })
+    .from(users)
+    .leftJoin(userCredits, eq(userCredits.userId, users.id))
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare("find_user_with_credits");
+}
+
+// Named statement: Postgres parses and plans the hottest query once per connection.
+const preparedFindUser = new WeakMap<Db, ReturnType<typeof prepareFindUser>>();
+
+/** One round trip: the user, their balance, and their plan in effect with features and limits. */
+export async function findUserWithCredits(
+  db: Db,
+  { id, now }: { id: string; now: string },
+): Promise<UserRow | undefined> {
+  let statement = preparedFindUser.get(db);
+  if (!statement) {
+    statement = prepareFindUser(db);
+    preparedFindUser.set(db, statement);
+  }
+  const [row] = await statement.execute({ id, now });
+  return row;
+}
+
+/** The profile fields PATCH /users/me may set. */
+const PROFILE_COLUMNS = {
+  name: users.name,
+  company: users.company,
+  phone: users.phone,
+  country: users.country,
+  language: users.language,
+} as const;
+
+export type ProfilePatch = Partial<Record<keyof typeof PROFILE_COLUMNS, string | null>>;
+
+/** Sets the given profile fields (empty clears) of an active user; the row with its balance. */
+export async function updateProfile(
+  db: Db,
+  { id, patch, now }: { id: string; patch: ProfilePatch; now: Date },
+): Promise<UserRow | undefined> {
+  const names = Object.keys(PROFILE_COLUMNS) as (keyof typeof PROFILE_COLUMNS)[];
+  const sets = names
+    .filter((name) => patch[name] !== undefined)
+    .map((name) => sql`${col(PROFILE_COLUMNS[name])} = ${patch[name] || null}`);
+  const [row] = await queryRows<UserRow>(
+    db,
+    sql`with u as (
+          update ${users} set ${sql.join(sets, sql`, `)}, ${col(users.updatedAt)} = ${now}
+          where ${users.id} = ${id} and ${users.status} = 'active' returning *)
+        select u.*, ${userCredits.balance} as credits from u
+        left join ${userCredits} on ${userCredits.userId} = u.id`,
+  );
+  return row;
+}
+
+/** A users row as the admin sees it: every column (`u.*`) and the balance. */
+export type AdminUserRow = UserRow & Pick<DbRow<typeof users>, "last_login_at" | "referred_by">;
+
+const au = alias(users, "u");
+const adminUserColumns = sql`${au}.*, ${userCredits.balance} as credits`;
+const withBalance = sql`left join ${userCredits} on ${userCredits.userId} = ${au.id}`;
+
+/** Users newest first, filtered by e-mail or name (`q`), role, status and guest flag. */
+export function listUsersPage(
+  db: Db,
+  query: {
+    page: number;
+    size: number;
+    q?: string;
+    role?: string;
+    status?: string;
+    isGuest?: boolean;
+  },
+) {
+  const filters: SQL[] = [sql`true`];
+  if (query.q) {
+    const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
+    filters.push(sql`(${au.email} like ${pattern} or lower(${au.name}) like ${pattern})`);
+  }
+  if (query.role) filters.push(sql`${au.role} = ${query.role}`);
+  if (query.status) filters.push(sql`${au.status} = ${query.status}`);
+  if (query.isGuest !== undefined) filters.push(sql`${au.isGuest} = ${query.isGuest}`);
+  return selectPage<AdminUserRow>(db, {
+    columns: adminUserColumns,
+    from: sql`${users} ${au} ${withBalance}`,
+    where: sql.join(filters, sql` and `),
+    order: sql`${au.createdAt} desc, ${au.id} desc`,
+    page: query.page,
+    size: query.size,
+  });
+}
+
+/** One user with every column and the balance. */
+export async function getUserWithBalance(db: Db, { id }: { id: string }) {
+  const [row] = await queryRows<AdminUserRow>(
+    db,
+    sql`select ${adminUserColumns} from ${users} ${au} ${withBalance} where ${au.id} = ${id}`,
+  );
+  return row;
+}
+
+/** What an admin may change on a user. */
+export interface AdminUserPatch {
+  role?: string;
+  status?: string;
+  plan?: string;
+  plan_expires_at?: string | null;
+}
+
+/**
+ * CTE `u` of an audited admin update of user `id`: the patch's fields set, returning the
+ * updated row (`users.*`) and the row as it was before (`audit_before`, see lockBefore).
+ */
+export function adminPatchedUserCte(p: { id: string; patch: AdminUserPatch; now: string }): SQL {
+  const sets: SQL[] = [sql`${col(users.updatedAt)} = ${p.now}::timestamptz`];
+  if (p.patch.role) sets.push(sql`${col(users.role)} = ${p.patch.role}`);
+  if (p.patch.status) sets.push(sql`${col(users.status)} = ${p.patch.status}`);
+  if (p.patch.plan) sets.push(sql`${col(users.plan)} = ${p.patch.plan}`);
+  if (p.patch.plan_expires_at !== undefined) {
+    sets.push(sql`${col(users.planExpiresAt)} = ${p.patch.plan_expires_at}::timestamptz`);
+  }
+  const old = lockBefore(users, p.id);
+  return sql`u as (
+      update ${users} set ${sql.join(sets, sql`, `)} from ${old.from} where ${old.where}
+      returning ${users}.*, audit_old.audit_before)`;
+}
+
+/**
+ * CTE `w` of `npm run admin:grant`: the account with e-mail `email` gets the admin role,
+ * returning its id and the role it had (`role_before`, read under lock).
+ */
+export function adminGrantedUserCte(email: string): SQL {
+  const o = alias(users, "o");
+  return sql`w as (
+      update ${users} ${au} set ${col(au.role)} = 'admin', ${col(au.updatedAt)} = now()
+      from (select ${o.id}, ${o.role} from ${users} ${o} where ${o.email} = ${email} for update) old
+      where ${au.id} = old.id
+      returning ${au.id}, old.role as role_before)`;
+}

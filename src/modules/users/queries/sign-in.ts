@@ -1,0 +1,278 @@
+import { eq, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, queryRows } from "../../../db/client";
+import { systemConfig, users } from "../../../db/schema";
+import { col, columnNames, type DbRow } from "../../../db/sql";
+
+/**
+ * The users rows that sign-in and registration (src/modules/auth) read and write: plain
+ * queries, and CTE fragments that auth's statements embed so a session opens with its user
+ * change in one statement.
+ */
+
+const u = alias(users, "u");
+
+/** The role and status as stored now (requireAdmin: rights come from here only). */
+export async function getUserStanding(db: Db, { id }: { id: string }) {
+  const [user] = await db
+    .select({ role: users.role, status: users.status })
+    .from(users)
+    .where(eq(users.id, id));
+  return user;
+}
+
+/** The registered (non-guest) account a referral code belongs to. */
+export async function findReferrer(db: Db, { code }: { code: string }) {
+  const [row] = await queryRows<Pick<DbRow<typeof users>, "id">>(
+    db,
+    sql`select ${users.id} from ${users}
+        where ${users.referralCode} = ${code} and not ${users.isGuest}`,
+  );
+  return row;
+}
+
+/** Trial end from the `trial.days` system config, computed inside the statement. */
+const trialEnds = (now: string) =>
+  sql`${now}::timestamptz + make_interval(days => coalesce(
+    (select (${systemConfig.value} #>> '{}')::int from ${systemConfig}
+     where ${systemConfig.key} = 'trial.days'), 7))`;
+
+/**
+ * CTEs `upgraded`, `inserted` and `new_user` of a registration: the caller's active guest row
+ * (`guestId`) becomes the account, or else a new account is inserted; `new_user` is the one.
+ */
+export function registeredUserCtes(p: {
+  guestId: string | null;
+  id: string;
+  email: string;
+  passwordHash: string;
+  name: string | null;
+  plan: string;
+  referralCode: string;
+  referredBy: string | null;
+  now: string;
+}): SQL {
+  const at = sql`${p.now}::timestamptz`;
+  const g = alias(users, "g");
+  return sql`upgraded as (
+      update ${users} ${g} set ${col(g.email)} = ${p.email}, ${col(g.passwordHash)} = ${p.passwordHash},
+        ${col(g.name)} = ${p.name}, ${col(g.isGuest)} = false, ${col(g.plan)} = ${p.plan},
+        ${col(g.planExpiresAt)} = ${trialEnds(p.now)}, ${col(g.trialEndsAt)} = ${trialEnds(p.now)},
+        ${col(g.referredBy)} = ${p.referredBy}::uuid, ${col(g.lastLoginAt)} = ${at},
+        ${col(g.updatedAt)} = ${at}
+      where ${g.id} = ${p.guestId}::uuid and ${g.isGuest} and ${g.status} = 'active'
+      returning *),
+    inserted as (
+      insert into ${users} (${columnNames([
+        users.id,
+        users.email,
+        users.passwordHash,
+        users.name,
+        users.role,
+        users.plan,
+        users.planExpiresAt,
+        users.trialEndsAt,
+        users.referralCode,
+        users.referredBy,
+        users.lastLoginAt,
+      ])})
+      select ${p.id}::uuid, ${p.email}::text, ${p.passwordHash}::text,
+             ${p.name}::text, 'user', ${p.plan}::text, ${trialEnds(p.now)},
+             ${trialEnds(p.now)}, ${p.referralCode}::text,
+             ${p.referredBy}::uuid, ${at}
+      where not exists (select 1 from upgraded)
+      returning *),
+    new_user as (select * from upgraded union all select * from inserted)`;
+}
+
+/**
+ * Per-account login throttling (docs/adr/0061-per-account-login-delay.md): the first
+ * FREE_FAILURES wrong passwords cost nothing; after that each attempt must wait a delay that
+ * starts at 1 s and doubles with every further failure, up to MAX_DELAY_SECONDS. A success
+ * resets it; failures older than FAILURES_FORGOTTEN_AFTER are forgotten. Never a lockout: the
+ * next attempt is always at most MAX_DELAY_SECONDS away, and refused attempts do not lengthen
+ * the delay.
+ */
+export const LOGIN_THROTTLE = {
+  FREE_FAILURES: 5,
+  MAX_DELAY_SECONDS: 900,
+  FAILURES_FORGOTTEN_AFTER: "24 hours",
+} as const;
+
+/** The wait after `count` failures: 0 within the free allowance, then 1, 2, 4 ... s, capped. */
+const failureDelay = (count: SQL) =>
+  sql`make_interval(secs => case when ${count} < ${LOGIN_THROTTLE.FREE_FAILURES} then 0
+    else least(${LOGIN_THROTTLE.MAX_DELAY_SECONDS},
+               power(2, least(${count} - ${LOGIN_THROTTLE.FREE_FAILURES}, 20))) end)`;
+
+/** Whether the users row `u` may try a password at `at`. */
+const attemptAllowed = (at: SQL) =>
+  sql`(${u.failedLoginCount} < ${LOGIN_THROTTLE.FREE_FAILURES} or ${u.lastFailedLoginAt} is null
+    or ${u.lastFailedLoginAt} <= ${at} - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval
+    or ${u.lastFailedLoginAt} + ${failureDelay(sql`${u.failedLoginCount}`)} <= ${at})`;
+
+/**
+ * Reads the account of a password login and claims the attempt: counts it as a failure in
+ * advance only when the account's delay has passed (or `addressKey` is one of its known login
+ * addresses). `allowed` false: refused, `retry_after` seconds to wait.
+ */
+export async function claimLoginAttempt(
+  db: Db,
+  { email, now, addressKey }: { email: string; now: string; addressKey: string },
+) {
+  const at = sql`${now}::timestamptz`;
+  const [row] = await queryRows<
+    Pick<DbRow<typeof users>, "id" | "password_hash" | "status"> & {
+      allowed: boolean;
+      retry_after: number | null;
+    }
+  >(
+    db,
+    sql`with target as (
+        select ${users.id}, ${users.passwordHash}, ${users.status}, ${users.failedLoginCount},
+          ${users.lastFailedLoginAt}
+        from ${users} where ${users.email} = ${email}),
+      claimed as (
+        update ${users} ${u} set
+          ${col(u.failedLoginCount)} = case
+            when ${u.lastFailedLoginAt} is null
+              or ${u.lastFailedLoginAt} <= ${at} - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval
+            then 1 else ${u.failedLoginCount} + 1 end,
+          ${col(u.lastFailedLoginAt)} = ${at}
+        where ${u.email} = ${email}
+          and (${attemptAllowed(at)} or ${addressKey} = any(${u.loginAddresses}))
+        returning ${u.id})
+      select t.id, t.password_hash, t.status, exists (select 1 from claimed) as allowed,
+        ceil(extract(epoch from t.last_failed_login_at
+          + ${failureDelay(sql`t.failed_login_count`)} - ${at}))::int as retry_after
+      from target t`,
+  );
+  return row;
+}
+
+/** Gives back an attempt claimed by claimLoginAttempt that was never tried (hasher busy). */
+export async function releaseLoginAttempt(db: Db, { id }: { id: string }) {
+  await db.execute(
+    sql`update ${users} set ${col(users.failedLoginCount)} = ${users.failedLoginCount} - 1
+        where ${users.id} = ${id} and ${users.failedLoginCount} > 0`,
+  );
+}
+
+/** Replaces a password hash only if it is still `oldHash` (compare-and-set). */
+export async function replacePasswordHash(
+  db: Db,
+  { id, oldHash, newHash }: { id: string; oldHash: string; newHash: string },
+) {
+  await db.execute(
+    sql`update ${users} set ${col(users.passwordHash)} = ${newHash}
+        where ${users.id} = ${id} and ${users.passwordHash} = ${oldHash}`,
+  );
+}
+
+/** How many recent password-login addresses an account remembers. */
+const KNOWN_ADDRESSES = 5;
+
+/**
+ * CTE `u` of a login: the active user `id` gets last_login_at and its failed-login count reset;
+ * with `addressKey` (a password login) that address goes first among its known ones.
+ */
+export function loggedInUserCte(p: { id: string; now: string; addressKey: string | null }): SQL {
+  const at = sql`${p.now}::timestamptz`;
+  const addresses =
+    p.addressKey === null
+      ? sql`${users.loginAddresses}`
+      : sql`(array[${p.addressKey}]::text[] || array_remove(${users.loginAddresses}, ${p.addressKey}))[1:${sql.raw(String(KNOWN_ADDRESSES))}]`;
+  return sql`u as (
+      update ${users} set ${col(users.lastLoginAt)} = ${at}, ${col(users.failedLoginCount)} = 0,
+        ${col(users.lastFailedLoginAt)} = null, ${col(users.loginAddresses)} = ${addresses}
+      where ${users.id} = ${p.id} and ${users.status} = 'active' returning *)`;
+}
+
+/**
+ * CTE `guest` of a login that carries a guest token: the active guest `guestId` is disabled
+ * (which ends its sessions, migration 0013), only when the login's CTE `u` found the account.
+ */
+export function disabledGuestCte(p: { guestId: string; now: string }): SQL {
+  const g = alias(users, "g");
+  return sql`guest as (
+      update ${users} ${g} set ${col(g.status)} = 'disabled', ${col(g.updatedAt)} = ${p.now}::timestamptz
+      where ${g.id} = ${p.guestId}::uuid and ${g.isGuest} and ${g.status} = 'active'
+        and exists (select 1 from u)
+      returning ${g.id})`;
+}
+
+/** CTE `u` of a guest login: a new guest user. */
+export function guestUserCte(p: { id: string; referralCode: string; now: string }): SQL {
+  return sql`u as (
+      insert into ${users} (${columnNames([
+        users.id,
+        users.name,
+        users.isGuest,
+        users.referralCode,
+        users.lastLoginAt,
+      ])})
+      values (${p.id}, 'Guest', true, ${p.referralCode}, ${p.now}::timestamptz)
+      returning *)`;
+}
+
+/**
+ * CTEs `ins`, `existing` and `u` of a WeChat login: a first login inserts the user on the
+ * trial (`ins`), a later one stamps the active user (`existing`); `u` is the one.
+ */
+export function wechatUserCtes(p: {
+  id: string;
+  openid: string;
+  unionid: string | null;
+  plan: string;
+  referralCode: string;
+  now: string;
+}): SQL {
+  return sql`ins as (
+      insert into ${users} (${columnNames([
+        users.id,
+        users.name,
+        users.wechatOpenid,
+        users.wechatUnionid,
+        users.plan,
+        users.planExpiresAt,
+        users.trialEndsAt,
+        users.referralCode,
+        users.lastLoginAt,
+      ])})
+      values (${p.id}, 'WeChat user', ${p.openid}, ${p.unionid},
+              ${p.plan}, ${trialEnds(p.now)}, ${trialEnds(p.now)}, ${p.referralCode}, ${p.now}::timestamptz)
+      on conflict (${col(users.wechatOpenid)}) do nothing
+      returning *),
+    existing as (
+      update ${users} set ${col(users.lastLoginAt)} = ${p.now}::timestamptz
+      where ${users.wechatOpenid} = ${p.openid} and ${users.status} = 'active'
+        and not exists (select 1 from ins) returning *),
+    u as (select * from ins union all select * from existing)`;
+}
+
+/** The status of the account a WeChat openid belongs to. */
+export async function findWechatUserStatus(db: Db, { openid }: { openid: string }) {
+  const [row] = await queryRows<Pick<DbRow<typeof users>, "status">>(
+    db,
+    sql`select ${users.status} from ${users} where ${users.wechatOpenid} = ${openid}`,
+  );
+  return row;
+}
+
+/** The password hash of an active account (undefined: no such active account). */
+export async function findActivePasswordHash(db: Db, { id }: { id: string }) {
+  const [row] = await queryRows<Pick<DbRow<typeof users>, "password_hash">>(
+    db,
+    sql`select ${users.passwordHash} from ${users}
+        where ${users.id} = ${id} and ${users.status} = 'active'`,
+  );
+  return row;
+}
+
+/** CTE `changed` of a password change: the new hash, returning the user's id. */
+export function changedPasswordCte(p: { id: string; passwordHash: string; now: string }): SQL {
+  return sql`changed as (
+      update ${users} set ${col(users.passwordHash)} = ${p.passwordHash},
+        ${col(users.updatedAt)} = ${p.now}::timestamptz
+      where ${users.id} = ${p.id} returning ${users.id})`;
+}
