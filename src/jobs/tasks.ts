@@ -1,7 +1,7 @@
 import { TASK_BATCH_SIZE } from "../db/batches";
 import type { Deps } from "../deps";
 import { nowIso } from "../lib/clock";
-import { sweepAgentPipelines } from "../modules/agent/dispatch";
+import { sweepAgentPipelines } from "../modules/agent/service";
 import { purgeSessionRevocations } from "../modules/auth/revocations";
 import { refundStaleHolds } from "../modules/credits/holds";
 import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { createOrder } from "../../src/modules/payments/orders";
+import { createOrder } from "../../src/modules/payments/service/orders";
 import { type AuditRow, auditRows, auditRowsOfRequest, newRequestId } from "../support/audit";
 import { type CallOptions, call, registerUser, type Session } from "../support/client";
 import { createTestContext, onPostgres, registerAdmin } from "../support/harness";

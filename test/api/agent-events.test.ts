@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { pendingAgentRuns } from "../../src/modules/agent/dispatch";
-import { runAgentPipeline } from "../../src/modules/agent/pipeline";
+import { pendingAgentRuns, runAgentPipeline } from "../../src/modules/agent/service";
 import {
   adjustCredits,
   chargeCredits,

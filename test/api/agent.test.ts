@@ -2,11 +2,12 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import {
+  outreachLanguage,
   pendingAgentRuns,
+  runAgentPipeline,
   startAgentRun,
   sweepAgentPipelines,
-} from "../../src/modules/agent/dispatch";
-import { outreachLanguage, runAgentPipeline } from "../../src/modules/agent/pipeline";
+} from "../../src/modules/agent/service";
 import {
   adjustCredits,
   chargeCredits,

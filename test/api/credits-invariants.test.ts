@@ -16,7 +16,7 @@ import {
   createOrder,
   type OrderResponse,
   recordPaymentEvent,
-} from "../../src/modules/payments/orders";
+} from "../../src/modules/payments/service/orders";
 import { appWithBillableRoute } from "../support/billable";
 import { call, registerUser } from "../support/client";
 import { createTestContext, onPostgres } from "../support/harness";

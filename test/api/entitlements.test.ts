@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { pendingAgentRuns } from "../../src/modules/agent/dispatch";
+import { pendingAgentRuns } from "../../src/modules/agent/service";
 import type { FakeOpenAi } from "../fakes/openai";
 import type { FakeSearch } from "../fakes/search";
 import { useFakeAgentProviders } from "../support/ai";

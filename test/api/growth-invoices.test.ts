@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { createOrder } from "../../src/modules/payments/orders";
+import { createOrder } from "../../src/modules/payments/service/orders";
 import { call, randomEmail, registerUser, type Session } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
 import { payOrder } from "./payments-helpers";

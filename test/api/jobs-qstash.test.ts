@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../src/app";
 import { queryRows } from "../../src/db/client";
-import { pendingAgentRuns, sweepAgentPipelines } from "../../src/modules/agent/dispatch";
+import { pendingAgentRuns, sweepAgentPipelines } from "../../src/modules/agent/service";
 import type { FakeOpenAi } from "../fakes/openai";
 import { type FakeQstash, signQstash, startFakeQstash } from "../fakes/qstash";
 import type { FakeSearch } from "../fakes/search";

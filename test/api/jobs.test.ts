@@ -14,7 +14,7 @@ import {
   runScheduledTasks,
 } from "../../src/jobs/tasks";
 import { signAccessToken } from "../../src/modules/auth/tokens";
-import { createOrder } from "../../src/modules/payments/orders";
+import { createOrder } from "../../src/modules/payments/service/orders";
 import { startScheduler } from "../../src/runtime/node/scheduler";
 import { call, registerUser, type Session } from "../support/client";
 import { createTestContext, onPostgres } from "../support/harness";

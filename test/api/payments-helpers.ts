@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import type { App } from "../../src/app";
 import { queryRows } from "../../src/db/client";
 import type { Deps } from "../../src/deps";
-import { recordPaymentEvent } from "../../src/modules/payments/orders";
+import { recordPaymentEvent } from "../../src/modules/payments/service/orders";
 import { type GatewayCallback, signGatewayCallback } from "../../src/providers/payment/gateway";
 import { call, type Session } from "../support/client";
 

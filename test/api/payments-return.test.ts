@@ -4,7 +4,7 @@ import { getRequestListener } from "@hono/node-server";
 import { afterAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app";
 import { parseConfig } from "../../src/config";
-import { applyRefund } from "../../src/modules/payments/refunds";
+import { applyRefund } from "../../src/modules/payments/service/refunds";
 import { startFakeGateway } from "../fakes/payment-gateway";
 import { startFakeStripe } from "../fakes/stripe";
 import { call, registerUser, type Session } from "../support/client";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { importHmacKey } from "../../src/lib/crypto";
-import { expirePendingOrders } from "../../src/modules/payments/orders";
+import { expirePendingOrders } from "../../src/modules/payments/service/orders";
 import type { GatewayCallback } from "../../src/providers/payment/gateway";
 import { call, randomIp, registerUser } from "../support/client";
 import { createTestContext, PRODUCTION_ENV, TEST_SECRETS } from "../support/harness";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { decodeJwt, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pendingAgentRuns } from "../../src/modules/agent/dispatch";
+import { pendingAgentRuns } from "../../src/modules/agent/service";
 import { pendingJobs } from "../../src/modules/jobs/background";
 import type { RateLimiter } from "../../src/providers/ratelimit/types";
 import type { FakeOpenAi } from "../fakes/openai";

@@ -16,7 +16,7 @@ import {
   useVerifyToken,
 } from "../auth/queries/email-tokens";
 import { noteSessionEnded } from "../auth/revocations";
-import { referralRewardOnVerification, referredRewardSet } from "../growth/referrals";
+import { referralRewardOnVerification, referredRewardSet } from "../growth/queries";
 import {
   demoteUnverifiedAdmins,
   findUserByEmail,
@@ -170,7 +170,7 @@ export interface Verified {
  * POST /auth/verify-email: the token of a verification mail (verify_email) or of an e-mail
  * change (change_email). Each is used in one statement that checks it is unused and unexpired
  * and marks it used, so two concurrent uses apply once. A first verification also earns the
- * referral reward in that statement (growth/referrals.ts: the referred party's days ride on
+ * referral reward in that statement (growth/queries.ts: the referred party's days ride on
  * the users UPDATE, the referrer's in the CTEs appended after `verified`).
  */
 export async function verifyEmail(

@@ -1,5 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { calendarDate, reportRange } from "../../http/date-range";
+import { createRoute } from "@hono/zod-openapi";
+import { reportRange } from "../../http/date-range";
 import { ErrorSchema, errorResponse } from "../../http/errors";
 import {
   adminErrorResponses as adminErrors,
@@ -12,12 +12,15 @@ import {
 import { createRouter } from "../../http/router";
 import { listAuditLog } from "./audit";
 import {
+  AdminStatsQuery,
+  AdminStatsSchema,
   AdminUserListQuery,
   AdminUserPage,
   AdminUserPatch,
   AdminUserSchema,
   AuditLogPage,
   AuditLogQuery,
+  ConfigEntryList,
   ConfigEntrySchema,
   ConfigKeyParam,
   ConfigPutBody,
@@ -38,37 +41,6 @@ import { actorOf } from "./writes";
 
 const tags = ["Admin"];
 
-const perCurrency = z.record(z.string(), z.number().int()).openapi({ example: { USD: 129900 } });
-const AdminStatsSchema = z
-  .object({
-    start_date: z.string(),
-    end_date: z.string(),
-    totals: z.object({
-      users: z.number().int(),
-      guests: z.number().int(),
-      paid_plan_users: z.number().int(),
-      new_users: z.number().int(),
-      revenue: perCurrency,
-      credits_granted: z.number().int(),
-      credits_consumed: z.number().int(),
-      credits_expired: z.number().int(),
-      credits_outstanding: z.number().int(),
-      ai_calls: z.number().int(),
-      ai_calls_by_operation: z.record(z.string(), z.number().int()),
-    }),
-    by_day: z.array(
-      z.object({
-        date: z.string(),
-        new_users: z.number().int(),
-        revenue: perCurrency,
-        credits_granted: z.number().int(),
-        credits_consumed: z.number().int(),
-        ai_calls: z.number().int(),
-      }),
-    ),
-  })
-  .openapi("AdminStats");
-
 const adminStatsRoute = createRoute({
   method: "get",
   path: "/api/v1/admin/stats",
@@ -77,10 +49,7 @@ const adminStatsRoute = createRoute({
   summary: "Users, revenue, credits and AI calls per UTC day (default the last 30 days)",
   middleware: [...guard],
   request: {
-    query: z.object({
-      start_date: calendarDate.optional().openapi({ example: "2026-10-24" }),
-      end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
-    }),
+    query: AdminStatsQuery,
   },
   responses: { ...ok(AdminStatsSchema, "Dashboard figures"), ...adminErrors },
 });
@@ -162,7 +131,7 @@ const listConfigRoute = createRoute({
   summary: "Every system config entry",
   middleware: [...guard],
   responses: {
-    ...ok(z.object({ items: z.array(ConfigEntrySchema) }), "All entries"),
+    ...ok(ConfigEntryList, "All entries"),
     ...adminErrors,
   },
 });

@@ -53,6 +53,7 @@ export const UsageLogPage = pageSchema(UsageLogSchema).openapi("UsageLogPage");
 export const ConfigEntrySchema = z
   .object({ key: z.string(), value: z.unknown(), updated_at: z.string() })
   .openapi("SystemConfigEntry");
+export const ConfigEntryList = z.object({ items: z.array(ConfigEntrySchema) });
 export const ConfigKeyParam = z.object({
   key: z
     .string()
@@ -97,3 +98,39 @@ const AuditLogEntrySchema = z
   })
   .openapi("AdminAuditLogEntry");
 export const AuditLogPage = pageSchema(AuditLogEntrySchema).openapi("AdminAuditLogPage");
+
+export const AdminStatsQuery = z.object({
+  start_date: calendarDate.optional().openapi({ example: "2026-10-24" }),
+  end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
+});
+
+const perCurrency = z.record(z.string(), z.number().int()).openapi({ example: { USD: 129900 } });
+export const AdminStatsSchema = z
+  .object({
+    start_date: z.string(),
+    end_date: z.string(),
+    totals: z.object({
+      users: z.number().int(),
+      guests: z.number().int(),
+      paid_plan_users: z.number().int(),
+      new_users: z.number().int(),
+      revenue: perCurrency,
+      credits_granted: z.number().int(),
+      credits_consumed: z.number().int(),
+      credits_expired: z.number().int(),
+      credits_outstanding: z.number().int(),
+      ai_calls: z.number().int(),
+      ai_calls_by_operation: z.record(z.string(), z.number().int()),
+    }),
+    by_day: z.array(
+      z.object({
+        date: z.string(),
+        new_users: z.number().int(),
+        revenue: perCurrency,
+        credits_granted: z.number().int(),
+        credits_consumed: z.number().int(),
+        ai_calls: z.number().int(),
+      }),
+    ),
+  })
+  .openapi("AdminStats");

@@ -14,10 +14,6 @@ import { requestIp } from "../../http/limits";
 import { IdParam, jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { keepAliveOf } from "../jobs/background";
-import { cancelAgentRun } from "./cancel";
-import { startAgentRun } from "./dispatch";
-import { readRunView, streamRunEvents } from "./events";
-import { getPipeline, listPipelines } from "./pipelines";
 import {
   AgentCancelledSchema,
   AgentStartedSchema,
@@ -26,6 +22,14 @@ import {
   PipelinesQuery,
   StartAgentBody,
 } from "./schemas";
+import {
+  cancelAgentRun,
+  getPipeline,
+  listPipelines,
+  readRunView,
+  startAgentRun,
+  streamRunEvents,
+} from "./service";
 
 const tags = ["Agent"];
 const billableGuard = [

@@ -19,11 +19,7 @@ import {
   FaqPage,
   FaqPatch,
   FaqSchema,
-  ProviderBody,
-  ProviderListQuery,
-  ProviderPage,
-  ProviderPatch,
-  ProviderSchema,
+  ProviderSchemas,
   QuotaBody,
   QuotaListQuery,
   QuotaPage,
@@ -232,13 +228,7 @@ export function createAiAdminRoutes() {
       update: "Change an AI provider (`api_key: null` clears the key; leaving it out keeps it)",
       delete: "Delete an AI provider and its translation quotas",
     },
-    schemas: {
-      Body: ProviderBody,
-      Patch: ProviderPatch,
-      Schema: ProviderSchema,
-      Page: ProviderPage,
-      ListQuery: ProviderListQuery,
-    },
+    schemas: ProviderSchemas,
     admin: aiProviderAdmin,
   });
 

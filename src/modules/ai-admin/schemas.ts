@@ -5,19 +5,13 @@ import { timestamp } from "../../http/schemas";
 import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { AI_TASKS } from "../ai/routing";
+import { providerAdminSchemas } from "../provider-admin/schemas";
 import { AiRoutingSchema } from "../system-config/schemas";
 
 const notEmpty = <T extends object>(body: T) => Object.keys(body).length > 0;
 const sendSomething = { error: "Send at least one field to change" };
 
 // ---------------------------------------------------------------- AI providers
-
-const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
-
-const baseUrl = httpUrlWithoutCredentials(
-  500,
-  "An http or https URL without credentials, e.g. https://api.openai.com/v1",
-);
 
 const modelId = z
   .string()
@@ -28,94 +22,46 @@ const modelId = z
 const models = z
   .array(modelId)
   .max(50)
-  .refine((list) => new Set(list).size === list.length, { error: "Models must be distinct" });
-
-const providerFields = {
-  name: z
-    .string()
-    .regex(PROVIDER_NAME, {
-      error: "1-40 lower-case letters, digits, - and _, starting with a letter or digit",
-    })
-    .openapi({ example: "openai" }),
-  kind: z.enum(AI_PROVIDER_KINDS).openapi({
-    description: "`llm`: OpenAI-compatible chat completions; `mt`: DeepL v2 translation",
-  }),
-  base_url: baseUrl.openapi({ example: "https://api.openai.com/v1" }),
-  api_key: z.string().trim().min(8).max(1000).openapi({
-    description: "Write-only: stored encrypted, never returned (responses show api_key_hint)",
-    example: "sk-live-0123456789abcdef",
-  }),
-  models: models.openapi({
+  .refine((list) => new Set(list).size === list.length, { error: "Models must be distinct" })
+  .openapi({
     description: "Model ids (llm: 1 to 50, the first is the default; mt: may be empty)",
     example: ["gpt-4o-mini", "gpt-4o"],
-  }),
-  enabled: z.boolean(),
-  timeout_ms: z.number().int().min(1000).max(300_000).openapi({ example: 30_000 }),
-};
-
-const llmNeedsModels = (
-  body: { kind?: string; models?: string[] },
-  ctx: { addIssue: (issue: { code: "custom"; path: string[]; message: string }) => void },
-) => {
-  if (body.kind === "llm" && body.models?.length === 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["models"],
-      message: "An llm provider needs at least one model",
-    });
-  }
-};
-
-export const ProviderBody = z
-  .object({
-    ...providerFields,
-    api_key: providerFields.api_key.optional(),
-    models: providerFields.models.default([]),
-    enabled: providerFields.enabled.default(true),
-    timeout_ms: providerFields.timeout_ms.default(30_000),
-  })
-  .strict()
-  .superRefine(llmNeedsModels)
-  .openapi("AiProviderInput");
-export type ProviderInput = z.infer<typeof ProviderBody>;
+  });
 
 /** The kind is permanent (routing and quotas depend on it); `api_key: null` clears the key. */
-export const ProviderPatch = z
-  .object({
-    name: providerFields.name,
-    base_url: providerFields.base_url,
-    api_key: providerFields.api_key.nullable(),
-    models: providerFields.models,
-    enabled: providerFields.enabled,
-    timeout_ms: providerFields.timeout_ms,
-  })
-  .partial()
-  .strict()
-  .refine(notEmpty, sendSomething)
-  .openapi("AiProviderPatch");
-export type ProviderPatchInput = z.infer<typeof ProviderPatch>;
-
-export const ProviderSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    kind: z.enum(AI_PROVIDER_KINDS),
-    base_url: z.string(),
-    api_key_set: z.boolean(),
-    api_key_hint: z.string().nullable().openapi({ description: "Last 4 characters of the key" }),
-    models: z.array(z.string()),
-    enabled: z.boolean(),
-    timeout_ms: z.number().int(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi("AiProvider");
-export const ProviderPage = pageSchema(ProviderSchema).openapi("AiProviderPage");
-
-export const ProviderListQuery = pageQuery().extend({
-  kind: z.enum(AI_PROVIDER_KINDS).optional(),
-  enabled: booleanQuery(),
+export const ProviderSchemas = providerAdminSchemas({
+  names: {
+    input: "AiProviderInput",
+    patch: "AiProviderPatch",
+    row: "AiProvider",
+    page: "AiProviderPage",
+  },
+  kinds: AI_PROVIDER_KINDS,
+  kindDescription: "`llm`: OpenAI-compatible chat completions; `mt`: DeepL v2 translation",
+  nameExample: "openai",
+  baseUrl: httpUrlWithoutCredentials(
+    500,
+    "An http or https URL without credentials, e.g. https://api.openai.com/v1",
+  ).openapi({ example: "https://api.openai.com/v1" }),
+  apiKeyExample: "sk-live-0123456789abcdef",
+  timeoutMs: { max: 300_000, example: 30_000, default: 30_000 },
+  extra: {
+    body: { models: models.default([]) },
+    patch: { models },
+    row: { models: z.array(z.string()) },
+  },
+  check: (body, ctx) => {
+    if (body.kind === "llm" && body.models?.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["models"],
+        message: "An llm provider needs at least one model",
+      });
+    }
+  },
 });
+export type ProviderInput = z.infer<typeof ProviderSchemas.Body>;
+export type ProviderPatchInput = z.infer<typeof ProviderSchemas.Patch>;
 
 // ---------------------------------------------------------------- AI routing
 

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { streamSSE } from "hono/streaming";
 import { requireAuth } from "../../http/auth";
@@ -27,6 +27,7 @@ import { createRouter } from "../../http/router";
 import { completeIdempotencyKey, releaseIdempotencyKey } from "../credits/idempotency";
 import {
   ChatBody,
+  ChatEventStream,
   ChatQuery,
   ChatResponse,
   ChatStreamEventSchema,
@@ -84,15 +85,7 @@ const chatRoute = createRoute({
       content: {
         "application/json": { schema: ChatResponse },
         "text/event-stream": {
-          schema: z.string().openapi({
-            description:
-              "Server-sent events, each `event: <name>` and `data: <JSON>`: one `meta`, " +
-              "`delta`s, then `done` or `error`; the parsed events are `ChatStreamEvent`s.",
-            example:
-              'event: meta\ndata: {"conversation_id":"0190..."}\n\nevent: delta\n' +
-              'data: {"text":"Hello"}\n\nevent: done\ndata: {"message_id":"0190...",' +
-              '"action":null,"credits_charged":1,"balance":99}\n\n',
-          }),
+          schema: ChatEventStream,
           "x-event-schema": { $ref: "#/components/schemas/ChatStreamEvent" },
         },
       },

@@ -135,3 +135,14 @@ export const ChatStreamEventSchema = z
     }),
   ])
   .openapi("ChatStreamEvent");
+
+/** The text/event-stream answer of POST /api/v1/ai/chat with stream=true (events: ChatStreamEvent). */
+export const ChatEventStream = z.string().openapi({
+  description:
+    "Server-sent events, each `event: <name>` and `data: <JSON>`: one `meta`, " +
+    "`delta`s, then `done` or `error`; the parsed events are `ChatStreamEvent`s.",
+  example:
+    'event: meta\ndata: {"conversation_id":"0190..."}\n\nevent: delta\n' +
+    'data: {"text":"Hello"}\n\nevent: done\ndata: {"message_id":"0190...",' +
+    '"action":null,"credits_charged":1,"balance":99}\n\n',
+});

@@ -119,7 +119,7 @@ export interface GuestCaller {
  * One statement creates the user on the trial, grants the registration credits with their
  * ledger row, opens the session and writes the usage log: it all happens or none of it. A
  * referral code only records `referred_by`; both parties are rewarded when the new account
- * verifies its address (growth/referrals.ts).
+ * verifies its address (growth/queries.ts, referralRewardOnVerification).
  *
  * With `guest` (the caller's guest token), the same statement turns that guest row into the
  * account instead of inserting one: same user id, so every row the guest created stays theirs,

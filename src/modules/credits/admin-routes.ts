@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { ErrorSchema, errorResponse } from "../../http/errors";
 import {
   adminErrorResponses as adminErrors,
@@ -28,7 +28,9 @@ import {
 import {
   AdjustBody,
   AdjustResultSchema,
+  AdminPackageList,
   AdminPackageSchema,
+  AdminPlanList,
   AdminPlanSchema,
   ConsumptionsPage,
   ConsumptionsQuery,
@@ -89,7 +91,7 @@ const listPackagesRoute = createRoute({
   summary: "All credit packages, retired ones included",
   middleware: [...guard],
   responses: {
-    200: json(z.object({ items: z.array(AdminPackageSchema) }), "Packages"),
+    200: json(AdminPackageList, "Packages"),
     ...adminErrors,
   },
 });
@@ -134,7 +136,7 @@ const listPlansRoute = createRoute({
   security,
   summary: "All subscription plans, retired ones included",
   middleware: [...guard],
-  responses: { 200: json(z.object({ items: z.array(AdminPlanSchema) }), "Plans"), ...adminErrors },
+  responses: { 200: json(AdminPlanList, "Plans"), ...adminErrors },
 });
 
 const createPlanRoute = createRoute({

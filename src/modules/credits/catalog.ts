@@ -1,4 +1,4 @@
-import { FEATURES } from "../../lib/plans";
+import { FEATURES, type Feature } from "../../lib/plans";
 
 /**
  * Seeded once; admins manage them afterwards (prices in minor units, CNY fen). `limits` are the
@@ -21,6 +21,7 @@ export const DEFAULT_PLANS = [
     tier: 1,
     monthlyPrice: 9_900,
     monthlyCredits: 500,
+    // Listed, not derived: a feature added later must not join a paid plan by itself.
     features: [
       "translate",
       "customers",
@@ -30,7 +31,7 @@ export const DEFAULT_PLANS = [
       "discovery",
       "ai_assistant",
       "followup_engine",
-    ],
+    ] satisfies Feature[],
     limits: { customers: 20_000, agent_runs_per_month: 0 },
     sortOrder: 1,
   },

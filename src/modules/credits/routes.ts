@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { publicCache } from "../../http/caching";
 import { csrfSecurity, requireCsrf } from "../../http/csrf";
@@ -15,8 +15,8 @@ import {
   BalanceSchema,
   LedgerPage,
   LedgerQuery,
-  PackageSchema,
-  PlanSchema,
+  PackageList,
+  PlanList,
   SubscriptionSchema,
 } from "./schemas";
 import {
@@ -58,7 +58,7 @@ const packagesRoute = createRoute({
   summary: "Credit packages on sale",
   description: "Public and cacheable: `Cache-Control: public`, an ETag, 304 on If-None-Match.",
   middleware: [publicCache()] as const,
-  responses: { ...ok(z.object({ items: z.array(PackageSchema) }), "Packages"), ...errorResponses },
+  responses: { ...ok(PackageList, "Packages"), ...errorResponses },
 });
 
 const plansRoute = createRoute({
@@ -68,7 +68,7 @@ const plansRoute = createRoute({
   summary: "Subscription plans; yearly = round(12 x monthly x (1 - plans.yearly_discount))",
   description: "Public and cacheable: `Cache-Control: public`, an ETag, 304 on If-None-Match.",
   middleware: [publicCache()] as const,
-  responses: { ...ok(z.object({ items: z.array(PlanSchema) }), "Plans"), ...errorResponses },
+  responses: { ...ok(PlanList, "Plans"), ...errorResponses },
 });
 
 const subscriptionRoute = createRoute({

@@ -39,7 +39,7 @@ export const LedgerQuery = pageQuery().extend({
 });
 export const LedgerPage = pageSchema(LedgerEntrySchema).openapi("LedgerPage");
 
-export const PackageSchema = z
+const PackageSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -49,7 +49,8 @@ export const PackageSchema = z
   })
   .openapi("CreditPackage");
 
-export const PlanSchema = z
+export const PackageList = z.object({ items: z.array(PackageSchema) });
+const PlanSchema = z
   .object({
     id: z.string(),
     code: z.string(),
@@ -63,6 +64,7 @@ export const PlanSchema = z
   })
   .openapi("SubscriptionPlan");
 
+export const PlanList = z.object({ items: z.array(PlanSchema) });
 export const AdjustBody = z
   .object({
     delta: z
@@ -143,6 +145,7 @@ export const AdminPackageSchema = PackageSchema.extend({
   updated_at: z.string(),
 }).openapi("AdminCreditPackage");
 
+export const AdminPackageList = z.object({ items: z.array(AdminPackageSchema) });
 /** Without defaults, as for packages; the code is permanent, so a PATCH has no `code`. */
 const planFields = {
   name: z.string().trim().min(1).max(80),
@@ -180,6 +183,7 @@ export const AdminPlanSchema = PlanSchema.extend({
   updated_at: z.string(),
 }).openapi("AdminSubscriptionPlan");
 
+export const AdminPlanList = z.object({ items: z.array(AdminPlanSchema) });
 export const UserIdParam = z.object({
   user_id: z.uuid({ error: "Not a valid id" }).openapi({ param: { name: "user_id", in: "path" } }),
 });

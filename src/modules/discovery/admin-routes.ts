@@ -1,13 +1,7 @@
 import { createRouter } from "../../http/router";
 import { providerAdminRoutes } from "../provider-admin/routes";
 import { searchProviderAdmin } from "./admin-service";
-import {
-  ProviderBody,
-  ProviderListQuery,
-  ProviderPage,
-  ProviderPatch,
-  ProviderSchema,
-} from "./schemas";
+import { ProviderSchemas } from "./schemas";
 
 /** Admin: search providers (CRUD, keys write-only). */
 export function createSearchProviderAdminRoutes() {
@@ -28,13 +22,7 @@ export function createSearchProviderAdminRoutes() {
     listDescription:
       "Discovery tries the enabled providers in the order of system config " +
       "`search.providers_order` (entries name a provider or a kind), then by name.",
-    schemas: {
-      Body: ProviderBody,
-      Patch: ProviderPatch,
-      Schema: ProviderSchema,
-      Page: ProviderPage,
-      ListQuery: ProviderListQuery,
-    },
+    schemas: ProviderSchemas,
     admin: searchProviderAdmin,
   });
   return router;

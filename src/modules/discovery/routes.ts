@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import {
@@ -25,6 +25,7 @@ import {
   DeleteQuery,
   DiscoveryJobSchema,
   DiscoveryJobStarted,
+  DiscoveryJobStartedHeaders,
   DiscoveryResultSchema,
   RecordBody,
   RecordListQuery,
@@ -80,9 +81,7 @@ const startJobRoute = createRoute({
   responses: {
     202: {
       description: "The job was queued",
-      headers: z.object({
-        Location: z.string().openapi({ example: "/api/v1/discovery/jobs/{id}" }),
-      }),
+      headers: DiscoveryJobStartedHeaders,
       content: { "application/json": { schema: DiscoveryJobStarted } },
     },
     402: errorResponse(ErrorSchema, "Not enough credits (nothing written)"),

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { DISCOVERY_JOB_STATUSES, SEARCH_PROVIDER_KINDS } from "../../db/schema";
-import { booleanQuery } from "../../http/query";
 import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { providerAdminSchemas } from "../provider-admin/schemas";
 import { MAX_COMPANIES } from "./service";
 
 const product = z.string().trim().min(1).max(200).openapi({ example: "LED panel lights 600x600" });
@@ -120,6 +120,11 @@ const DiscoveryJobProgress = z
   })
   .openapi("DiscoveryJobProgress");
 
+/** The 202 answer's headers: where to poll the job. */
+export const DiscoveryJobStartedHeaders = z.object({
+  Location: z.string().openapi({ example: "/api/v1/discovery/jobs/{id}" }),
+});
+
 export const DiscoveryJobSchema = z
   .object({
     id: z.uuid(),
@@ -195,42 +200,27 @@ export const DeleteQuery = z.object({
 
 // ---------------------------------------------------------------- admin: search providers
 
-const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+/** The kind is permanent; `api_key: null` clears the key. */
 
-const notEmpty = <T extends object>(body: T) => Object.keys(body).length > 0;
-
-const providerFields = {
-  name: z
-    .string()
-    .regex(PROVIDER_NAME, {
-      error: "1-40 lower-case letters, digits, - and _, starting with a letter or digit",
-    })
-    .openapi({ example: "brave" }),
-  kind: z.enum(SEARCH_PROVIDER_KINDS).openapi({
-    description:
-      "`brave`: Brave Search API (needs a key); `searxng`: a SearXNG instance's JSON API " +
-      "(a key, if set, is sent as a Bearer token for an authenticating proxy)",
-  }),
-  base_url: httpUrl
+export const ProviderSchemas = providerAdminSchemas({
+  names: {
+    input: "SearchProviderInput",
+    patch: "SearchProviderPatch",
+    row: "SearchProvider",
+    page: "SearchProviderPage",
+  },
+  kinds: SEARCH_PROVIDER_KINDS,
+  kindDescription:
+    "`brave`: Brave Search API (needs a key); `searxng`: a SearXNG instance's JSON API " +
+    "(a key, if set, is sent as a Bearer token for an authenticating proxy)",
+  nameExample: "brave",
+  baseUrl: httpUrl
     .refine((value) => value.length <= 500, { error: "At most 500 characters" })
     .openapi({ example: "https://api.search.brave.com" }),
-  api_key: z.string().trim().min(8).max(1000).openapi({
-    description: "Write-only: stored encrypted, never returned (responses show api_key_hint)",
-    example: "BSA-0123456789abcdef",
-  }),
-  enabled: z.boolean(),
-  timeout_ms: z.number().int().min(1000).max(120_000).openapi({ example: 15_000 }),
-};
-
-export const ProviderBody = z
-  .object({
-    ...providerFields,
-    api_key: providerFields.api_key.optional(),
-    enabled: providerFields.enabled.default(true),
-    timeout_ms: providerFields.timeout_ms.default(15_000),
-  })
-  .strict()
-  .superRefine((body, ctx) => {
+  apiKeyExample: "BSA-0123456789abcdef",
+  timeoutMs: { max: 120_000, example: 15_000, default: 15_000 },
+  extra: { body: {}, patch: {}, row: {} },
+  check: (body, ctx) => {
     if (body.kind === "brave" && !body.api_key) {
       ctx.addIssue({
         code: "custom",
@@ -238,42 +228,7 @@ export const ProviderBody = z
         message: "A brave provider needs an API key",
       });
     }
-  })
-  .openapi("SearchProviderInput");
-export type ProviderInput = z.infer<typeof ProviderBody>;
-
-/** The kind is permanent; `api_key: null` clears the key. */
-export const ProviderPatch = z
-  .object({
-    name: providerFields.name,
-    base_url: providerFields.base_url,
-    api_key: providerFields.api_key.nullable(),
-    enabled: providerFields.enabled,
-    timeout_ms: providerFields.timeout_ms,
-  })
-  .partial()
-  .strict()
-  .refine(notEmpty, { error: "Send at least one field to change" })
-  .openapi("SearchProviderPatch");
-export type ProviderPatchInput = z.infer<typeof ProviderPatch>;
-
-export const ProviderSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    kind: z.enum(SEARCH_PROVIDER_KINDS),
-    base_url: z.string(),
-    api_key_set: z.boolean(),
-    api_key_hint: z.string().nullable().openapi({ description: "Last 4 characters of the key" }),
-    enabled: z.boolean(),
-    timeout_ms: z.number().int(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi("SearchProvider");
-export const ProviderPage = pageSchema(ProviderSchema).openapi("SearchProviderPage");
-
-export const ProviderListQuery = pageQuery().extend({
-  kind: z.enum(SEARCH_PROVIDER_KINDS).optional(),
-  enabled: booleanQuery(),
+  },
 });
+export type ProviderInput = z.infer<typeof ProviderSchemas.Body>;
+export type ProviderPatchInput = z.infer<typeof ProviderSchemas.Patch>;

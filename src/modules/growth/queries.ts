@@ -43,14 +43,19 @@ export type CertificationRow = Pick<
   | "updated_at"
 >;
 
-const CERTIFICATION_COLUMNS = columnList([
-  c.id,
+/** What a submission writes (with its times). */
+const CERTIFICATION_SUBMITTED = [
   c.userId,
   c.companyName,
   c.licenseNo,
   c.contactName,
   c.contactPhone,
   c.status,
+];
+
+const CERTIFICATION_COLUMNS = columnList([
+  c.id,
+  ...CERTIFICATION_SUBMITTED,
   c.rejectReason,
   c.reviewedAt,
   c.createdAt,
@@ -77,16 +82,7 @@ export async function upsertCertification(
     db,
     sql`with caller as (select ${users.id}, ${users.isGuest} from ${users} where ${users.id} = ${params.userId}),
       saved as (
-        insert into ${c} (${columnNames([
-          c.userId,
-          c.companyName,
-          c.licenseNo,
-          c.contactName,
-          c.contactPhone,
-          c.status,
-          c.createdAt,
-          c.updatedAt,
-        ])})
+        insert into ${c} (${columnNames([...CERTIFICATION_SUBMITTED, c.createdAt, c.updatedAt])})
         select id, ${params.companyName}, ${params.licenseNo}, ${params.contactName},
                ${params.contactPhone}, 'pending', ${params.now}::timestamptz, ${params.now}::timestamptz
         from caller where not is_guest
@@ -203,8 +199,8 @@ export type InvoiceRow = Pick<
   | "created_at"
 >;
 
-const INVOICE_COLUMNS = columnList([
-  i.id,
+/** What a request writes (with its time). */
+const INVOICE_REQUESTED = [
   i.userId,
   i.orderNo,
   i.title,
@@ -212,6 +208,11 @@ const INVOICE_COLUMNS = columnList([
   i.email,
   i.amount,
   i.currency,
+];
+
+const INVOICE_COLUMNS = columnList([
+  i.id,
+  ...INVOICE_REQUESTED,
   i.status,
   i.invoiceNumber,
   i.issuedAt,
@@ -247,16 +248,7 @@ export async function insertInvoice(
           ${t.currency}
         from ${t} where ${t.orderNo} = ${params.orderNo} and ${t.userId} = ${params.userId}),
       created as (
-        insert into ${i} (${columnNames([
-          i.userId,
-          i.orderNo,
-          i.title,
-          i.taxNumber,
-          i.email,
-          i.amount,
-          i.currency,
-          i.createdAt,
-        ])})
+        insert into ${i} (${columnNames([...INVOICE_REQUESTED, i.createdAt])})
         select o.user_id, o.order_no, ${params.title}, ${params.taxNumber}, ${params.email}, o.due,
                o.currency, ${params.now}::timestamptz
         from o where o.status in ${PAID} and o.due > 0
@@ -412,17 +404,20 @@ export function referralRewardOnVerification(verifiedCte: string, now: string): 
       || ' days of the Pro plan (' || ${count} || ' of ' || ${cap}
       || ' referral rewards this month).'`;
   const rr = referralRewards;
+  /** The `referral` subscription row of each user of `source` whose plan got `days` more. */
+  const rewardSubscription = (source: string, userId: string) =>
+    referralSubscriptionInsert(
+      sql`select x.${sql.identifier(userId)} as user_id, x.plan as plan_code,
+            coalesce(x.plan_expires_at - make_interval(days => x.days), ${at}) as starts_at,
+            coalesce(x.plan_expires_at, ${at} + make_interval(days => x.days)) as ends_at,
+            ${at} as created_at
+          from ${sql.identifier(source)} x`,
+    );
   return sql`referral_pair as (
       select v.id as referred_id, v.referred_by as referrer_id, v.plan, v.plan_expires_at,
         ${rewardDaysSql} as days, ${monthlyCapSql} as cap, ${month} as month
       from ${verified} v where ${referredEligible("v")}),
-    referred_subscription as (${referralSubscriptionInsert(
-      sql`select p.referred_id as user_id, p.plan as plan_code,
-            coalesce(p.plan_expires_at - make_interval(days => p.days), ${at}) as starts_at,
-            coalesce(p.plan_expires_at, ${at} + make_interval(days => p.days)) as ends_at,
-            ${at} as created_at
-          from referral_pair p`,
-    )}),
+    referred_subscription as (${rewardSubscription("referral_pair", "referred_id")}),
     referral_tally as (${notificationInsert(
       "referral_rewarded",
       sql`select p.referrer_id as user_id, 'Referral reward: ' || p.days || ' days of Pro' as title,
@@ -461,13 +456,7 @@ export function referralRewardOnVerification(verifiedCte: string, now: string): 
       at,
       paidPlan: REFERRAL_PLAN,
     })}),
-    referrer_subscription as (${referralSubscriptionInsert(
-      sql`select r.id as user_id, r.plan as plan_code,
-            coalesce(r.plan_expires_at - make_interval(days => r.days), ${at}) as starts_at,
-            coalesce(r.plan_expires_at, ${at} + make_interval(days => r.days)) as ends_at,
-            ${at} as created_at
-          from referrer_plan r`,
-    )})`;
+    referrer_subscription as (${rewardSubscription("referrer_plan", "id")})`;
 }
 
 /**

@@ -1,10 +1,9 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { ErrorSchema, errorResponse } from "../../http/errors";
+import { createRoute } from "@hono/zod-openapi";
+import { errorResponse } from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { type Dependency, outageLog } from "../../lib/logger";
 import type { RateLimitRule } from "../../providers/ratelimit/types";
-
-const HealthSchema = z.object({ status: z.literal("ok") }).openapi("Health");
+import { HealthSchema, NotReadySchema } from "./schemas";
 
 const healthRoute = createRoute({
   method: "get",
@@ -15,11 +14,6 @@ const healthRoute = createRoute({
     200: { description: "Alive", content: { "application/json": { schema: HealthSchema } } },
   },
 });
-
-const DependencyState = z.enum(["ok", "unavailable"]);
-const NotReadySchema = ErrorSchema.extend({
-  checks: z.object({ database: DependencyState, limiter: DependencyState }),
-}).openapi("NotReady");
 
 const readyRoute = createRoute({
   method: "get",

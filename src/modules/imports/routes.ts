@@ -15,9 +15,14 @@ import { bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { CSV_MIME, XLSX_MIME } from "../../lib/spreadsheet";
 import { exportRows } from "./exports";
+import {
+  ExportQuery,
+  ImportBody,
+  ImportQuery,
+  ImportRejectedSchema,
+  ImportResultSchema,
+} from "./schemas";
 import { errorsFile, IMPORT_MAX_BYTES, type ImportKind, runImport } from "./service";
-
-/** Paths whose bodies get IMPORT_MAX_BYTES instead of the global BODY_LIMIT_BYTES. */
 
 /** 10 MB per upload; past it a 413 `{detail}` (checked on Content-Length and on the stream). */
 const importBodyLimit = bodyLimit({
@@ -26,69 +31,6 @@ const importBodyLimit = bodyLimit({
     throw new ApiError(413, "The file is too large: at most 10 MB can be imported");
   },
 });
-
-const ImportQuery = z.object({
-  dry_run: z
-    .enum(["true", "false", "1", "0"])
-    .optional()
-    .openapi({ description: "true: validate and preview only; nothing is written" }),
-  errors_file: z.enum(["xlsx", "csv"]).optional().openapi({
-    description:
-      "With dry_run=true: return the uploaded sheet with an `error` column instead of JSON",
-  }),
-});
-
-const ImportBody = z.object({
-  file: z
-    .custom<File>((v) => typeof v === "object" && v !== null && "arrayBuffer" in v, {
-      message: "A file is required",
-    })
-    .openapi({ type: "string", format: "binary", description: ".xlsx or .csv, at most 10 MB" }),
-});
-
-const RowErrorSchema = z.object({ row: z.number().int(), column: z.string(), message: z.string() });
-
-const ImportResultSchema = z
-  .object({
-    dry_run: z.boolean(),
-    rows: z.number().int(),
-    valid: z.number().int(),
-    invalid: z.number().int(),
-    duplicates: z
-      .number()
-      .int()
-      .openapi({ description: "Valid rows matching an existing row or an earlier row" }),
-    created: z.number().int().openapi({
-      description: "Rows this request inserted: 0 on a dry run and on a refused import",
-    }),
-    updated: z.number().int().openapi({
-      description: "Rows this request updated: 0 on a dry run and on a refused import",
-    }),
-    would_create: z.number().int().openapi({
-      description: "Rows the file creates when committed (equal to `created` once committed)",
-    }),
-    would_update: z.number().int().openapi({
-      description: "Existing rows the file updates when committed",
-    }),
-    ignored_columns: z.array(z.string()),
-    preview: z.array(z.record(z.string(), z.unknown())),
-    errors: z.array(RowErrorSchema),
-    errors_truncated: z.boolean(),
-  })
-  .openapi("ImportResult");
-
-/**
- * 422 of a sheet that cannot be imported: a header row without the required column, an
- * unreadable file (`reason`), or a commit with invalid rows (the dry run's summary and errors).
- */
-const ImportRejectedSchema = ImportResultSchema.omit({ preview: true })
-  .partial()
-  .extend({
-    detail: z.string(),
-    errors: z.array(RowErrorSchema),
-    reason: z.string().optional().openapi({ description: "Why the file could not be read" }),
-  })
-  .openapi("ImportRejected");
 
 const fileResponse = (description: string) => ({
   description,
@@ -134,16 +76,6 @@ const importRoute = (kind: ImportKind, path: string) =>
 
 const customersImportRoute = importRoute("customers", "/api/v1/customers/import");
 const productsImportRoute = importRoute("products", "/api/v1/products/import");
-
-const ExportQuery = z.object({
-  format: z
-    .enum(["xlsx", "csv"])
-    .default("xlsx")
-    .openapi({
-      param: { name: "format", in: "query" },
-      description: "xlsx: number and date cells, frozen header; csv: UTF-8 with BOM, CRLF",
-    }),
-});
 
 const exportRoute = (kind: ImportKind, path: string) =>
   createRoute({

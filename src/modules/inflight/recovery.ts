@@ -1,5 +1,5 @@
 import type { Deps } from "../../deps";
-import { type KeepAlive, resumeInstanceRuns } from "../agent/dispatch";
+import { type KeepAlive, resumeInstanceRuns } from "../agent/service";
 import { refundInstanceHolds } from "../credits/holds";
 import { releaseInstanceKeys } from "../credits/idempotency";
 

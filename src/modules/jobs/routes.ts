@@ -1,14 +1,14 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Deps } from "../../deps";
 import { ApiError, ErrorSchema, errorResponse, notFound, validationError } from "../../http/errors";
 import { jsonResponse as json } from "../../http/openapi";
 import { createRouter } from "../../http/router";
-import { AGENT_RUN_JOB } from "../agent/dispatch";
-import { runAgentPipeline } from "../agent/pipeline";
 import { AgentRunJob } from "../agent/schemas";
+import { AGENT_RUN_JOB, runAgentPipeline } from "../agent/service";
 import { DISCOVERY_RUN_JOB, runDiscoveryJob } from "../discovery/jobs";
 import { DiscoveryRunJob } from "../discovery/schemas";
 import { qstashVerifying, verifyJobSignature } from "./qstash";
+import { JobDoneSchema, JobParam } from "./schemas";
 import { claimDelivery, releaseDelivery } from "./service";
 
 /** Background jobs by name; each takes the verified JSON payload QStash delivered. */
@@ -41,14 +41,6 @@ const JOBS = new Map<string, (deps: Deps, payload: unknown) => Promise<void>>([
   ],
 ]);
 
-const JobParam = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: "name", in: "path" }, example: AGENT_RUN_JOB }),
-});
-
 const runJobRoute = createRoute({
   method: "post",
   path: "/api/v1/jobs/{name}",
@@ -62,7 +54,7 @@ const runJobRoute = createRoute({
     "replay of a delivery already run (its signed token's `jti` is recorded), without running.",
   request: { params: JobParam },
   responses: {
-    200: json(z.object({ ok: z.literal(true) }), "Done"),
+    200: json(JobDoneSchema, "Done"),
     401: errorResponse(ErrorSchema, "Missing or invalid Upstash-Signature"),
     404: errorResponse(ErrorSchema, "No such job"),
     503: errorResponse(ErrorSchema, "QStash signing keys or PUBLIC_BASE_URL are not configured"),

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Deps } from "../../deps";
 import { requireAuth } from "../../http/auth";
 import {
@@ -11,6 +11,7 @@ import {
 import {
   IdParam,
   jsonResponse as json,
+  jsonBody,
   notFoundResponse,
   bearerSecurity as security,
 } from "../../http/openapi";
@@ -18,6 +19,7 @@ import { createRouter } from "../../http/router";
 import { renderQuotationPdf } from "./pdf";
 import { loadCjkFont } from "./pdf-font";
 import {
+  BinaryDocument,
   ExportQuery,
   QuotationBody,
   QuotationPatch,
@@ -40,9 +42,6 @@ const tags = ["Quotations"];
 // which requireAuth checks on every write (docs/decisions.md, CSRF).
 const writeGuard = [requireAuth];
 const noSuchQuotation = notFoundResponse("No such quotation of the caller");
-const jsonBody = <T extends z.ZodType>(schema: T) => ({
-  body: { required: true, content: { "application/json": { schema } } },
-});
 
 const listQuotationsRoute = createRoute({
   method: "get",
@@ -62,7 +61,7 @@ const createQuotationRoute = createRoute({
   security,
   summary: "Create a draft quotation; totals are computed in integer minor units",
   middleware: [...writeGuard],
-  request: jsonBody(QuotationBody),
+  request: { body: jsonBody(QuotationBody) },
   responses: { 201: json(QuotationSchema, "Created"), ...csrfErrorResponses },
 });
 
@@ -90,7 +89,7 @@ const updateQuotationRoute = createRoute({
   description:
     "Statuses: draft -> sent -> accepted | rejected | expired. Content edits need a draft (409 otherwise).",
   middleware: [...writeGuard],
-  request: { params: IdParam, ...jsonBody(QuotationPatch) },
+  request: { params: IdParam, body: jsonBody(QuotationPatch) },
   responses: {
     200: json(QuotationSchema, "The quotation"),
     409: errorResponse(ErrorSchema, "Not a draft, or a transition that is not allowed"),
@@ -124,8 +123,8 @@ const exportQuotationRoute = createRoute({
     200: {
       description: "The document, as an attachment named after the quote number",
       content: {
-        "application/pdf": { schema: z.string().openapi({ format: "binary" }) },
-        [XLSX_TYPE]: { schema: z.string().openapi({ format: "binary" }) },
+        "application/pdf": { schema: BinaryDocument },
+        [XLSX_TYPE]: { schema: BinaryDocument },
       },
     },
     ...noSuchQuotation,

@@ -138,3 +138,6 @@ export const QuotationsQuery = pageQuery().extend({
 export const QuotationsPage = pageSchema(QuotationSummarySchema).openapi("QuotationsPage");
 
 export const ExportQuery = z.object({ format: z.enum(["pdf", "xlsx"]).default("pdf") });
+
+/** GET /quotations/{id}/export: the PDF or .xlsx bytes. */
+export const BinaryDocument = z.string().openapi({ format: "binary" });

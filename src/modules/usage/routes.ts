@@ -1,30 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
-import { calendarDate, reportRange } from "../../http/date-range";
+import { reportRange } from "../../http/date-range";
 import { authErrorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";
+import { UsageStatsQuery, UsageStatsSchema } from "./schemas";
 import { usageStats } from "./service";
-
-const UsageStatsQuery = z.object({
-  start_date: calendarDate.optional().openapi({ example: "2026-11-01" }),
-  end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
-});
-
-const UsageStatsSchema = z
-  .object({
-    start_date: z.string(),
-    end_date: z.string(),
-    total: z.number().int(),
-    by_event: z.record(z.string(), z.number().int()),
-    days: z.array(
-      z.object({
-        date: z.string(),
-        total: z.number().int(),
-        events: z.record(z.string(), z.number().int()),
-      }),
-    ),
-  })
-  .openapi("UsageStats");
 
 const usageStatsRoute = createRoute({
   method: "get",

@@ -3,7 +3,8 @@ import { requireAuth } from "../../http/auth";
 import { csrfSecurity, requireCsrf } from "../../http/csrf";
 import { csrfErrorResponses, unauthorized } from "../../http/errors";
 import { createRouter } from "../../http/router";
-import { GuestUserSchema, ProfilePatchBody, UserSchema } from "../auth/schemas";
+import { ProfilePatchBody } from "../auth/schemas";
+import { UpdatedUserSchema } from "./schemas";
 import { toUserResponse, updateProfile } from "./service";
 
 const patchMeRoute = createRoute({
@@ -19,7 +20,7 @@ const patchMeRoute = createRoute({
   responses: {
     200: {
       description: "Updated user",
-      content: { "application/json": { schema: UserSchema.or(GuestUserSchema) } },
+      content: { "application/json": { schema: UpdatedUserSchema } },
     },
     ...csrfErrorResponses,
   },

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../http/env";
 import { ErrorSchema, errorResponse, errorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";
+import { HandshakeQuery, SignedQuery } from "./schemas";
 import {
   answerBuyerMessage,
   openWechatMessage,
@@ -13,16 +14,6 @@ import {
 import { textReplyXml } from "./xml";
 
 const tags = ["Webhooks"];
-
-// Bounded: a nonce is stored for the timestamp window.
-const SignedQuery = z.object({
-  signature: z.string().max(64).optional(),
-  timestamp: z.string().max(20).optional(),
-  nonce: z.string().max(64).optional(),
-  openid: z.string().max(128).optional(),
-  encrypt_type: z.string().max(16).optional(),
-  msg_signature: z.string().max(64).optional(),
-});
 
 const signatureErrors = {
   403: errorResponse(
@@ -38,7 +29,7 @@ const wechatHandshakeRoute = createRoute({
   path: "/api/v1/webhooks/wechat",
   tags,
   summary: "WeChat server verification: echoes `echostr` when the signature is WeChat's",
-  request: { query: SignedQuery.extend({ echostr: z.string().optional() }) },
+  request: { query: HandshakeQuery },
   responses: {
     200: { description: "The echostr", content: { "text/plain": { schema: z.string() } } },
     ...signatureErrors,

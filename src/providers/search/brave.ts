@@ -1,12 +1,4 @@
-import {
-  cleanResult,
-  getJson,
-  SearchCallError,
-  type SearchOptions,
-  type SearchResult,
-  type SearchTarget,
-  trimBase,
-} from "./types";
+import { cleanResults, getJson, SearchCallError, type SearchFn, trimBase } from "./types";
 
 /**
  * The Brave Search API: `GET {base}/res/v1/web/search?q=..&count=..` with
@@ -14,11 +6,7 @@ import {
  * `{web: {results: [{title, url, description}]}}`. 401/403: a rejected key; 429: rate limited.
  * `{base}` is https://api.search.brave.com for the hosted API.
  */
-export async function searchBrave(
-  target: SearchTarget,
-  query: string,
-  options: SearchOptions = {},
-): Promise<SearchResult[]> {
+export const searchBrave: SearchFn = async (target, query, options = {}) => {
   if (!target.apiKey) throw new SearchCallError(target.provider, "no key");
   const params = new URLSearchParams({ q: query, count: String(options.count ?? 10) });
   const body = await getJson(
@@ -34,9 +22,5 @@ export async function searchBrave(
   }
   if (web === undefined) return [];
   if (!Array.isArray(web.results)) throw new SearchCallError(target.provider, "bad response", 200);
-  return web.results
-    .map((r: { title?: unknown; url?: unknown; description?: unknown }) =>
-      cleanResult(r?.title, r?.url, r?.description),
-    )
-    .filter((r): r is SearchResult => r !== null);
-}
+  return cleanResults(web.results, "description");
+};

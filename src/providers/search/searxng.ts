@@ -1,12 +1,4 @@
-import {
-  cleanResult,
-  getJson,
-  SearchCallError,
-  type SearchOptions,
-  type SearchResult,
-  type SearchTarget,
-  trimBase,
-} from "./types";
+import { cleanResults, getJson, SearchCallError, type SearchFn, trimBase } from "./types";
 
 /**
  * A SearXNG instance's JSON API: `GET {base}/search?q=..&format=json` ->
@@ -14,11 +6,7 @@ import {
  * An optional key is sent as `Authorization: Bearer <key>`, for instances behind an
  * authenticating proxy. SearXNG has no count parameter: the first `count` results are kept.
  */
-export async function searchSearxng(
-  target: SearchTarget,
-  query: string,
-  options: SearchOptions = {},
-): Promise<SearchResult[]> {
+export const searchSearxng: SearchFn = async (target, query, options = {}) => {
   const params = new URLSearchParams({ q: query, format: "json" });
   const body = await getJson(
     target,
@@ -28,10 +16,5 @@ export async function searchSearxng(
   );
   const results = (body as { results?: unknown } | null)?.results;
   if (!Array.isArray(results)) throw new SearchCallError(target.provider, "bad response", 200);
-  return results
-    .map((r: { title?: unknown; url?: unknown; content?: unknown }) =>
-      cleanResult(r?.title, r?.url, r?.content),
-    )
-    .filter((r): r is SearchResult => r !== null)
-    .slice(0, options.count ?? 10);
-}
+  return cleanResults(results, "content").slice(0, options.count ?? 10);
+};

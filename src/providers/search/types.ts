@@ -19,6 +19,13 @@ export interface SearchResult {
   snippet: string;
 }
 
+/** One wire protocol's search: a query to one provider, its results. */
+export type SearchFn = (
+  target: SearchTarget,
+  query: string,
+  options?: SearchOptions,
+) => Promise<SearchResult[]>;
+
 export interface SearchOptions {
   /** Results wanted (the provider may return fewer). */
   count?: number;
@@ -49,7 +56,7 @@ const MAX_TITLE = 300;
 const MAX_SNIPPET = 1000;
 
 /** Only http(s) result URLs are kept (no javascript:, data:, ...); text is trimmed and capped. */
-export function cleanResult(title: unknown, url: unknown, snippet: unknown): SearchResult | null {
+function cleanResult(title: unknown, url: unknown, snippet: unknown): SearchResult | null {
   if (typeof url !== "string") return null;
   let parsed: URL;
   try {
@@ -71,6 +78,16 @@ export function cleanResult(title: unknown, url: unknown, snippet: unknown): Sea
  * One GET with the provider's timeout and the caller's deadline, answering the parsed JSON body.
  * 401/403 are a rejected key, 429 the provider's rate limit, anything else non-200 an HTTP error.
  */
+/** A provider's result list, each cleaned (cleanResult), `snippet` naming its snippet field. */
+export function cleanResults(results: unknown[], snippet: string): SearchResult[] {
+  return results
+    .map((item) => {
+      const r = item as Record<string, unknown> | null | undefined;
+      return cleanResult(r?.title, r?.url, r?.[snippet]);
+    })
+    .filter((r): r is SearchResult => r !== null);
+}
+
 export async function getJson(
   target: SearchTarget,
   url: string,

@@ -3,9 +3,14 @@ import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { selectPage } from "../../../db/page";
 import { creditConsumptions, creditPackages, userCredits, users } from "../../../db/schema";
-import { type ColumnName, col, columnList, columnNames, type DbRow } from "../../../db/sql";
+import { type ColumnName, columnList, columnNames, type DbRow } from "../../../db/sql";
 import { escapeLike } from "../../../lib/sql-text";
-import { type Actor, auditCte, lockBefore } from "../../admin/queries/audit";
+import { type Actor, auditCte } from "../../admin/queries/audit";
+import {
+  type AuditedUpdate,
+  auditedInsert,
+  auditedUpdate,
+} from "../../admin/queries/audited-write";
 
 /** Balances with their holders, largest first; `q` matches email or name. */
 export function listCreditUsersPage(db: Db, params: { q?: string; page: number; size: number }) {
@@ -130,18 +135,12 @@ export async function insertPackage(
   const v = params.values;
   const [row] = await queryRows<PackageRow>(
     db,
-    sql`with w as (
-        insert into ${p} (${columnNames([p.name, p.credits, p.price, p.currency, p.active, p.sortOrder])})
-        values (${v.name}, ${v.credits}, ${v.price}, ${v.currency}, ${v.active}, ${v.sort_order})
-        returning *),
-      ${auditCte(params.actor, {
-        action: "credit_package.create",
-        target: "credit_package",
-        rows: sql`w`,
-        kind: "create",
-        fields: params.fields,
-      })}
-      select ${PACKAGE_SELECT} from w`,
+    auditedInsert(params.actor, {
+      insert: sql`insert into ${p} (${columnNames([p.name, p.credits, p.price, p.currency, p.active, p.sortOrder])})
+        values (${v.name}, ${v.credits}, ${v.price}, ${v.currency}, ${v.active}, ${v.sort_order})`,
+      select: PACKAGE_SELECT,
+      audit: { action: "credit_package.create", target: "credit_package", fields: params.fields },
+    }),
   );
   return row;
 }
@@ -149,31 +148,16 @@ export async function insertPackage(
 /** Sets `sets` on package `id` with its audit row (`action`), in one statement. */
 export async function updatePackageAudited(
   db: Db,
-  params: {
-    actor: Actor;
-    id: string;
-    sets: SQL[];
-    now: string;
-    action: string;
-    fields: readonly string[];
-  },
+  params: AuditedUpdate,
 ): Promise<PackageRow | undefined> {
-  const old = lockBefore(p, params.id);
-  const sets = [...params.sets, sql`${col(p.updatedAt)} = ${params.now}::timestamptz`];
   const [row] = await queryRows<PackageRow>(
     db,
-    sql`with w as (
-        update ${p} set ${sql.join(sets, sql`, `)} from ${old.from}
-        where ${old.where}
-        returning *),
-      ${auditCte(params.actor, {
-        action: params.action,
-        target: "credit_package",
-        rows: sql`w`,
-        kind: "update",
-        fields: params.fields,
-      })}
-      select ${PACKAGE_SELECT} from w`,
+    auditedUpdate(params, {
+      table: p,
+      target: "credit_package",
+      select: PACKAGE_SELECT,
+      update: (set, old) => sql`update ${p} set ${set} from ${old.from} where ${old.where}`,
+    }),
   );
   return row;
 }

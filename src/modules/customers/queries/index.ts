@@ -35,10 +35,9 @@ const COLUMNS = columnList([
   c.updatedAt,
 ]);
 
-export type CustomerRow = Pick<
+/** A customer's own fields: what a row shows besides its keys and times, and an export carries. */
+export type CustomerData = Pick<
   DbRow<typeof customers>,
-  | "id"
-  | "user_id"
   | "company"
   | "contact_name"
   | "email"
@@ -53,9 +52,13 @@ export type CustomerRow = Pick<
   | "estimated_currency"
   | "last_contact_at"
   | "next_followup_at"
-  | "created_at"
-  | "updated_at"
 >;
+
+export type CustomerRow = Pick<
+  DbRow<typeof customers>,
+  "id" | "user_id" | "created_at" | "updated_at"
+> &
+  CustomerData;
 
 /** The columns a create or a patch may set. */
 const WRITABLE = {

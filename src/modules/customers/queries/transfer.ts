@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { customers } from "../../../db/schema";
 import { col, columnNames, type DbRow } from "../../../db/sql";
+import type { CustomerData } from "./index";
 
 /** Spreadsheet import and export of customers (src/modules/imports). */
 
@@ -112,23 +113,7 @@ const isoText = (column: unknown) =>
   sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** A customer as exported: every field the import reads, dates as ISO 8601 UTC text. */
-export type CustomerExportRow = Pick<
-  DbRow<typeof customers>,
-  | "company"
-  | "contact_name"
-  | "email"
-  | "phone"
-  | "whatsapp"
-  | "country"
-  | "source"
-  | "tags"
-  | "status"
-  | "notes"
-  | "estimated_value"
-  | "estimated_currency"
-  | "last_contact_at"
-  | "next_followup_at"
-> & { currency: string };
+export type CustomerExportRow = CustomerData & { currency: string };
 
 /** The user's customers, oldest first; `currency` is that of estimated_value. */
 export function exportCustomers(db: Db, params: { userId: string }): Promise<CustomerExportRow[]> {

@@ -10,7 +10,12 @@ import {
 } from "../../../db/schema";
 import { type ColumnName, col, columnList, columnNames, type DbRow } from "../../../db/sql";
 import type { Feature, PlanLimitName } from "../../../lib/plans";
-import { type Actor, auditCte, lockBefore } from "../../admin/queries/audit";
+import type { Actor } from "../../admin/queries/audit";
+import {
+  type AuditedUpdate,
+  auditedInsert,
+  auditedUpdate,
+} from "../../admin/queries/audited-write";
 
 type PlanRow = DbRow<typeof subscriptionPlans>;
 
@@ -150,9 +155,8 @@ type AdminPlanRow = Pick<
   WithDiscount;
 
 const sp = subscriptionPlans;
-/** Bare names (read from the table or a CTE over it) and the discount. */
-const PLAN_SELECT = sql`${columnNames([
-  sp.id,
+/** What a create writes. */
+const PLAN_CREATED = [
   sp.code,
   sp.name,
   sp.currency,
@@ -162,6 +166,11 @@ const PLAN_SELECT = sql`${columnNames([
   sp.tier,
   sp.active,
   sp.sortOrder,
+];
+/** Bare names (read from the table or a CTE over it) and the discount. */
+const PLAN_SELECT = sql`${columnNames([
+  sp.id,
+  ...PLAN_CREATED,
   sp.createdAt,
   sp.updatedAt,
 ])}, ${discountSql()}`;
@@ -194,20 +203,14 @@ export async function insertPlan(
   const v = params.values;
   const [row] = await queryRows<AdminPlanRow>(
     db,
-    sql`with w as (
-        insert into ${sp} (${columnNames([sp.code, sp.name, sp.currency, sp.monthlyPrice, sp.monthlyCredits, sp.features, sp.tier, sp.active, sp.sortOrder])})
+    auditedInsert(params.actor, {
+      insert: sql`insert into ${sp} (${columnNames(PLAN_CREATED)})
         values (${v.code}, ${v.name}, ${v.currency}, ${v.monthly_price},
           ${v.monthly_credits}, ${JSON.stringify(v.features)}::jsonb, ${v.tier},
-          ${v.active}, ${v.sort_order})
-        returning *),
-      ${auditCte(params.actor, {
-        action: "credit_plan.create",
-        target: "credit_plan",
-        rows: sql`w`,
-        kind: "create",
-        fields: params.fields,
-      })}
-      select ${PLAN_SELECT} from w`,
+          ${v.active}, ${v.sort_order})`,
+      select: PLAN_SELECT,
+      audit: { action: "credit_plan.create", target: "credit_plan", fields: params.fields },
+    }),
   );
   return row;
 }
@@ -219,31 +222,16 @@ export const planFeaturesSet = (features: string[]): SQL =>
 /** Sets `sets` on plan `id` with its audit row (`action`), in one statement. */
 export async function updatePlanAudited(
   db: Db,
-  params: {
-    actor: Actor;
-    id: string;
-    sets: SQL[];
-    now: string;
-    action: string;
-    fields: readonly string[];
-  },
+  params: AuditedUpdate,
 ): Promise<AdminPlanRow | undefined> {
-  const sets = [...params.sets, sql`${col(sp.updatedAt)} = ${params.now}::timestamptz`];
-  const old = lockBefore(sp, params.id);
   const [row] = await queryRows<AdminPlanRow>(
     db,
-    sql`with w as (
-        update ${sp} set ${sql.join(sets, sql`, `)} from ${old.from}
-        where ${old.where}
-        returning *),
-      ${auditCte(params.actor, {
-        action: params.action,
-        target: "credit_plan",
-        rows: sql`w`,
-        kind: "update",
-        fields: params.fields,
-      })}
-      select ${PLAN_SELECT} from w`,
+    auditedUpdate(params, {
+      table: sp,
+      target: "credit_plan",
+      select: PLAN_SELECT,
+      update: (set, old) => sql`update ${sp} set ${set} from ${old.from} where ${old.where}`,
+    }),
   );
   return row;
 }

@@ -188,20 +188,8 @@ export async function deleteProduct(
   return rows.length > 0;
 }
 
-export type ProductFacts = Pick<
-  DbRow<typeof products>,
-  | "id"
-  | "name"
-  | "sku"
-  | "description"
-  | "category"
-  | "unit"
-  | "price"
-  | "currency"
-  | "moq"
-  | "hs_code"
-  | "specs"
->;
+/** A product as a prompt shows it: its row without the image and the times. */
+export type ProductFacts = Omit<ProductRow, "image_url" | "created_at" | "updated_at">;
 
 /** The facts of the user's product a prompt shows (marketing). */
 export async function getProductFacts(

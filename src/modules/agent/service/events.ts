@@ -1,6 +1,6 @@
-import type { Deps } from "../../deps";
-import { iso } from "../../lib/clock";
-import { findRunView, type RunViewRow } from "./queries";
+import type { Deps } from "../../../deps";
+import { iso } from "../../../lib/clock";
+import { findRunView, type RunViewRow } from "../queries";
 
 type PipelineStatus = RunViewRow["status"];
 

@@ -1,9 +1,9 @@
 import type { z } from "@hono/zod-openapi";
-import type { Deps } from "../../deps";
-import { notFound } from "../../http/errors";
-import { iso } from "../../lib/clock";
-import { findRun, listRunsPage, type RunRow } from "./queries";
-import type { PipelineSchema } from "./schemas";
+import type { Deps } from "../../../deps";
+import { notFound } from "../../../http/errors";
+import { iso } from "../../../lib/clock";
+import { findRun, listRunsPage, type RunRow } from "../queries";
+import type { PipelineSchema } from "../schemas";
 
 /** Reading the caller's agent runs (GET /agent/pipelines, GET /agent/{id}). */
 

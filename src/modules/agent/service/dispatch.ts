@@ -1,11 +1,11 @@
-import type { Deps } from "../../deps";
-import { nowIso } from "../../lib/clock";
-import { billed } from "../ai/billing";
-import type { KeepAlive } from "../jobs/background";
-import { publishJob, qstashPublishing } from "../jobs/qstash";
+import type { Deps } from "../../../deps";
+import { nowIso } from "../../../lib/clock";
+import { billed } from "../../ai/billing";
+import type { KeepAlive } from "../../jobs/background";
+import { publishJob, qstashPublishing } from "../../jobs/qstash";
+import { expireInstanceLeases, insertQueuedRun, type QueuedRunRow, sweepDueRuns } from "../queries";
+import type { StartAgentInput } from "../schemas";
 import { runAgentPipeline } from "./pipeline";
-import { expireInstanceLeases, insertQueuedRun, type QueuedRunRow, sweepDueRuns } from "./queries";
-import type { StartAgentInput } from "./schemas";
 
 export const AGENT_RUN_JOB = "agent-run";
 

@@ -1,11 +1,11 @@
-import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
-import { nowIso } from "../../lib/clock";
-import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
-import { runDiscovery } from "../discovery/service";
-import type { DiscoveredCompany, DiscoveryResult } from "../discovery/types";
-import { planLimitHit } from "../entitlements/limits";
-import { RUN_LEASE_MS } from "../inflight/heartbeat";
+import type { Deps } from "../../../deps";
+import { ApiError } from "../../../http/errors";
+import { nowIso } from "../../../lib/clock";
+import { parseJsonOutput, runLlmParsedTask } from "../../ai/json-output";
+import { runDiscovery } from "../../discovery/service";
+import type { DiscoveredCompany, DiscoveryResult } from "../../discovery/types";
+import { planLimitHit } from "../../entitlements/limits";
+import { RUN_LEASE_MS } from "../../inflight/heartbeat";
 import {
   type ClaimedRunRow,
   claimRun,
@@ -13,8 +13,8 @@ import {
   finishRunSaved,
   refundClaimedRun,
   writeRunProgress,
-} from "./queries";
-import { OutreachAnswer } from "./schemas";
+} from "../queries";
+import { OutreachAnswer } from "../schemas";
 
 /**
  * The AI Digital Employee: one run of discovery search -> analysis -> outreach drafts ->
@@ -325,7 +325,7 @@ async function writeProgress(
 /**
  * Refunds the run's charge while the run is still this worker's (fenced by the claim, the row
  * locked first): a run cancelled meanwhile was refunded for its unused stages by the cancel
- * (agent/cancel.ts) and is not refunded again; credit_refund itself refunds once.
+ * (agent/service/cancel.ts) and is not refunded again; credit_refund itself refunds once.
  */
 async function refundOwnedRun(deps: Deps, run: ClaimedRun, reason: string) {
   await refundClaimedRun(deps.db, { run, reason, now: nowIso(deps) });

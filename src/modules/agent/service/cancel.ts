@@ -1,7 +1,7 @@
-import type { Deps } from "../../deps";
-import { ApiError, notFound } from "../../http/errors";
-import { nowIso } from "../../lib/clock";
-import { cancelRunAndRefund } from "./queries";
+import type { Deps } from "../../../deps";
+import { ApiError, notFound } from "../../../http/errors";
+import { nowIso } from "../../../lib/clock";
+import { cancelRunAndRefund } from "../queries";
 
 /**
  * The stages an agent run is billed for (search, analysis, outreach, save). Cancelling refunds
