@@ -1,4 +1,5 @@
-import { type Column, type SQL, sql, type Table } from "drizzle-orm";
+import { type Column, getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 
 /**
  * What raw SQL returns for one column: every driver here is told by Drizzle not to parse
@@ -35,9 +36,37 @@ export function col(column: Column): SQL {
   return sql`${sql.identifier(column.name)}`;
 }
 
+const dialect = new PgDialect();
+
+/**
+ * SQL that names only tables and columns, rendered to its text once: interpolating a Column
+ * costs Drizzle ~3 µs per use when the statement is built, which a list of 18 columns on a hot
+ * route pays on every request. The text is the same as interpolating the parts each time.
+ */
+export function rendered(query: SQL): SQL {
+  const built = dialect.sqlToQuery(query);
+  if (built.params.length > 0) throw new Error("rendered(): the SQL holds parameters");
+  return sql.raw(built.sql);
+}
+
+/**
+ * Every column of a table (or an alias of one) rendered once, by its TypeScript key: for the
+ * filters and orderings of a hot statement built on every request. A renamed key still fails
+ * the type check.
+ */
+export function renderedColumns<T extends Table>(
+  table: T,
+): { [K in keyof T["_"]["columns"]]: SQL } {
+  const out: Record<string, SQL> = {};
+  for (const key of Object.keys(getTableColumns(table))) {
+    out[key] = rendered(sql`${(table as unknown as Record<string, Column>)[key]}`);
+  }
+  return out as { [K in keyof T["_"]["columns"]]: SQL };
+}
+
 /** Several columns as a select list (`"customers"."id", "customers"."email"`), keys = names. */
 export function columnList(columns: readonly Column[]): SQL {
-  return sql.join([...columns], sql`, `);
+  return rendered(sql.join([...columns], sql`, `));
 }
 
 /** Bare column names joined, for an insert's column list. */

@@ -14,7 +14,7 @@ import {
   userCredits,
   users,
 } from "../../../db/schema";
-import { columnList, columnNames, type DbRow } from "../../../db/sql";
+import { columnList, columnNames, type DbRow, rendered } from "../../../db/sql";
 import { effectivePlanSql } from "../../entitlements/queries";
 
 type LedgerRow = DbRow<typeof creditLedger>;
@@ -36,6 +36,23 @@ type OperationCharge = { cost: number | null } & {
 /** What credit_grant and credit_refund return. */
 type GrantResult = { applied: boolean; balance: number; ledger_id: LedgerRow["id"] | null };
 
+// The charge is built for every billed request: its table and column names rendered once.
+const CHARGE = {
+  config: rendered(sql`${systemConfig}`),
+  configValue: rendered(sql`${systemConfig.value}`),
+  configKey: rendered(sql`${systemConfig.key}`),
+  holdColumns: rendered(
+    columnNames([
+      creditHolds.consumptionId,
+      creditHolds.userId,
+      creditHolds.instanceId,
+      creditHolds.idempotencyKey,
+      creditHolds.heartbeatAt,
+      creditHolds.createdAt,
+    ]),
+  ),
+};
+
 /**
  * The charge of a billable operation, one statement: reads its cost from the `credits.costs`
  * system config and runs credit_charge (soonest-expiring lots first; ledger and consumption
@@ -55,13 +72,12 @@ export async function chargeOperation(
   },
 ): Promise<OperationCharge | undefined> {
   const now = sql`${params.now}::timestamptz`;
-  const c = systemConfig;
-  const h = creditHolds;
+  const { config, configValue, configKey, holdColumns } = CHARGE;
   const [row] = await queryRows<OperationCharge>(
     db,
     sql`with price as (
-        select (${c.value} ->> ${params.operation})::int as cost
-        from ${c} where ${c.key} = 'credits.costs'),
+        select (${configValue} ->> ${params.operation})::int as cost
+        from ${config} where ${configKey} = 'credits.costs'),
       charged as (
         select price.cost, c.ok, c.balance, c.ledger_id, c.consumption_id
         from price left join lateral (
@@ -70,7 +86,7 @@ export async function chargeOperation(
             ${now})
           where price.cost > 0) c on true),
       held as (
-        insert into ${h} (${columnNames([h.consumptionId, h.userId, h.instanceId, h.idempotencyKey, h.heartbeatAt, h.createdAt])})
+        insert into ${creditHolds} (${holdColumns})
         select consumption_id, ${params.userId}, ${params.instanceId},
           ${params.idempotencyKey}, ${now}, ${now}
         from charged where ${params.hold} and ok and consumption_id is not null)

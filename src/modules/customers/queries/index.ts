@@ -3,7 +3,14 @@ import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { selectPage } from "../../../db/page";
 import { type CustomerStatus, customers, followupLogs, systemConfig } from "../../../db/schema";
-import { type ColumnName, col, columnList, type DbRow } from "../../../db/sql";
+import {
+  type ColumnName,
+  col,
+  columnList,
+  type DbRow,
+  rendered,
+  renderedColumns,
+} from "../../../db/sql";
 import { offsetOf } from "../../../lib/pagination";
 import { escapeLike } from "../../../lib/sql-text";
 
@@ -220,13 +227,17 @@ type CustomerSort =
   | "estimated_value"
   | "company";
 
+// The list is built on every request: its columns rendered once (src/db/sql.ts, rendered()).
+const listed = renderedColumns(c);
+const LIST_FROM = rendered(sql`${customers} ${c}`);
+
 const SORT_SQL: Record<CustomerSort, { expr: SQL; nullable: boolean }> = {
-  created_at: { expr: sql`${c.createdAt}`, nullable: false },
-  updated_at: { expr: sql`${c.updatedAt}`, nullable: false },
-  last_contact_at: { expr: sql`${c.lastContactAt}`, nullable: true },
-  next_followup_at: { expr: sql`${c.nextFollowupAt}`, nullable: true },
-  estimated_value: { expr: sql`${c.estimatedValue}`, nullable: true },
-  company: { expr: sql`lower(${c.company})`, nullable: true },
+  created_at: { expr: sql`${listed.createdAt}`, nullable: false },
+  updated_at: { expr: sql`${listed.updatedAt}`, nullable: false },
+  last_contact_at: { expr: sql`${listed.lastContactAt}`, nullable: true },
+  next_followup_at: { expr: sql`${listed.nextFollowupAt}`, nullable: true },
+  estimated_value: { expr: sql`${listed.estimatedValue}`, nullable: true },
+  company: { expr: sql`lower(${listed.company})`, nullable: true },
 };
 
 function orderBy(sort: string): SQL {
@@ -235,7 +246,7 @@ function orderBy(sort: string): SQL {
   const { expr, nullable } = SORT_SQL[key];
   const dir = sql.raw(desc ? "desc" : "asc");
   // Customers without the value come last either way.
-  return sql`${expr} ${dir}${sql.raw(nullable ? " nulls last" : "")}, ${c.id} ${dir}`;
+  return sql`${expr} ${dir}${sql.raw(nullable ? " nulls last" : "")}, ${listed.id} ${dir}`;
 }
 
 /**
@@ -246,8 +257,8 @@ function orderBy(sort: string): SQL {
  */
 function searchFilter(term: string): SQL {
   return /[a-z0-9]{3}/.test(term)
-    ? sql`${c.searchText} like ${`%${escapeLike(term)}%`}`
-    : sql`strpos(${c.searchText}, ${term}) > 0`;
+    ? sql`${listed.searchText} like ${`%${escapeLike(term)}%`}`
+    : sql`strpos(${listed.searchText}, ${term}) > 0`;
 }
 
 /** A page of the user's customers (one named statement). `q` is lower-cased by the caller. */
@@ -266,21 +277,21 @@ export function listCustomers(
     size: number;
   },
 ) {
-  const filters: SQL[] = [sql`${c.userId} = ${params.userId}`];
-  if (params.status) filters.push(sql`${c.status} = ${params.status}`);
-  if (params.country) filters.push(sql`lower(${c.country}) = ${params.country.toLowerCase()}`);
-  if (params.tag) filters.push(sql`${c.tags} @> ${JSON.stringify([params.tag])}::jsonb`);
+  const filters: SQL[] = [sql`${listed.userId} = ${params.userId}`];
+  if (params.status) filters.push(sql`${listed.status} = ${params.status}`);
+  if (params.country) filters.push(sql`lower(${listed.country}) = ${params.country.toLowerCase()}`);
+  if (params.tag) filters.push(sql`${listed.tags} @> ${JSON.stringify([params.tag])}::jsonb`);
   if (params.due === true) {
-    filters.push(sql`${c.nextFollowupAt} <= ${params.now}::timestamptz`);
+    filters.push(sql`${listed.nextFollowupAt} <= ${params.now}::timestamptz`);
   } else if (params.due === false) {
     filters.push(
-      sql`(${c.nextFollowupAt} is null or ${c.nextFollowupAt} > ${params.now}::timestamptz)`,
+      sql`(${listed.nextFollowupAt} is null or ${listed.nextFollowupAt} > ${params.now}::timestamptz)`,
     );
   }
   if (params.q) filters.push(searchFilter(params.q));
   return selectPage<CustomerRow>(db, {
     columns: COLUMNS,
-    from: sql`${customers} ${c}`,
+    from: LIST_FROM,
     where: sql.join(filters, sql` and `),
     order: orderBy(params.sort),
     page: params.page,
