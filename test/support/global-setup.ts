@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migratePostgres } from "../../src/runtime/node/database";
-import { pgliteImage } from "./pglite-image";
+import { pgliteImage } from "../../src/runtime/node/pglite-image";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -2,22 +2,31 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MIGRATIONS_FOLDER, migrateDatabase } from "../../src/db/migrate";
-import { openPgliteDatabase } from "../../src/runtime/node/database";
+import { MIGRATIONS_FOLDER, migrateDatabase } from "../../db/migrate";
+import { openPgliteDatabase } from "./database";
 
 /**
- * The migrated PGlite cluster, kept between runs as a tarball keyed by everything it is built
- * from: every file under migrations/, the PGlite and drizzle-orm versions, and RECIPE. A fresh
- * PGlite spends ~7 s in initdb before the first migration; loading the tarball takes ~1 s.
+ * The migrated PGlite cluster, kept as a tarball keyed by everything it is built from: every
+ * file under migrations/, the PGlite and drizzle-orm versions, and RECIPE. A fresh PGlite spends
+ * ~5-7 s in initdb and the migrations; loading the tarball takes ~1 s. Built when the package is
+ * installed (`npm run db:image`, the postinstall step) and by the tests' global setup; a fresh
+ * embedded start (`npm start` on an empty DATA_DIR) loads it instead of running initdb.
  *
  * The image is migrated but not seeded: the default rows come from src (runtime/seed-defaults.ts),
- * which this key does not cover, so each test database seeds itself after loading (~20 ms).
+ * which this key does not cover, so each database seeds itself after loading (~20 ms).
  */
-const CACHE_DIR = fileURLToPath(new URL("../../node_modules/.cache/pglite/", import.meta.url));
+const CACHE_DIR = fileURLToPath(new URL("../../../node_modules/.cache/pglite/", import.meta.url));
 /** Bump when the way the image is built changes (not the migrations: those are hashed). */
 const RECIPE = "migrated-unseeded-v1";
 /** Images of other keys unused this long are removed when a new one is built. */
 const STALE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The migrated image for the current migrations/ if one was built, else undefined. */
+export async function builtPgliteImage(): Promise<string | undefined> {
+  const path = join(CACHE_DIR, `${await imageKey()}.tar.gz`);
+  const found = await stat(path).catch(() => undefined);
+  return found?.isFile() ? path : undefined;
+}
 
 /** Path of the migrated image for the current migrations/, building it on a miss. */
 export async function pgliteImage(): Promise<string> {
@@ -54,7 +63,7 @@ async function imageKey(): Promise<string> {
   const hash = createHash("sha256");
   hash.update(`${RECIPE}\0`);
   for (const pkg of ["@electric-sql/pglite", "drizzle-orm"]) {
-    const manifest = new URL(`../../node_modules/${pkg}/package.json`, import.meta.url);
+    const manifest = new URL(`../../../node_modules/${pkg}/package.json`, import.meta.url);
     const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version: string };
     hash.update(`${pkg}@${version}\0`);
   }
