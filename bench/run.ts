@@ -45,6 +45,7 @@ async function main() {
   const load = await measureLoad(ctx);
   await ctx.ceilings.health.child.stop();
   await ctx.ceilings.me.child.stop();
+  await ctx.ceilings.list.child.stop();
   const sessionCheck = await measureSessionChecks(ctx);
   const statements = await measureStatements(ctx);
   const login = await measureLogin(ctx);
@@ -70,6 +71,7 @@ async function main() {
       sameShape: ctx.sameShape,
       seed: ctx.seed,
       listBytes: ctx.list.bytes,
+      listCeilingSameBody: ctx.list.ceilingSameBody,
     },
     load,
     sessionCheck,

@@ -17,6 +17,8 @@ export const SETTINGS = {
     health: 0.85,
     me: 0.8,
     listOfMe: 0.5,
+    // Issue #13 item 1: the app's list at >= 0.8 of a bare node:http server running its statement.
+    listOfCeiling: 0.8,
     importS: 2,
     importMb: 300,
     // Issue #13 item 6: a new user waits at most 3 s for `npm start`, a restart at most 2 s.

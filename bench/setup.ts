@@ -44,7 +44,7 @@ export interface BenchContext {
   baseEnv: NodeJS.ProcessEnv;
   /** The PostgreSQL-backed app (production settings); `env` starts more instances like it. */
   app: Server & { env: NodeJS.ProcessEnv; readyMs: number };
-  ceilings: { health: Server; me: Server };
+  ceilings: { health: Server; me: Server; list: Server };
   /** The app's /health answer, served as-is by the /health ceiling. */
   health: { text: string; contentType: string };
   users: BenchUser[];
@@ -53,7 +53,7 @@ export interface BenchContext {
   /** Whether the app's /me and the ceiling's answer with the same keys. */
   sameShape: boolean;
   seed: SeedResult;
-  list: { bytes: number; customerId: string };
+  list: { bytes: number; customerId: string; ceilingSameBody: boolean };
 }
 
 /** The parent's environment without any setting the app reads, so only what we pass applies. */
@@ -200,10 +200,26 @@ export async function startAll(): Promise<BenchContext> {
     },
     meCeilingPort,
   );
+  const listCeilingPort = await freePort();
+  const listCeiling = startNode(
+    "ceiling list",
+    "bench/ceilings/list.ts",
+    {
+      ...ceilingEnv,
+      PORT: String(listCeilingPort),
+      DATABASE_URL: benchDbUrl,
+      DATABASE_POOL_SIZE: String(poolSize),
+      JWT_SECRET: secrets.JWT_SECRET,
+      LIST_PATH,
+    },
+    listCeilingPort,
+  );
   await waitReady(healthCeiling, since);
+  await waitReady(listCeiling, since, { path: LIST_PATH, status: 401 });
   await waitReady(meCeiling, since, { path: "/api/v1/auth/me", status: 401 });
   const healthCeilingUrl = `http://127.0.0.1:${healthCeilingPort}`;
   const meCeilingUrl = `http://127.0.0.1:${meCeilingPort}`;
+  const listCeilingUrl = `http://127.0.0.1:${listCeilingPort}`;
 
   // --- users ---------------------------------------------------------------------------------
   since = performance.now();
@@ -240,6 +256,14 @@ export async function startAll(): Promise<BenchContext> {
   ) {
     throw new Error(`list check: ${listCheck.status} ${listCheck.text.slice(0, 300)}`);
   }
+  // The ceiling must answer what the app answers: same page, same JSON.
+  const ceilingList = await getJson(`${listCeilingUrl}${LIST_PATH}`, auth);
+  const listSame = ceilingList.status === 200 && ceilingList.text === listCheck.text;
+  if (!listSame) {
+    log(
+      `note: the list ceiling's body differs from the app's:\n  app     ${listCheck.text.slice(0, 160)}\n  ceiling ${ceilingList.status} ${ceilingList.text.slice(0, 160)}`,
+    );
+  }
 
   return {
     settings: SETTINGS,
@@ -251,12 +275,17 @@ export async function startAll(): Promise<BenchContext> {
     ceilings: {
       health: { child: healthCeiling, url: healthCeilingUrl },
       me: { child: meCeiling, url: meCeilingUrl },
+      list: { child: listCeiling, url: listCeilingUrl },
     },
     health: { text: health.text, contentType },
     users,
     auth,
     sameShape,
     seed,
-    list: { bytes: Buffer.byteLength(listCheck.text), customerId: listBody.items![0]!.id },
+    list: {
+      bytes: Buffer.byteLength(listCheck.text),
+      customerId: listBody.items![0]!.id,
+      ceilingSameBody: listSame,
+    },
   };
 }

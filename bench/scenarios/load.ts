@@ -19,6 +19,7 @@ export interface LoadResult {
   meApp: LoadSummary;
   meCeiling: LoadSummary;
   listApp: LoadSummary;
+  listCeiling: LoadSummary;
 }
 
 /** GET /health against its ceiling, then GET /me against its ceiling interleaved with the list. */
@@ -34,15 +35,20 @@ export async function measureLoad(ctx: BenchContext): Promise<LoadResult> {
     ],
     log,
   )) as [LoadSummary, LoadSummary];
-  const [meApp, meCeiling, listApp] = (await measureInterleaved(
+  const [meApp, meCeiling, listApp, listCeiling] = (await measureInterleaved(
     [
       { name: "app GET /me", url: `${app.url}/api/v1/auth/me`, headers: auth },
       { name: "ceiling GET /me", url: `${ceilings.me.url}/api/v1/auth/me`, headers: auth },
       { name: "app GET /customers (list)", url: `${app.url}${LIST_PATH}`, headers: auth },
+      {
+        name: "ceiling GET /customers (list)",
+        url: `${ceilings.list.url}${LIST_PATH}`,
+        headers: auth,
+      },
     ],
     log,
-  )) as [LoadSummary, LoadSummary, LoadSummary];
-  return { healthApp, healthCeiling, meApp, meCeiling, listApp };
+  )) as [LoadSummary, LoadSummary, LoadSummary, LoadSummary];
+  return { healthApp, healthCeiling, meApp, meCeiling, listApp, listCeiling };
 }
 
 export interface LoginResult {

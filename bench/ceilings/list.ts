@@ -1,0 +1,127 @@
+import { createServer, type ServerResponse } from "node:http";
+import { PgDialect } from "drizzle-orm/pg-core";
+import pg from "pg";
+import type { Db } from "../../src/db/client";
+import { listCustomers } from "../../src/modules/customers/queries";
+import { verifyJwt } from "./jwt";
+
+/**
+ * Ceiling for the customer list (issue #13 item 1), built the way /me's is: a bare node:http
+ * server doing the list's work with no framework. One HS256 check, then the app's exact list
+ * statement (its text and parameters captured once from the app's own query builder, so any
+ * change to the app's SQL changes the ceiling too) named through a pg Pool of the app's size,
+ * and the page shaped like the app's response, as JSON. Serves LIST_PATH only.
+ */
+const port = Number(process.env.PORT);
+const contentType = process.env.CEILING_CONTENT_TYPE || "application/json";
+const listPath = process.env.LIST_PATH ?? "";
+const listPathname = listPath.split("?")[0];
+// As the app's driver is told by Drizzle: timestamps arrive as Postgres text, not Dates.
+for (const oid of [1114, 1184]) pg.types.setTypeParser(oid, (value: string) => value);
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE || 10),
+  idleTimeoutMillis: 30_000,
+});
+pool.on("error", () => {});
+
+/** The statement the app sends for LIST_PATH, with a marker where the caller's id goes. */
+async function captureListStatement() {
+  const url = new URL(listPath, "http://ceiling");
+  const marker = "00000000-0000-4000-8000-00000000c0de";
+  let captured: { sql: string; params: unknown[] } | undefined;
+  const dialect = new PgDialect();
+  const db = {
+    dialect,
+    session: {
+      prepareQuery: (built: { sql: string; params: unknown[] }) => ({
+        execute: async () => {
+          captured = built;
+          return { rows: [] };
+        },
+      }),
+    },
+  } as unknown as Db;
+  const size = Number(url.searchParams.get("size"));
+  await listCustomers(db, {
+    userId: marker,
+    now: new Date().toISOString(),
+    status: url.searchParams.get("status") as "negotiating",
+    q: url.searchParams.get("q")?.toLowerCase(),
+    sort: "-created_at",
+    page: 1,
+    size,
+  });
+  if (!captured) throw new Error("the list statement was not captured");
+  // The filters appear twice (the page and its count): every place the caller's id goes.
+  const userParams = captured.params.flatMap((p, i) => (p === marker ? [i] : []));
+  if (userParams.length === 0) throw new Error("the list statement does not take the user id");
+  return { text: captured.sql, params: captured.params, userParams, size };
+}
+
+const statement = await captureListStatement();
+
+const iso = (value: Date | string | null): string | null =>
+  value === null ? null : new Date(value).toISOString();
+
+function send(res: ServerResponse, status: number, payload: unknown) {
+  const body = Buffer.from(JSON.stringify(payload));
+  res.writeHead(status, { "content-type": contentType, "content-length": body.length });
+  res.end(body);
+}
+
+type Row = Record<string, unknown> & { total_count: string | number };
+
+const server = createServer((req, res) => {
+  // The statement is LIST_PATH's (its filters fixed at start); any query string is served by it.
+  if (req.method !== "GET" || req.url?.split("?")[0] !== listPathname) {
+    send(res, 404, { detail: "Not found" });
+    return;
+  }
+  const header = req.headers.authorization ?? "";
+  const claims = header.startsWith("Bearer ") ? verifyJwt(header.slice(7).trim()) : null;
+  if (!claims) {
+    send(res, 401, { detail: "Invalid or expired token" });
+    return;
+  }
+  const values = [...statement.params];
+  for (const i of statement.userParams) values[i] = claims.sub;
+  pool.query<Row>({ name: "ceiling_list", text: statement.text, values }).then(
+    ({ rows }) => {
+      send(res, 200, {
+        items: rows.map((r) => ({
+          id: r.id,
+          user_id: r.user_id,
+          company: r.company,
+          contact_name: r.contact_name,
+          email: r.email,
+          phone: r.phone,
+          whatsapp: r.whatsapp,
+          country: r.country,
+          source: r.source,
+          tags: r.tags ?? [],
+          status: r.status,
+          notes: r.notes,
+          estimated_value: r.estimated_value === null ? null : Number(r.estimated_value),
+          estimated_currency: r.estimated_currency,
+          last_contact_at: iso(r.last_contact_at as string | null),
+          next_followup_at: iso(r.next_followup_at as string | null),
+          created_at: iso(r.created_at as string),
+          updated_at: iso(r.updated_at as string),
+        })),
+        total: rows.length > 0 ? Number(rows[0]!.total_count) : 0,
+        page: 1,
+        size: statement.size,
+      });
+    },
+    () => send(res, 500, { detail: "Internal error" }),
+  );
+});
+server.listen(port, "0.0.0.0");
+
+process.on("SIGTERM", () => {
+  server.close(() => {
+    void pool.end().finally(() => process.exit(0));
+  });
+  server.closeAllConnections();
+});
