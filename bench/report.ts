@@ -75,10 +75,11 @@ export interface BenchResults {
 
 /** The ratios and verdicts both the text report and the JSON carry. */
 function derive(r: BenchResults) {
-  const { healthApp, healthCeiling, meApp, meCeiling, listApp } = r.load;
+  const { healthApp, healthCeiling, meApp, meCeiling, listApp, listCeiling } = r.load;
   const { imports } = r.customerImport;
   return {
     healthRatio: healthApp.rps / healthCeiling.rps,
+    listRatio: listApp.rps / listCeiling.rps,
     meRatio: meApp.rps / meCeiling.rps,
     loginRatio: r.login.app.okRps / r.login.ceilingRps,
     listOfHealth: listApp.rps / healthApp.rps,
@@ -107,7 +108,6 @@ export function renderReport(r: BenchResults): string {
     listApp,
     listCeiling: listCeil,
   } = r.load;
-  const listRatio = listApp.rps / listCeil.rps;
   const {
     app: loginApp,
     ceilingRps: loginCeilingRps,
@@ -125,8 +125,16 @@ export function renderReport(r: BenchResults): string {
     patchCustomer: patchTrips,
   } = r.roundTrips;
   const { statements, sessionCheck, billing, pdf, startup } = r;
-  const { healthRatio, meRatio, loginRatio, listOfHealth, listOfMe, importMet, importMemMet } =
-    derive(r);
+  const {
+    healthRatio,
+    meRatio,
+    loginRatio,
+    listRatio,
+    listOfHealth,
+    listOfMe,
+    importMet,
+    importMemMet,
+  } = derive(r);
 
   const lines: string[] = [];
   const out = (line = "") => lines.push(line);
@@ -406,7 +414,6 @@ export function resultJson(r: BenchResults, report: string) {
     listApp,
     listCeiling: listCeil,
   } = r.load;
-  const listRatio = listApp.rps / listCeil.rps;
   const { app: loginApp, ceilingRps: loginCeilingRps, argon, pairs, maxPairUses } = r.login;
   const { imports, fileBytes } = r.customerImport;
   const {
@@ -417,8 +424,16 @@ export function resultJson(r: BenchResults, report: string) {
     patchCustomer: patchTrips,
   } = r.roundTrips;
   const { statements, sessionCheck, billing, pdf, startup } = r;
-  const { healthRatio, meRatio, loginRatio, listOfHealth, listOfMe, importMet, importMemMet } =
-    derive(r);
+  const {
+    healthRatio,
+    meRatio,
+    loginRatio,
+    listRatio,
+    listOfHealth,
+    listOfMe,
+    importMet,
+    importMemMet,
+  } = derive(r);
   return {
     startedAt: startedAt.toISOString(),
     durationS: totalS,

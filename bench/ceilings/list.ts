@@ -1,9 +1,9 @@
-import { createServer, type ServerResponse } from "node:http";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import type { Db } from "../../src/db/client";
 import { listCustomers } from "../../src/modules/customers/queries";
 import { verifyJwt } from "./jwt";
+import { iso, pool, send, serve } from "./serve";
 
 /**
  * Ceiling for the customer list (issue #13 item 1), built the way /me's is: a bare node:http
@@ -12,18 +12,10 @@ import { verifyJwt } from "./jwt";
  * change to the app's SQL changes the ceiling too) named through a pg Pool of the app's size,
  * and the page shaped like the app's response, as JSON. Serves LIST_PATH only.
  */
-const port = Number(process.env.PORT);
-const contentType = process.env.CEILING_CONTENT_TYPE || "application/json";
 const listPath = process.env.LIST_PATH ?? "";
 const listPathname = listPath.split("?")[0];
 // As the app's driver is told by Drizzle: timestamps arrive as Postgres text, not Dates.
 for (const oid of [1114, 1184]) pg.types.setTypeParser(oid, (value: string) => value);
-const pool = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.DATABASE_POOL_SIZE || 10),
-  idleTimeoutMillis: 30_000,
-});
-pool.on("error", () => {});
 
 /** The statement the app sends for LIST_PATH, with a marker where the caller's id goes. */
 async function captureListStatement() {
@@ -61,18 +53,9 @@ async function captureListStatement() {
 
 const statement = await captureListStatement();
 
-const iso = (value: Date | string | null): string | null =>
-  value === null ? null : new Date(value).toISOString();
-
-function send(res: ServerResponse, status: number, payload: unknown) {
-  const body = Buffer.from(JSON.stringify(payload));
-  res.writeHead(status, { "content-type": contentType, "content-length": body.length });
-  res.end(body);
-}
-
 type Row = Record<string, unknown> & { total_count: string | number };
 
-const server = createServer((req, res) => {
+serve((req, res) => {
   // The statement is LIST_PATH's (its filters fixed at start); any query string is served by it.
   if (req.method !== "GET" || req.url?.split("?")[0] !== listPathname) {
     send(res, 404, { detail: "Not found" });
@@ -116,12 +99,4 @@ const server = createServer((req, res) => {
     },
     () => send(res, 500, { detail: "Internal error" }),
   );
-});
-server.listen(port, "0.0.0.0");
-
-process.on("SIGTERM", () => {
-  server.close(() => {
-    void pool.end().finally(() => process.exit(0));
-  });
-  server.closeAllConnections();
 });

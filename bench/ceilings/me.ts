@@ -1,7 +1,6 @@
-import { createServer, type ServerResponse } from "node:http";
-import pg from "pg";
 import { ME_STATEMENT } from "../me-statement";
 import { verifyJwt as verify } from "./jwt";
+import { iso, pool, send, serve } from "./serve";
 
 /**
  * Ceiling for `GET /api/v1/auth/me`: the same work with no framework. One HS256 JWT check with
@@ -9,27 +8,10 @@ import { verifyJwt as verify } from "./jwt";
  * (a primary-key read with the plan's features and limits) named through a pg Pool of the app's
  * size, the row shaped like the app's user response, as JSON.
  */
-const port = Number(process.env.PORT);
-const contentType = process.env.CEILING_CONTENT_TYPE || "application/json";
-const pool = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.DATABASE_POOL_SIZE || 10),
-  idleTimeoutMillis: 30_000,
-});
-pool.on("error", () => {});
 
 const USER_QUERY = ME_STATEMENT;
 
-const iso = (value: Date | string | null): string | null =>
-  value === null ? null : new Date(value).toISOString();
-
-function send(res: ServerResponse, status: number, payload: unknown) {
-  const body = Buffer.from(JSON.stringify(payload));
-  res.writeHead(status, { "content-type": contentType, "content-length": body.length });
-  res.end(body);
-}
-
-const server = createServer((req, res) => {
+serve((req, res) => {
   if (req.method !== "GET" || req.url !== "/api/v1/auth/me") {
     send(res, 404, { detail: "Not found" });
     return;
@@ -75,12 +57,4 @@ const server = createServer((req, res) => {
     },
     () => send(res, 500, { detail: "Internal error" }),
   );
-});
-server.listen(port, "0.0.0.0");
-
-process.on("SIGTERM", () => {
-  server.close(() => {
-    void pool.end().finally(() => process.exit(0));
-  });
-  server.closeAllConnections();
 });
