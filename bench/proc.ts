@@ -50,8 +50,9 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `node --import tsx <script>` from the repository root: the app and the ceiling servers
- * all get the same process model (one Node process, same loader, same flags). `ipc` opens a
+ * Starts `node --import tsx <script>` from the repository root, or `node <script>` for a plain
+ * .mjs (the app runs as `npm start` runs it: scripts/start.mjs, the server's bundle). One Node
+ * process each, same flags; the loader only changes how modules load, not how requests run. `ipc` opens a
  * message channel (child.proc.send / process.send) for workers that serve no port (port 0).
  */
 export function startNode(
@@ -61,7 +62,8 @@ export function startNode(
   port: number,
   { ipc = false } = {},
 ): Child {
-  const proc = spawn(process.execPath, ["--import", "tsx", script], {
+  const args = script.endsWith(".mjs") ? [script] : ["--import", "tsx", script];
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env,
     stdio: ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],

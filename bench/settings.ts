@@ -30,7 +30,8 @@ export const SETTINGS = {
     CSRF_SECRET: "bench-csrf-secret-0123456789abcdef-0123456789",
     APP_ENCRYPTION_KEY: "bench-encryption-key-0123456789abcdef-012345",
   },
-  appScript: "src/runtime/node.ts",
+  /** What `npm start` runs (package.json): the server's bundle, rebuilt if a source changed. */
+  appScript: "scripts/start.mjs",
 } as const;
 
 export type BenchSettings = typeof SETTINGS;

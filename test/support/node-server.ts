@@ -20,10 +20,17 @@ export interface RunningServer {
   stop(): Promise<number | null>;
 }
 
-/** Starts the real `npm start` entry (src/runtime/node.ts) and waits for /health. */
+/** `npm start`'s command: the server's bundle, rebuilt first when a source changed. */
+const START_SCRIPT = "scripts/start.mjs";
+
+/** Node's arguments for an entry: TypeScript through tsx, the start script as it is. */
+const nodeArgs = (script: string) =>
+  script.endsWith(".mjs") ? [script] : ["--import", "tsx", script];
+
+/** Starts the real `npm start` entry and waits for /health. */
 export async function startNodeServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/runtime/node.ts"], {
+  const child = spawn(process.execPath, nodeArgs(START_SCRIPT), {
     env: {
       ...process.env,
       DATABASE_URL: "",
@@ -69,11 +76,11 @@ export async function startNodeServer(env: Record<string, string>): Promise<Runn
 /** Runs an entry file (the server by default, or an npm script's) to its end. */
 export function runToExit(
   env: Record<string, string>,
-  script = "src/runtime/node.ts",
+  script = START_SCRIPT,
   args: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs(script), ...args], {
       env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -15,6 +15,7 @@ import { demoteUnverifiedListedAdmins } from "../../modules/account/service";
 import { seedDefaults } from "../seed-defaults";
 import { lockDataDir } from "./data-dir-lock";
 import { builtPgliteImage } from "./pglite-image";
+import { MIGRATIONS_FOLDER } from "./project-root";
 
 /**
  * Embedded Postgres (WASM): a directory on disk, or memory when dataDir is "memory://". A
@@ -104,6 +105,7 @@ export async function migratePostgres(url: string): Promise<void> {
     await migrateDatabase(
       { kind: "postgres", db, ping: async () => {}, close: async () => {} },
       seedDefaults,
+      MIGRATIONS_FOLDER,
     );
   } finally {
     await client.end();
@@ -133,7 +135,7 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
     database = openPostgresDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   } else {
     database = await openEmbeddedDatabase(`${config.DATA_DIR}/pglite`);
-    await migrateDatabase(database, seedDefaults);
+    await migrateDatabase(database, seedDefaults, MIGRATIONS_FOLDER);
   }
   await demoteUnverifiedListedAdmins(database.db, config.ADMIN_EMAILS);
   return database;

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import { MIGRATIONS_FOLDER, migrateDatabase } from "../../db/migrate";
+import { migrateDatabase } from "../../db/migrate";
 import { openPgliteDatabase } from "./database";
+import { MIGRATIONS_FOLDER, PROJECT_ROOT } from "./project-root";
 
 /**
  * The migrated PGlite cluster, kept as a tarball keyed by everything it is built from: every
@@ -15,7 +15,7 @@ import { openPgliteDatabase } from "./database";
  * The image is migrated but not seeded: the default rows come from src (runtime/seed-defaults.ts),
  * which this key does not cover, so each database seeds itself after loading (~20 ms).
  */
-const CACHE_DIR = fileURLToPath(new URL("../../../node_modules/.cache/pglite/", import.meta.url));
+const CACHE_DIR = join(PROJECT_ROOT, "node_modules/.cache/pglite");
 /** Bump when the way the image is built changes (not the migrations: those are hashed). */
 const RECIPE = "migrated-unseeded-v1";
 /** Images of other keys unused this long are removed when a new one is built. */
@@ -42,7 +42,7 @@ export async function pgliteImage(): Promise<string> {
   }
   const database = await openPgliteDatabase("memory://");
   try {
-    await migrateDatabase(database, async () => {});
+    await migrateDatabase(database, async () => {}, MIGRATIONS_FOLDER);
     const client = (
       database.db as unknown as { $client: { dumpDataDir(c: "gzip"): Promise<Blob> } }
     ).$client;
@@ -63,7 +63,7 @@ async function imageKey(): Promise<string> {
   const hash = createHash("sha256");
   hash.update(`${RECIPE}\0`);
   for (const pkg of ["@electric-sql/pglite", "drizzle-orm"]) {
-    const manifest = new URL(`../../../node_modules/${pkg}/package.json`, import.meta.url);
+    const manifest = join(PROJECT_ROOT, "node_modules", pkg, "package.json");
     const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version: string };
     hash.update(`${pkg}@${version}\0`);
   }
