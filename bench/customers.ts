@@ -3,6 +3,7 @@ import { join } from "node:path";
 import ExcelJS from "exceljs";
 import type pg from "pg";
 import { pgbench } from "./billing";
+import { captureListStatement, listLiteralSql } from "./list-statement";
 import { median } from "./load";
 import { meStatementFor } from "./me-statement";
 
@@ -84,20 +85,6 @@ export async function seedCustomers(client: pg.Client, userId: string): Promise<
 // /me primary-key read, each run by pgbench alone as a prepared statement (as the app runs
 // them), so the list's ratio to /me can be read against what PostgreSQL itself allows.
 
-const LIST_COLUMNS = `c.id, c.user_id, c.company, c.contact_name, c.email, c.phone, c.whatsapp,
-  c.country, c.source, c.tags, c.status, c.notes, c.estimated_value, c.estimated_currency,
-  c.last_contact_at, c.next_followup_at, c.created_at, c.updated_at`;
-
-function listStatement(userId: string): string {
-  const where = `c.user_id = '${userId}' and c.status = '${LIST_STATUS}'
-    and c.search_text like '%${LIST_QUERY}%'`;
-  return `select ${LIST_COLUMNS}, (select count(*) from customers c where ${where}) as total_count
-    from customers c where ${where} order by c.created_at desc, c.id desc limit ${LIST_SIZE} offset 0;`.replace(
-    /\s+/g,
-    " ",
-  );
-}
-
 const meStatement = (userId: string) => meStatementFor(userId, new Date().toISOString());
 
 export interface StatementCeilings {
@@ -117,7 +104,8 @@ export async function measureStatementCeilings(options: {
   runs: number;
 }): Promise<StatementCeilings> {
   const files = { list: join(options.dir, "list.sql"), me: join(options.dir, "me.sql") };
-  writeFileSync(files.list, `${listStatement(options.userId)}\n`);
+  const list = await captureListStatement(LIST_PATH);
+  writeFileSync(files.list, `${listLiteralSql(list, options.userId)}\n`);
   writeFileSync(files.me, `${meStatement(options.userId)}\n`);
   const run = async (file: string, seconds: number) => {
     const output = await pgbench(

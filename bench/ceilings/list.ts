@@ -1,7 +1,5 @@
-import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import type { Db } from "../../src/db/client";
-import { listCustomers } from "../../src/modules/customers/queries";
+import { captureListStatement, listValues } from "../list-statement";
 import { verifyJwt } from "./jwt";
 import { iso, pool, send, serve } from "./serve";
 
@@ -17,41 +15,7 @@ const listPathname = listPath.split("?")[0];
 // As the app's driver is told by Drizzle: timestamps arrive as Postgres text, not Dates.
 for (const oid of [1114, 1184]) pg.types.setTypeParser(oid, (value: string) => value);
 
-/** The statement the app sends for LIST_PATH, with a marker where the caller's id goes. */
-async function captureListStatement() {
-  const url = new URL(listPath, "http://ceiling");
-  const marker = "00000000-0000-4000-8000-00000000c0de";
-  let captured: { sql: string; params: unknown[] } | undefined;
-  const dialect = new PgDialect();
-  const db = {
-    dialect,
-    session: {
-      prepareQuery: (built: { sql: string; params: unknown[] }) => ({
-        execute: async () => {
-          captured = built;
-          return { rows: [] };
-        },
-      }),
-    },
-  } as unknown as Db;
-  const size = Number(url.searchParams.get("size"));
-  await listCustomers(db, {
-    userId: marker,
-    now: new Date().toISOString(),
-    status: url.searchParams.get("status") as "negotiating",
-    q: url.searchParams.get("q")?.toLowerCase(),
-    sort: "-created_at",
-    page: 1,
-    size,
-  });
-  if (!captured) throw new Error("the list statement was not captured");
-  // The filters appear twice (the page and its count): every place the caller's id goes.
-  const userParams = captured.params.flatMap((p, i) => (p === marker ? [i] : []));
-  if (userParams.length === 0) throw new Error("the list statement does not take the user id");
-  return { text: captured.sql, params: captured.params, userParams, size };
-}
-
-const statement = await captureListStatement();
+const statement = await captureListStatement(listPath);
 
 type Row = Record<string, unknown> & { total_count: string | number };
 
@@ -67,8 +31,7 @@ serve((req, res) => {
     send(res, 401, { detail: "Invalid or expired token" });
     return;
   }
-  const values = [...statement.params];
-  for (const i of statement.userParams) values[i] = claims.sub;
+  const values = listValues(statement, String(claims.sub));
   pool.query<Row>({ name: "ceiling_list", text: statement.text, values }).then(
     ({ rows }) => {
       send(res, 200, {
