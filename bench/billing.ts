@@ -6,6 +6,7 @@ import type {
   BillingReady,
   BillingRunResult,
 } from "./billing-worker";
+import { type CpuUse, cpuSince, cpuSnapshot } from "./cpu";
 import { fmt } from "./format";
 import { DURATION_S, median, RUNS, WARMUP_S } from "./load";
 import { type Child, startNode } from "./proc";
@@ -21,6 +22,18 @@ interface PgbenchRun {
   tps: number;
   latencyMs: number;
   transactions: number;
+}
+
+/** What one run cost the machine, per transaction: where the time went and the WAL written. */
+export interface RunCost {
+  /** PostgreSQL's CPU (every backend) per transaction, microseconds. */
+  postgresUs: number;
+  /** The client's CPU (the billing worker; pgbench is not followed) per transaction, µs. */
+  clientUs: number;
+  /** WAL bytes per transaction. */
+  walBytes: number;
+  /** Share of both cores busy during the run. */
+  machineBusy: number;
 }
 
 export interface BillingResult {
@@ -40,6 +53,9 @@ export interface BillingResult {
   pgbenchTps: number;
   ratio: number;
   check: BillingCheck;
+  /** Median per-transaction cost of the charge runs and of the pgbench runs. */
+  chargeCost: RunCost;
+  pgbenchCost: RunCost;
 }
 
 interface BillingCheck {
@@ -133,6 +149,13 @@ async function pgbenchRun(url: string, durationS: number): Promise<PgbenchRun> {
     transactions: transactions ? Number(transactions[1]) : 0,
   };
 }
+
+const medianCost = (costs: RunCost[]): RunCost => ({
+  postgresUs: median(costs.map((c) => c.postgresUs)),
+  clientUs: median(costs.map((c) => c.clientUs)),
+  walBytes: median(costs.map((c) => c.walBytes)),
+  machineBusy: median(costs.map((c) => c.machineBusy)),
+});
 
 /** The billing worker process, with request/response over its IPC channel. */
 function startBillingWorker(dbUrl: string, env: NodeJS.ProcessEnv) {
@@ -264,6 +287,37 @@ export async function measureBilling(options: {
     const pgbenchInitMs = performance.now() - since;
     log(`pgbench -i -s ${PGBENCH_SCALE}: ${pgbenchInitMs.toFixed(0)} ms`);
 
+    const wal = new pg.Client({ connectionString: options.benchDbUrl });
+    await wal.connect();
+    const walLsn = async () =>
+      (await wal.query<{ lsn: string }>("select pg_current_wal_lsn()::text as lsn")).rows[0]!.lsn;
+    const walBytesSince = async (lsn: string) =>
+      Number(
+        (
+          await wal.query<{ bytes: string }>(
+            "select pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::bigint::text as bytes",
+            [lsn],
+          )
+        ).rows[0]!.bytes,
+      );
+    /** Runs `work`, then its CPU and WAL per transaction (`count` of its result). */
+    const costed = async <T>(work: () => Promise<T>, count: (result: T) => number) => {
+      const lsn = await walLsn();
+      const cpu = cpuSnapshot({ client: worker.child.proc.pid });
+      const result = await work();
+      const use: CpuUse = cpuSince(cpu);
+      const n = Math.max(1, count(result));
+      const cost: RunCost = {
+        postgresUs: ((use.coreS.postgres ?? 0) * 1e6) / n,
+        clientUs: ((use.coreS.client ?? 0) * 1e6) / n,
+        walBytes: (await walBytesSince(lsn)) / n,
+        machineBusy: use.machineBusy,
+      };
+      return { result, cost };
+    };
+    const chargeCosts: RunCost[] = [];
+    const pgbenchCosts: RunCost[] = [];
+
     const warmup = await worker.run(WARMUP_S);
     if (warmup.charges === 0) {
       throw new Error(`billing warm-up: no charge succeeded (${warmup.firstError ?? "?"})`);
@@ -272,16 +326,25 @@ export async function measureBilling(options: {
     const runs: BillingRunResult[] = [];
     const pgbenchRuns: PgbenchRun[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const charge = await worker.run(DURATION_S);
+      const { result: charge, cost: chargeCost } = await costed(
+        () => worker.run(DURATION_S),
+        (r) => r.charges,
+      );
       runs.push(charge);
+      chargeCosts.push(chargeCost);
       log(
         `  charges run ${i + 1}/${RUNS}: ${fmt(charge.chargesPerS)}/s, p99 ${fmt(charge.p99Ms, 1)} ms` +
           (charge.failures ? `  (failures ${charge.failures}: ${charge.firstError})` : ""),
       );
-      const pgb = await pgbenchRun(options.pgbenchDbUrl, DURATION_S);
+      const { result: pgb, cost: pgbCost } = await costed(
+        () => pgbenchRun(options.pgbenchDbUrl, DURATION_S),
+        (r) => r.transactions,
+      );
       pgbenchRuns.push(pgb);
+      pgbenchCosts.push(pgbCost);
       log(`  pgbench -N run ${i + 1}/${RUNS}: ${fmt(pgb.tps)} tps`);
     }
+    await wal.end();
     await worker.stop();
     await options.dropPgbenchDb();
 
@@ -306,6 +369,8 @@ export async function measureBilling(options: {
       pgbenchTps,
       ratio: chargesPerS / pgbenchTps,
       check,
+      chargeCost: medianCost(chargeCosts),
+      pgbenchCost: medianCost(pgbenchCosts),
     };
   } finally {
     await worker.stop();

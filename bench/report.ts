@@ -89,6 +89,23 @@ function derive(r: BenchResults) {
   };
 }
 
+/**
+ * What a charge costs against a pgbench -N transaction, so a missed aim names the resource:
+ * the machine's cores busy, split between PostgreSQL and the client, and WAL written.
+ */
+function chargeCostLines(billing: BillingResult): string[] {
+  const { chargeCost: c, pgbenchCost: p } = billing;
+  const pct = (x: number) => `${fmt(x * 100)}%`;
+  const saturated =
+    c.machineBusy >= 0.9
+      ? `both cores ${pct(c.machineBusy)} busy during the charges: CPU is the limit, ${fmt((c.postgresUs / (c.postgresUs + c.clientUs)) * 100)}% of it PostgreSQL's`
+      : `cores ${pct(c.machineBusy)} busy: not CPU-bound (lock waits or commit latency)`;
+  return [
+    `  per transaction (median of the runs): PostgreSQL CPU ${fmt(c.postgresUs)} µs per charge vs ${fmt(p.postgresUs)} µs per pgbench -N transaction (${fmt(c.postgresUs / p.postgresUs, 2)}x); the billing worker ${fmt(c.clientUs)} µs per charge; WAL ${fmt(c.walBytes)} B per charge vs ${fmt(p.walBytes)} B (${fmt(c.walBytes / p.walBytes, 1)}x)`,
+    `  ${saturated}; a charge writes 2 rows (ledger, consumption) with their 7 index entries and updates 2 (lot, balance) where pgbench -N writes 1 unindexed row and updates 1`,
+  ];
+}
+
 /** The list statement's plan, buffers and time beside an index-only read of its page. */
 function listPlanLines(plan: StatementsResult["listPlan"]): string[] {
   const { statement, indexOnly, ratio } = plan;
@@ -376,7 +393,7 @@ export function renderReport(r: BenchResults): string {
   );
   out(
     table(
-      ["", "charges/s", "p50 ms", "p99 ms", "ceiling pgbench -N tps", "ratio"],
+      ["", "charges/s", "p50 ms", "p99 ms", "ceiling pgbench -N tps", "ratio", "aim"],
       [
         [
           "credit charge",
@@ -385,10 +402,12 @@ export function renderReport(r: BenchResults): string {
           ms(billing.p99Ms),
           fmt(billing.pgbenchTps),
           fmt(billing.ratio, 2),
+          verdict(billing.ratio, AIMS.chargesOfPgbench),
         ],
       ],
     ),
   );
+  out(...chargeCostLines(billing));
   out(
     `  per run: charges/s ${billing.runs.map((r) => fmt(r.chargesPerS)).join(", ")}  /  pgbench tps ${billing.pgbenchRuns.map((r) => fmt(r.tps)).join(", ")}${billing.failures ? `  [failed charges ${billing.failures}]` : ""}`,
   );

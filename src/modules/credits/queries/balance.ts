@@ -1,7 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { TASK_BATCH_SIZE } from "../../../db/batches";
-import { type Db, queryRows } from "../../../db/client";
+import { type Db, queryRows, queryRowsPrepared } from "../../../db/client";
 import { selectPage } from "../../../db/page";
 import {
   type creditConsumptions,
@@ -73,7 +72,9 @@ export async function chargeOperation(
 ): Promise<OperationCharge | undefined> {
   const now = sql`${params.now}::timestamptz`;
   const { config, configValue, configKey, holdColumns } = CHARGE;
-  const [row] = await queryRows<OperationCharge>(
+  // Named: parsing and planning this statement cost about a third of a charge (pgbench on the
+  // statement alone: +50% charges/s prepared); its text is the same for every charge.
+  const [row] = await queryRowsPrepared<OperationCharge>(
     db,
     sql`with price as (
         select (${configValue} ->> ${params.operation})::int as cost
@@ -153,9 +154,9 @@ export async function grantLot(
 /** For sumOverUserBatches: the next users (after `after`) holding lots due to expire. */
 export function dueLotUsersSql(now: SQL) {
   const l = creditLots;
-  return (after: SQL) => sql`select distinct ${l.userId} from ${l}
+  return (after: SQL, limit: number) => sql`select distinct ${l.userId} from ${l}
       where ${l.remaining} > 0 and ${l.expiresAt} <= ${now} and ${l.userId} > ${after}
-      order by ${l.userId} limit ${TASK_BATCH_SIZE}`;
+      order by ${l.userId} limit ${limit}`;
 }
 
 /** The per-user call of that task: expires the user's due lots, returning the credits gone. */
