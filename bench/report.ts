@@ -74,7 +74,7 @@ export interface BenchResults {
 }
 
 /** The ratios and verdicts both the text report and the JSON carry. */
-function derive(r: BenchResults) {
+export function derive(r: BenchResults) {
   const { healthApp, healthCeiling, meApp, meCeiling, listApp, listCeiling } = r.load;
   const { imports } = r.customerImport;
   return {
@@ -428,7 +428,7 @@ export function renderReport(r: BenchResults): string {
     `  existing DATA_DIR  ${fmt(median(startup.existing))} ms   (${startup.existing.map((v) => fmt(v)).join(", ")})  ${startAim(median(startup.existing), AIMS.existingStartMs)}`,
   );
   out(
-    `  a fresh DATA_DIR loads the migrated image built at install (${startup.image ? "present" : "ABSENT: initdb ran"}); the rest is Node loading the app through tsx and PGlite's WASM start`,
+    `  a fresh DATA_DIR loads the migrated image built at install (${startup.image ? "present" : "ABSENT: initdb ran"}); the rest is PGlite loading it and starting its WASM, and Node loading the server's bundle (npm start: scripts/start.mjs)`,
   );
   if (!startup.cleanExit) out("  note: an embedded server did not exit 0 on SIGTERM");
   out(`  (PostgreSQL-backed app, fresh database incl. migrations: ${fmt(appReadyMs)} ms)`);

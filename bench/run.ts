@@ -14,6 +14,7 @@ import { measureStartup } from "./scenarios/startup";
 import { measureStatements } from "./scenarios/statements";
 import { SETTINGS } from "./settings";
 import { startAll } from "./setup";
+import { summaryRows, summaryText } from "./summary";
 
 /**
  * The benchmark: starts the database, the app and the ceilings (bench/setup.ts), runs every
@@ -83,14 +84,15 @@ async function main() {
     pdf,
     startup,
   };
-  const report = renderReport(results);
+  const summary = summaryRows(results);
+  const report = `${summaryText(summary)}\n\n${renderReport(results)}`;
   process.stdout.write(`\n${report}\n`);
 
   const outDir = join(ROOT, "bench", ".out");
   await mkdir(outDir, { recursive: true });
   await writeFile(
     join(outDir, "latest.json"),
-    `${JSON.stringify(resultJson(results, report), null, 2)}\n`,
+    `${JSON.stringify({ summary, ...resultJson(results, report) }, null, 2)}\n`,
   );
   log(`wrote bench/.out/latest.json`);
 }
