@@ -25,7 +25,7 @@ interface PgbenchRun {
 }
 
 /** What one run cost the machine, per transaction: where the time went and the WAL written. */
-export interface RunCost {
+interface RunCost {
   /** PostgreSQL's CPU (every backend) per transaction, microseconds. */
   postgresUs: number;
   /** The client's CPU (the billing worker; pgbench is not followed) per transaction, µs. */

@@ -22,10 +22,14 @@ import { type PdfResult, pdfReport } from "./pdf";
 import type { ImportScenarioResult } from "./scenarios/import";
 import type { LoadResult, LoginResult } from "./scenarios/load";
 import type { RoundTripsResult } from "./scenarios/round-trips";
+import type { ScheduledResult } from "./scenarios/scheduled";
 import type { StartupResult } from "./scenarios/startup";
 import type { StatementsResult } from "./scenarios/statements";
+import type { WorkersResult } from "./scenarios/workers";
+import { renderScheduled } from "./scheduled-report";
 import type { SessionCheckResult } from "./session-check";
 import { SETTINGS } from "./settings";
+import { renderWorkers } from "./workers-report";
 
 const {
   users: USERS,
@@ -71,6 +75,8 @@ export interface BenchResults {
   billing: BillingResult;
   pdf: PdfResult;
   startup: StartupResult;
+  workers: WorkersResult;
+  scheduled: ScheduledResult;
 }
 
 /** The ratios and verdicts both the text report and the JSON carry. */
@@ -432,6 +438,10 @@ export function renderReport(r: BenchResults): string {
   );
   if (!startup.cleanExit) out("  note: an embedded server did not exit 0 on SIGTERM");
   out(`  (PostgreSQL-backed app, fresh database incl. migrations: ${fmt(appReadyMs)} ms)`);
+  out();
+  out(renderWorkers(r.workers));
+  out();
+  out(renderScheduled(r.scheduled));
   out("=".repeat(100));
 
   return lines.join("\n");
@@ -558,6 +568,8 @@ export function resultJson(r: BenchResults, report: string) {
       existingMedianMs: median(startup.existing),
       postgresAppReadyMs: appReadyMs,
     },
+    workers: r.workers,
+    scheduled: r.scheduled,
     report,
   };
 }

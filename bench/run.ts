@@ -9,9 +9,11 @@ import { measureImports } from "./scenarios/import";
 import { measureLoad, measureLogin } from "./scenarios/load";
 import { measurePdfScenario } from "./scenarios/pdf";
 import { measureRoundTrips } from "./scenarios/round-trips";
+import { measureScheduled } from "./scenarios/scheduled";
 import { measureSessionChecks } from "./scenarios/session-check";
 import { measureStartup } from "./scenarios/startup";
 import { measureStatements } from "./scenarios/statements";
+import { measureWorkers } from "./scenarios/workers";
 import { SETTINGS } from "./settings";
 import { startAll } from "./setup";
 import { summaryRows, summaryText } from "./summary";
@@ -57,6 +59,9 @@ async function main() {
   const billing = await measureBillingScenario(ctx);
   const pdf = await measurePdfScenario(ctx);
   const startup = await measureStartup(ctx);
+  const workers = await measureWorkers(ctx);
+  // At scale, each on a database of its own (seeded in SQL, dropped after).
+  const scheduled = await measureScheduled({ adminUrl: ctx.db.adminUrl, log: ctx.log });
 
   const results: BenchResults = {
     run: {
@@ -83,6 +88,8 @@ async function main() {
     billing,
     pdf,
     startup,
+    workers,
+    scheduled,
   };
   const summary = summaryRows(results);
   const report = `${summaryText(summary)}\n\n${renderReport(results)}`;

@@ -1,6 +1,6 @@
 import { type App, type AppOptions, buildApp } from "./app-core";
 import type { Deps } from "./deps";
-import { ALL_GROUPS, ROUTE_GROUPS, type RouteGroup } from "./groups";
+import { ALL_GROUPS, type RouteGroup, routersOf } from "./groups";
 
 export type { App, AppOptions } from "./app-core";
 export { OPENAPI_PATH } from "./app-core";
@@ -15,9 +15,5 @@ export function createApp(
   groups: readonly RouteGroup[] = ALL_GROUPS,
   options: AppOptions = {},
 ): App {
-  return buildApp(
-    deps,
-    groups.flatMap((group) => ROUTE_GROUPS[group]()),
-    options,
-  );
+  return buildApp(deps, routersOf(groups), options);
 }

@@ -3,7 +3,6 @@ import { readMigrationFiles } from "drizzle-orm/migrator";
 import type { PgDialect, PgSession } from "drizzle-orm/pg-core";
 import type { Database, Db } from "./client";
 
-
 /**
  * Applies every pending migration in `migrationsFolder` (read from disk: Node only; Workers
  * never migrate, deploys run `npm run db:migrate`), then `seed` (the modules' default rows,

@@ -5,26 +5,26 @@ import { createAssistantRoutes } from "../modules/assistant/routes";
 import { createCustomerRoutes } from "../modules/customers/routes";
 import { createDiscoveryRoutes } from "../modules/discovery/routes";
 import { createExchangeRoutes } from "../modules/exchange/routes";
-import { createImportExportRoutes } from "../modules/imports/routes";
 import { createMarketingRoutes } from "../modules/marketing/routes";
 import { createNotificationRoutes } from "../modules/notifications/routes";
 import { createProductRoutes } from "../modules/products/routes";
-import { createQuotationRoutes } from "../modules/quotations/routes";
 import { createTranslateRoutes } from "../modules/translate/routes";
 
-/** Route group `api`: the seller's workspace and AI tools. */
-export const apiRoutes = (): AppRouter[] => [
-  // Literal /customers/import and /customers/export before /customers/:id.
-  createImportExportRoutes(),
-  createCustomerRoutes(),
-  createProductRoutes(),
-  createQuotationRoutes(),
-  createExchangeRoutes(),
-  createNotificationRoutes(),
-  createTranslateRoutes(),
-  createAssistantRoutes(),
-  createMarketingRoutes(),
-  createAiDraftRoutes(),
-  createDiscoveryRoutes(),
-  createAgentRoutes(),
-];
+/**
+ * Route group `api`: the seller's workspace and AI tools, except the spreadsheet and PDF routes
+ * (group `documents`). Node mounts both in one sequence (src/groups/index.ts).
+ */
+export const apiRouters = [
+  createCustomerRoutes,
+  createProductRoutes,
+  createExchangeRoutes,
+  createNotificationRoutes,
+  createTranslateRoutes,
+  createAssistantRoutes,
+  createMarketingRoutes,
+  createAiDraftRoutes,
+  createDiscoveryRoutes,
+  createAgentRoutes,
+] as const;
+
+export const apiRoutes = (): AppRouter[] => apiRouters.map((create) => create());

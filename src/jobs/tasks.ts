@@ -1,4 +1,4 @@
-import { TASK_BATCH_SIZE } from "../db/batches";
+import { inTimedBatches } from "../db/batches";
 import type { Deps } from "../deps";
 import { nowIso } from "../lib/clock";
 import { sweepAgentPipelines } from "../modules/agent/service";
@@ -31,19 +31,18 @@ export async function grantSubscriptionAllowances(
 
 /**
  * Users on a paid plan (trial included) whose plan ended and who have no running subscription
- * go back to free, with a notification (users/trial-downgrade.ts), in batches of TASK_BATCH_SIZE.
+ * go back to free, with a notification (users/trial-downgrade.ts), in short timed batches
+ * (db/batches.ts): a user's own write waits on one batch at most.
  */
 export async function downgradeExpiredPlans(deps: Deps): Promise<{ downgraded: number }> {
   let downgraded = 0;
-  for (;;) {
-    const batch = await downgradeExpiredPlansBatch(deps.db, {
-      now: nowIso(deps),
-      batchSize: TASK_BATCH_SIZE,
-    });
+  await inTimedBatches(async (batchSize) => {
+    const batch = await downgradeExpiredPlansBatch(deps.db, { now: nowIso(deps), batchSize });
     downgraded += batch.downgraded;
     // A short batch means no due row is left unlocked; one a user holds is next run's.
-    if (batch.selected < TASK_BATCH_SIZE) return { downgraded };
-  }
+    return batch.selected;
+  });
+  return { downgraded };
 }
 
 /** Deletes idempotency keys, payment nonces and session revocations past their use. */

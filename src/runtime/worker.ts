@@ -1,13 +1,11 @@
 // biome-ignore lint/style/noRestrictedImports: workerd implements AsyncLocalStorage natively (nodejs_compat); the per-request pool below needs it.
 import { AsyncLocalStorage } from "node:async_hooks";
-// wrangler.toml's Text rule makes this the file's contents (a string), bundled with the Worker.
-import scalarBundle from "@scalar/api-reference/browser/standalone.js";
 import { type App, buildApp } from "../app-core";
 import { type Config, ConfigError, parseConfig } from "../config";
 import type { Database, Db } from "../db/client";
 import { openNeonDatabase } from "../db/neon";
 import { buildDeps, type Deps } from "../deps";
-import { provideDocsBundle } from "../http/api-docs";
+import { type DocsBundleSource, provideDocsBundle } from "../http/api-docs";
 import type { AppRouter } from "../http/router";
 import { createPrecompiledWasmPasswordHasher } from "../lib/password-wasm-module";
 import { dohResolver } from "../lib/ssrf";
@@ -193,9 +191,33 @@ async function buildWorker(env: WorkerEnv, routes: () => AppRouter[]): Promise<W
   if (config.PDF_FONT_URL) {
     provideCjkFont(fetchedCjkFont(config.PDF_FONT_URL, { fetch: deps.fetch }));
   }
-  provideDocsBundle(async () => scalarBundle);
+  provideDocsBundle(assetsDocsBundle(env));
   // workerd gzips or brotlis a body itself once the response names the encoding.
   return { app: buildApp(deps, routes(), { runtimeEncodes: true }), deps, openDatabase };
+}
+
+/** The parts of a Workers static-assets binding (wrangler.toml `[env.*.assets]`) used here. */
+interface AssetsBinding {
+  fetch(request: Request): Promise<Response>;
+}
+
+/** Where the /docs script sits in the assets directory (Scalar's dist/browser). */
+const DOCS_SCRIPT_ASSET = "https://assets.invalid/standalone.js";
+
+/**
+ * Scalar's bundle is a static asset (the ASSETS binding), not part of the script: at 3.5 MB it
+ * would be most of every Worker's upload and parsed on every cold start. It is read through the
+ * binding on the first /docs request of an isolate only; without the binding, /docs links the
+ * OpenAPI document instead.
+ */
+function assetsDocsBundle(env: WorkerEnv): DocsBundleSource | undefined {
+  const assets = env.ASSETS as AssetsBinding | undefined;
+  if (!assets) return undefined;
+  return async () => {
+    const res = await assets.fetch(new Request(DOCS_SCRIPT_ASSET));
+    if (!res.ok) throw new Error(`docs bundle asset: HTTP ${res.status}`);
+    return res.text();
+  };
 }
 
 function startupFailure(error: unknown): Response {

@@ -15,9 +15,10 @@ import { type NeonRelay, startNeonRelay } from "../support/neon-relay";
 import { callWorker, postJson, startWorker, TEST_BINDINGS, type Worker } from "../support/workerd";
 
 /**
- * The seller-facing api Worker in workerd over the Neon driver: the customer search (pg_trgm
- * through Neon), the spreadsheet import and export (exceljs in workerd), and the quotation
- * exports (exceljs writing, pdf-lib with the CJK font fetched from PDF_FONT_URL).
+ * The seller-facing Workers in workerd over the Neon driver: on the api Worker the customer
+ * search (pg_trgm through Neon) and the AI routes; on the documents Worker the spreadsheet import
+ * and export (exceljs in workerd) and the quotation exports (exceljs writing, pdf-lib with the
+ * CJK font fetched from PDF_FONT_URL). Both share one database.
  */
 
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -45,11 +46,12 @@ async function customerSheet(rows: string[][]): Promise<Uint8Array> {
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
 
-describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () => {
+describe.skipIf(!DATABASE_URL)("api and documents Workers in workerd over the Neon driver", () => {
   let scratch: string;
   let relay: NeonRelay;
   let auth: Worker;
   let api: Worker;
+  let documents: Worker;
   let fontServer: Server;
   let openai: FakeOpenAi;
   let deepl: FakeDeepl;
@@ -82,11 +84,12 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
       PDF_FONT_URL: fontUrl,
     };
     const noEnv = join(scratch, "none.env");
-    [auth, api] = await Promise.all([
+    [auth, api, documents] = await Promise.all([
       startWorker("auth", bindings, noEnv),
       startWorker("api", bindings, noEnv),
+      startWorker("documents", bindings, noEnv),
     ]);
-    await Promise.all([auth.ready, api.ready]);
+    await Promise.all([auth.ready, api.ready, documents.ready]);
     const registered = await callWorker(
       auth,
       "/api/v1/auth/register",
@@ -100,7 +103,7 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([auth?.dispose(), api?.dispose()]);
+    await Promise.all([auth?.dispose(), api?.dispose(), documents?.dispose()]);
     await relay?.close();
     await Promise.all([openai?.close(), deepl?.close()]);
     fontServer?.closeAllConnections();
@@ -118,9 +121,9 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
       ["上海进出口贸易有限公司", "王伟", "wang@sh.example", "新客户"],
       ["Orbit Foods", "Carlos Silva", "not-an-email", "new"],
     ]);
-    const upload = async (query: string, file = sheet) => {
+    const upload = async (query: string, file = sheet, worker = documents) => {
       const { body, contentType } = await multipart(file, "c.xlsx");
-      return callWorker(api, `/api/v1/customers/import${query}`, {
+      return callWorker(worker, `/api/v1/customers/import${query}`, {
         method: "POST",
         headers: { ...bearer(), "content-type": contentType },
         body,
@@ -141,6 +144,8 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
     // All or nothing: the bad row refuses the commit, and nothing is written.
     const refused = await upload("");
     expect(refused.status).toBe(422);
+    // The api Worker does not carry the spreadsheet routes: they are the documents Worker's.
+    expect((await upload("?dry_run=true", sheet, api)).status).toBe(404);
     const empty = await callWorker(api, "/api/v1/customers", { headers: bearer() });
     expect(empty.body.total).toBe(0);
 
@@ -166,9 +171,10 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
     });
     expect(cjk.body.items.map((c: { contact_name: string }) => c.contact_name)).toEqual(["王伟"]);
 
-    const exported = await api.fetch(new URL("/api/v1/customers/export", await api.url).href, {
-      headers: bearer(),
-    } as never);
+    const exported = await documents.fetch(
+      new URL("/api/v1/customers/export", await documents.url).href,
+      { headers: bearer() } as never,
+    );
     expect(exported.status).toBe(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await exported.arrayBuffer());
@@ -181,7 +187,7 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
 
   it("exports a quotation as .xlsx and as a PDF with the fetched CJK font", async () => {
     const created = await callWorker(
-      api,
+      documents,
       "/api/v1/quotations",
       postJson(
         { currency: "USD", items: [{ name: "不锈钢保温杯", quantity: 1000, unit_price: 1299 }] },
@@ -192,9 +198,11 @@ describe.skipIf(!DATABASE_URL)("api Worker in workerd over the Neon driver", () 
     expect(created.body.total).toBe(1_299_000);
 
     const exportAs = async (format: string) => {
-      const res = await api.fetch(
-        new URL(`/api/v1/quotations/${created.body.id}/export?format=${format}`, await api.url)
-          .href,
+      const res = await documents.fetch(
+        new URL(
+          `/api/v1/quotations/${created.body.id}/export?format=${format}`,
+          await documents.url,
+        ).href,
         { headers: bearer() } as never,
       );
       return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };

@@ -21,9 +21,10 @@ function decoded(res: { headers: Record<string, string>; body: Buffer }): Buffer
  * Miniflare, like Cloudflare's edge, asks the Worker for `br, gzip` whatever the client sent,
  * so bodies are read through their Content-Encoding.
  *
- * The bundled auth Worker in workerd serves /docs with Scalar's bundle from its own upload (the
- * wrangler Text rule) and caches and compresses the OpenAPI document. None of this touches the
- * database, so the Worker runs with an unreachable DATABASE_URL.
+ * The bundled auth Worker in workerd serves /docs with Scalar's bundle read from its static
+ * assets (wrangler.toml `[env.*.assets]`, the ASSETS binding: not a module of the script) and
+ * caches and compresses the OpenAPI document. None of this touches the database, so the Worker
+ * runs with an unreachable DATABASE_URL.
  */
 describe("the /docs page and caching on Workers", () => {
   let scratch: string;
@@ -59,6 +60,12 @@ describe("the /docs page and caching on Workers", () => {
     // Compressed once, by workerd: never a second time over the app's own gzip.
     expect(script.headers["content-encoding"]).toMatch(/^(gzip|br)$/);
     expect(decoded(script).equals(bundle)).toBe(true);
+  });
+
+  it("never serves the assets directory itself: every request reaches the Worker", async () => {
+    const direct = await rawGet(`${base}/standalone.js`);
+    expect(direct.status).toBe(404);
+    expect(decoded(direct).toString()).not.toContain("Scalar");
   });
 
   it("caches and gzips the OpenAPI document", async () => {

@@ -6,8 +6,12 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import WebSocket from "ws";
+import { wranglerEnvs } from "../../scripts/worker-sizes";
 import { ROUTE_GROUPS } from "../../src/app";
 import { configSchema } from "../../src/config";
+import { apiRouters } from "../../src/groups/api";
+import { documentsRouters } from "../../src/groups/documents";
+import { WORKSPACE_ORDER } from "../../src/groups/index";
 import { CRON_EXPRESSIONS, CRON_SCHEDULES } from "../../src/jobs/schedules";
 import { ARGON2_PARAMS } from "../../src/lib/password";
 import { HASH_WASM_SHA256 } from "../../src/lib/password-wasm-module";
@@ -200,6 +204,27 @@ describe("Workers deployables", () => {
         expect(config.vars).not.toHaveProperty(secret);
       }
     }
+  });
+
+  it("has no environment without a route group (the size check measures every one)", async () => {
+    expect(await wranglerEnvs(WRANGLER_TOML)).toEqual(ENVS);
+  });
+
+  it("minifies every Worker and keeps the /docs script in static assets, never served alone", () => {
+    for (const env of ENVS) {
+      const config = readEnv(env);
+      expect(config.minify, env).toBe(true);
+      expect(config.assets, env).toEqual({
+        directory: "node_modules/@scalar/api-reference/dist/browser",
+        binding: "ASSETS",
+        run_worker_first: true,
+      });
+    }
+  });
+
+  it("mounts every api and documents router once, in the workspace order", () => {
+    expect([...WORKSPACE_ORDER].sort()).toEqual([...apiRouters, ...documentsRouters].sort());
+    expect(new Set(WORKSPACE_ORDER).size).toBe(WORKSPACE_ORDER.length);
   });
 
   it("gives the cron Worker exactly the CRON_SCHEDULES triggers, and no other Worker any", () => {

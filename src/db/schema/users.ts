@@ -66,6 +66,9 @@ export const users = pgTable(
     uniqueIndex("users_referral_code_key").on(t.referralCode),
     index("users_referred_by_idx").on(t.referredBy),
     index("users_created_at_idx").on(t.createdAt),
+    // The hourly downgrade's due users (plan ended, still paid), soonest ended first: a batch
+    // reads its own rows instead of every user (jobs/tasks.ts downgradeExpiredPlans).
+    index("users_paid_plan_expiry_idx").on(t.planExpiresAt, t.id).where(sql`${t.plan} <> 'free'`),
     check("users_email_lower", sql`${t.email} = lower(${t.email})`),
   ],
 );

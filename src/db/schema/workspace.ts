@@ -67,6 +67,14 @@ export const customers = pgTable(
     index("customers_user_status_created_idx").on(t.userId, t.status, t.createdAt),
     index("customers_user_last_contact_idx").on(t.userId, t.lastContactAt),
     index("customers_user_next_followup_idx").on(t.userId, t.nextFollowupAt),
+    // The hourly reminders (customers/queries/reminders.ts) walk their due customers in these
+    // orders, a batch at a time, reading only the customers that can be due, never the table.
+    index("customers_reminder_silent_idx")
+      .on(sql`coalesce(${t.lastContactAt}, ${t.createdAt})`, t.id)
+      .where(sql`${t.status} not in ('won', 'lost')`),
+    index("customers_reminder_followup_idx")
+      .on(t.nextFollowupAt, t.id)
+      .where(sql`${t.nextFollowupAt} is not null and ${t.status} not in ('lost', 'dormant')`),
     index("customers_user_email_idx").on(t.userId, t.email),
     index("customers_user_company_idx").on(t.userId, sql`lower(${t.company})`),
     index("customers_user_country_idx").on(t.userId, sql`lower(${t.country})`),

@@ -1,3 +1,4 @@
+import { inTimedBatches } from "../../db/batches";
 import type { Deps } from "../../deps";
 import { nowIso } from "../../lib/clock";
 import { HOLD_STALE_MS } from "../inflight/heartbeat";
@@ -40,20 +41,26 @@ export async function refundInstanceHolds(deps: Deps): Promise<number> {
   });
 }
 
-/** Holds refunded by one sweep at most; the next minute's sweep takes the rest. */
-const HOLD_SWEEP_BATCH = 500;
-
 /**
  * Scheduled every minute: holds whose heartbeat stopped HOLD_STALE_MS ago (their instance died
- * or hangs) are refunded, so within two minutes of the heartbeat stopping.
+ * or hangs) are refunded, so within two minutes of the heartbeat stopping. Each refund locks the
+ * user's balance until its statement commits, so they go in short timed batches (db/batches.ts):
+ * a user's charge waits on one batch at most.
  */
 export async function refundStaleHolds(deps: Deps): Promise<{ refunded: number }> {
   const before = new Date(deps.clock.now().getTime() - HOLD_STALE_MS).toISOString();
-  const refunded = await refundHoldsStaleBefore(deps.db, {
-    before,
-    limit: HOLD_SWEEP_BATCH,
-    reason: INTERRUPTED,
-    now: nowIso(deps),
+  let refunded = 0;
+  await inTimedBatches(async (limit) => {
+    const batch = await refundHoldsStaleBefore(deps.db, {
+      before,
+      limit,
+      reason: INTERRUPTED,
+      now: nowIso(deps),
+    });
+    refunded += batch;
+    // A hold whose consumption was refunded already counts for nothing, which ends the run
+    // early: the next minute's takes the rest.
+    return batch;
   });
   return { refunded };
 }

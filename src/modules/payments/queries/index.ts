@@ -216,14 +216,27 @@ export async function cancelPendingOrder(
   return rows.length > 0;
 }
 
-/** Scheduled task: pending orders past their time become expired, with their purchase rows. */
-export async function expireOrders(db: Db, params: { now: string }): Promise<number> {
+/**
+ * One batch of the scheduled expiry: up to `limit` pending orders past their time become
+ * expired, with their purchase rows, soonest expired first. `skip locked`: an order a payment
+ * callback or a cancel is changing right now is left for the next batch or run, so neither
+ * waits on the task; how many the batch took and expired.
+ */
+export async function expireOrdersBatch(
+  db: Db,
+  params: { now: string; limit: number },
+): Promise<number> {
   const p = creditPurchases;
   const rows = await queryRows<Pick<OrderRow, "order_no">>(
     db,
-    sql`with expired as (
-        update ${t} set ${col(t.status)} = 'expired', ${col(t.updatedAt)} = now()
+    sql`with due as (
+        select ${t.orderNo} from ${t}
         where ${t.status} = 'pending' and ${t.expiresAt} <= ${params.now}::timestamptz
+        order by ${t.expiresAt} limit ${params.limit}
+        for no key update skip locked),
+      expired as (
+        update ${t} set ${col(t.status)} = 'expired', ${col(t.updatedAt)} = now()
+        where ${t.orderNo} in (select order_no from due) and ${t.status} = 'pending'
         returning ${t.orderNo}),
       purchases as (
         update ${p} set ${col(p.status)} = 'expired'

@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
-import { sumOverUserBatches, TASK_BATCH_SIZE } from "../../../db/batches";
+import { sumOverUserBatches } from "../../../db/batches";
 import type { Db } from "../../../db/client";
 import { subscriptions } from "../../../db/schema";
 
 /**
  * Grants each running subscription the allowance of the month it is in (once per month,
  * subscription_grant_allowances). Each grant locks the user's balance row until its statement
- * commits, so users go in batches of TASK_BATCH_SIZE (in id order, resuming after the last one)
- * and a user's own charge waits on one batch at most, never on the whole run.
+ * commits, so users go in short timed batches (db/batches.ts, in id order, resuming after the
+ * last one) and a user's own charge waits on one batch at most, never on the whole run.
  */
 export function grantRunningAllowances(
   db: Db,
@@ -17,10 +17,10 @@ export function grantRunningAllowances(
   const s = subscriptions;
   return sumOverUserBatches(
     db,
-    (after) => sql`select distinct ${s.userId} from ${s}
+    (after, limit) => sql`select distinct ${s.userId} from ${s}
       where ${s.cancelledAt} is null and ${s.monthlyCredits} > 0 and ${s.startsAt} <= ${now}
         and ${s.endsAt} > ${now} and ${s.userId} > ${after}
-      order by ${s.userId} limit ${TASK_BATCH_SIZE}`,
+      order by ${s.userId} limit ${limit}`,
     sql`subscription_grant_allowances(due.user_id, ${now})`,
   );
 }

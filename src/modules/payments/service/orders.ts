@@ -1,4 +1,5 @@
 import { publicBaseUrl } from "../../../config";
+import { inTimedBatches } from "../../../db/batches";
 import type { OrderStatus, PayType } from "../../../db/schema";
 import type { Deps } from "../../../deps";
 import { ApiError, notFound, unavailable, validationError } from "../../../http/errors";
@@ -10,7 +11,7 @@ import { getActivePlan } from "../../entitlements/queries/order-plan";
 import {
   cancelPendingOrder as cancelPendingOrderRow,
   cancelUnstartedOrder,
-  expireOrders,
+  expireOrdersBatch,
   type FulfilResult,
   getOrderByNo,
   getUserOrder,
@@ -314,7 +315,18 @@ export async function recordPaymentEvent(
   return result;
 }
 
-/** Scheduled task: pending orders past their time become expired (a late payment still counts). */
-export function expirePendingOrders(deps: Deps): Promise<number> {
-  return expireOrders(deps.db, { now: deps.clock.now().toISOString() });
+/**
+ * Scheduled task: pending orders past their time become expired (a late payment still counts),
+ * in short timed batches (db/batches.ts) so a callback paying one of them waits on one batch at
+ * most; an order being changed meanwhile is the next run's.
+ */
+export async function expirePendingOrders(deps: Deps): Promise<number> {
+  const now = deps.clock.now().toISOString();
+  let expired = 0;
+  await inTimedBatches(async (limit) => {
+    const batch = await expireOrdersBatch(deps.db, { now, limit });
+    expired += batch;
+    return batch;
+  });
+  return expired;
 }

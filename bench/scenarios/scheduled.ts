@@ -1,0 +1,508 @@
+import { cpus } from "node:os";
+import pg from "pg";
+import { parseConfig } from "../../src/config";
+import { buildDeps, type Deps } from "../../src/deps";
+import type { CronTask } from "../../src/jobs/schedules";
+import { runScheduledTasks } from "../../src/jobs/tasks";
+import { createLogger } from "../../src/lib/logger";
+import { createMemoryRateLimiter } from "../../src/providers/ratelimit/memory";
+import { migratePostgres, openPostgresDatabase } from "../../src/runtime/node/database";
+import { nodeResolver } from "../../src/runtime/node/dns";
+import { createNodePasswordHasher } from "../../src/runtime/node/password";
+import { median } from "../load";
+import { SETTINGS } from "../settings";
+
+/**
+ * Issue #13 item 4: the scheduled tasks at 1,000,000 customers and 100,000 users. Each task runs
+ * in-process through runScheduledTasks (the real task functions, deps on `pg`) while WRITERS
+ * connections keep doing what users do to the rows the task is working on; every write's
+ * latency is recorded, beside the same writers' latency with no task running (the baseline),
+ * and a sampler reads pg_stat_activity for writers waiting on a lock (how long the statement
+ * has been waiting), so a slow write can be told apart from a write blocked by the task.
+ */
+
+/** Connections writing while a task runs, and the pause each takes between two writes. */
+const WRITERS = 4;
+const WRITER_PAUSE_MS = 5;
+/** How long the baseline writes run with no task. */
+const BASELINE_MS = 1500;
+/** How often the lock sampler looks (each look is one query on its own connection). */
+const SAMPLE_EVERY_MS = 5;
+const WRITER_APP = "bench-sched-writer";
+
+interface Latency {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+interface LockSamples {
+  samples: number;
+  waiting: number;
+  longestMs: number;
+}
+
+export interface ScheduledTaskResult {
+  task: CronTask;
+  /** Run time of each run, ms. */
+  runsMs: number[];
+  /** Rows (users, customers, orders, ...) each run processed, as the task reported. */
+  rows: number[];
+  /** What the last run returned. */
+  result: unknown;
+  baseline: Latency;
+  during: Latency;
+  /** Lock sampler over the task's runs: looks, looks that saw a writer waiting on a lock, the
+   * longest wait seen (ms a writer's statement had been waiting when sampled). */
+  locks: LockSamples;
+  /** The same sampler over the baseline writes (writers waiting on each other). */
+  baselineLocks: LockSamples;
+  ok: boolean;
+}
+
+export interface ScheduledResult {
+  users: number;
+  customers: number;
+  seedMs: number;
+  writers: number;
+  runs: number;
+  cpus: number;
+  tasks: ScheduledTaskResult[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed. Ordinals decide who has what, so every run's reset re-creates the same due work:
+//   users u1..u100000 (id md5('u'||i)); 1 in 20 a trial that has ended (email trial-*);
+//   1 in 10 (i % 10 = 1) a running monthly subscription with an allowance to grant;
+//   1 in 10 (i % 10 = 2) an allowance lot past its expiry; 1 in 50 (i % 50 = 5) a held charge
+//   whose heartbeat stopped; 1 in 5 (i % 5 = 3) a pending order past its payment window.
+//   customers c1..c1000000 spread evenly: 1 in 20 silent for 30 days, 1 in 50 a follow-up due.
+
+const userId = (i: string) => `md5('u' || ${i})::uuid`;
+const now = "now()";
+
+function seedSql(users: number, customers: number): string[] {
+  return [
+    `set session_replication_role = replica`,
+    `insert into users (id, email, referral_code, plan, plan_expires_at, created_at, updated_at)
+     select ${userId("i")},
+       case when i % 20 = 0 then 'trial-' else 'u-' end || i || '@bench.test', 'R' || i,
+       case when i % 20 = 0 or i % 10 = 1 then 'pro' else 'free' end,
+       case when i % 20 = 0 then ${now} - interval '1 hour'
+            when i % 10 = 1 then ${now} + interval '20 days' end,
+       ${now} - interval '90 days', ${now} - interval '90 days'
+     from generate_series(1, ${users}) i`,
+    // Every user: a lasting lot of 100 credits (5 of them held by a stale hold where i % 50 = 5).
+    `insert into credit_lots (id, user_id, kind, granted, remaining, expires_at, source_type, source_id)
+     select md5('lot' || i)::uuid, ${userId("i")}, 'signup', 100,
+       case when i % 50 = 5 then 95 else 100 end, null, 'bench', 'base'
+     from generate_series(1, ${users}) i`,
+    `insert into user_credits (user_id, balance)
+     select ${userId("i")}, case when i % 50 = 5 then 95 else 100 end
+     from generate_series(1, ${users}) i`,
+    `insert into subscriptions (user_id, plan_code, billing_cycle, order_no, monthly_credits,
+       starts_at, ends_at)
+     select ${userId("i")}, 'pro', 'monthly', 'BS' || i, 300, ${now} - interval '10 days',
+       ${now} + interval '20 days'
+     from generate_series(1, ${users}) i where i % 10 = 1`,
+    `insert into customers (user_id, company, contact_name, email, status, last_contact_at,
+       next_followup_at, created_at, updated_at)
+     select ${userId(`((i - 1) % ${users} + 1)`)}, 'Company ' || i, 'Contact ' || i,
+       'c' || i || '@example.test',
+       (array['new','contacted','negotiating','quoted','won','lost','dormant'])[i % 7 + 1],
+       case when i % 20 = 0 then ${now} - interval '30 days'
+            else ${now} - make_interval(days => i % 10) end,
+       case when i % 50 = 3 then ${now} - interval '1 hour'
+            when i % 50 = 4 then ${now} + interval '7 days' end,
+       ${now} - interval '60 days', ${now} - interval '60 days'
+     from generate_series(1, ${customers}) i`,
+    // Settled orders, so the pending ones are a minority of the table as in life.
+    `insert into payment_transactions (order_no, user_id, kind, credits, subject, pay_type,
+       provider, amount, currency, status, expires_at, paid_at, created_at)
+     select 'BP' || i, ${userId(`((i - 1) % ${users} + 1)`)}, 'credits', 100, 'Credits', 'alipay',
+       'alipay', 1000, 'CNY', 'paid', ${now} - interval '1 day', ${now} - interval '1 day',
+       ${now} - interval '1 day'
+     from generate_series(1, ${users}) i`,
+    `set session_replication_role = origin`,
+    `analyze`,
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tasks measured: how each run's due work is put back, the rows the writers pick from, what
+// they write, and how many rows the task's result says it processed.
+
+interface Write {
+  sql: string;
+  params: (target: Record<string, string>) => unknown[];
+}
+
+interface TaskSpec {
+  task: CronTask;
+  /** Statements that put the due work back (run before every run). */
+  reset: string[];
+  /** Rows the writers write to: the ones the task works on. */
+  targets: string;
+  writes: Write[];
+  rows: (result: unknown) => number;
+}
+
+const charge: Write = {
+  sql: `select ok from credit_charge($1::uuid, 1, 'consumption', 'bench', 'bench write', null,
+          null, now())`,
+  params: (t) => [t.user_id],
+};
+const touchUser: Write = {
+  sql: `update users set last_login_at = now() where id = $1`,
+  params: (t) => [t.user_id],
+};
+const touchCustomer: Write = {
+  sql: `update customers set notes = 'written ' || now(), updated_at = now() where id = $1`,
+  params: (t) => [t.customer_id],
+};
+
+/** Balances put back to what the user's lots hold, for the users `where` selects. */
+const rebalance = (where: string) =>
+  `update user_credits uc set balance = l.total from (
+     select user_id, sum(remaining)::int as total from credit_lots group by user_id) l
+   where uc.user_id = l.user_id and uc.user_id in (select ${userId("i")} from generate_series(1, $USERS) i where ${where})`;
+
+const num = (value: unknown, key: string) =>
+  Number((value as Record<string, unknown> | undefined)?.[key] ?? 0);
+
+const TASKS: TaskSpec[] = [
+  {
+    task: "customerReminders",
+    reset: [`truncate notifications`],
+    targets: `select c.id as customer_id, c.user_id from customers c
+      where c.last_contact_at < now() - interval '20 days' or c.next_followup_at <= now()
+      order by random() limit 5000`,
+    writes: [touchCustomer, touchUser],
+    rows: (r) => num(r, "silent") + num(r, "followups_due"),
+  },
+  {
+    task: "trialDowngrade",
+    reset: [
+      `truncate notifications`,
+      `update users set plan = 'pro', plan_expires_at = now() - interval '1 hour'
+       where email like 'trial-%'`,
+    ],
+    targets: `select u.id as user_id, (select c.id from customers c where c.user_id = u.id limit 1)
+        as customer_id
+      from users u where u.email like 'trial-%' order by random() limit 5000`,
+    writes: [touchUser, touchCustomer, charge],
+    rows: (r) => num(r, "downgraded"),
+  },
+  {
+    task: "expireCredits",
+    reset: [
+      `delete from credit_lots where source_type = 'bench' and source_id = 'expiring'`,
+      `insert into credit_lots (user_id, kind, granted, remaining, expires_at, source_type, source_id)
+       select ${userId("i")}, 'plan_allowance', 50, 50, now() - interval '1 hour', 'bench', 'expiring'
+       from generate_series(1, $USERS) i where i % 10 = 2`,
+      rebalance("i % 10 = 2"),
+    ],
+    targets: `select user_id from credit_lots where source_id = 'expiring' order by random() limit 5000`,
+    writes: [charge, touchUser],
+    rows: (r) => num(r, "users"),
+  },
+  {
+    task: "grantAllowances",
+    reset: [
+      `delete from credit_ledger where kind = 'plan_allowance' and source_type = 'subscription'`,
+      `delete from credit_lots where source_type = 'subscription'`,
+      rebalance("i % 10 = 1"),
+    ],
+    targets: `select user_id from subscriptions order by random() limit 5000`,
+    writes: [charge, touchUser],
+    rows: (r) => num(r, "users"),
+  },
+  {
+    task: "refundStaleHolds",
+    reset: [
+      `delete from credit_holds`,
+      `delete from credit_consumptions where operation = 'bench-held'`,
+      `delete from credit_ledger where source_type = 'bench-held'
+         or (kind = 'refund' and operation = 'bench-held')`,
+      `update credit_lots set remaining = 95 where source_type = 'bench' and source_id = 'base'
+         and user_id in (select ${userId("i")} from generate_series(1, $USERS) i where i % 50 = 5)`,
+      `insert into credit_ledger (id, user_id, delta, balance_after, kind, source_type, operation, lots)
+       select md5('hl' || i)::uuid, ${userId("i")}, -5, 95, 'consumption', 'bench-held', 'bench-held',
+         jsonb_build_array(jsonb_build_object('lot_id', md5('lot' || i)::uuid, 'amount', 5))
+       from generate_series(1, $USERS) i where i % 50 = 5`,
+      `insert into credit_consumptions (id, user_id, operation, cost, status, ledger_id)
+       select md5('hc' || i)::uuid, ${userId("i")}, 'bench-held', 5, 'charged', md5('hl' || i)::uuid
+       from generate_series(1, $USERS) i where i % 50 = 5`,
+      `insert into credit_holds (consumption_id, user_id, instance_id, heartbeat_at)
+       select md5('hc' || i)::uuid, ${userId("i")}, 'dead-instance', now() - interval '10 minutes'
+       from generate_series(1, $USERS) i where i % 50 = 5`,
+      rebalance("i % 50 = 5"),
+    ],
+    targets: `select user_id from credit_holds order by random() limit 5000`,
+    writes: [charge, touchUser],
+    rows: (r) => num(r, "refunded"),
+  },
+  {
+    task: "expireOrders",
+    reset: [
+      `delete from credit_purchases where order_no like 'BX%'`,
+      `delete from payment_transactions where order_no like 'BX%'`,
+      `insert into payment_transactions (order_no, user_id, kind, credits, subject, pay_type,
+         provider, amount, currency, status, expires_at, created_at)
+       select 'BX' || i, ${userId("i")}, 'credits', 100, 'Credits', 'alipay', 'alipay', 1000, 'CNY',
+         'pending', now() - interval '10 minutes', now() - interval '40 minutes'
+       from generate_series(1, $USERS) i where i % 5 = 3`,
+      `insert into credit_purchases (user_id, order_no, credits, amount, currency, status)
+       select ${userId("i")}, 'BX' || i, 100, 1000, 'CNY', 'pending'
+       from generate_series(1, $USERS) i where i % 5 = 3`,
+    ],
+    targets: `select order_no, user_id from payment_transactions where order_no like 'BX%'
+      order by random() limit 5000`,
+    writes: [
+      {
+        sql: `update payment_transactions set updated_at = now() where order_no = $1`,
+        params: (t) => [t.order_no],
+      },
+      charge,
+    ],
+    rows: (r) => num(r, "expired"),
+  },
+  {
+    task: "purgeExpired",
+    reset: [
+      `delete from idempotency_keys`,
+      `insert into idempotency_keys (user_id, key, request_hash, status, expires_at)
+       select ${userId(`((i - 1) % $USERS + 1)`)}, 'k' || i, 'h', 'completed',
+         now() + case when i % 2 = 0 then interval '-1 hour' else interval '1 hour' end
+       from generate_series(1, 200000) i`,
+      `delete from payment_nonces`,
+      `insert into payment_nonces (nonce, expires_at)
+       select 'n' || i, now() + case when i % 2 = 0 then interval '-1 hour' else interval '1 hour' end
+       from generate_series(1, 100000) i`,
+      `delete from session_revocations`,
+      `insert into session_revocations (session_id, user_id, revoked_at)
+       select md5('s' || i)::uuid, ${userId(`((i - 1) % $USERS + 1)`)},
+         now() - case when i % 2 = 0 then interval '3 days' else interval '1 minute' end
+       from generate_series(1, 50000) i`,
+    ],
+    targets: `select id as user_id from users order by random() limit 5000`,
+    writes: [
+      {
+        sql: `insert into idempotency_keys (user_id, key, request_hash, status, expires_at)
+              values ($1, gen_random_uuid()::text, 'h', 'in_flight', now() + interval '1 minute')`,
+        params: (t) => [t.user_id],
+      },
+      touchUser,
+    ],
+    rows: (r) => num(r, "nonces") + num(r, "sessions"),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function latency(samples: number[]): Latency {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** WRITERS connections writing to `targets` until stopped; every write's latency in ms. */
+async function startWriters(url: string, targets: Record<string, string>[], writes: Write[]) {
+  const clients = await Promise.all(
+    Array.from({ length: WRITERS }, async () => {
+      const client = new pg.Client({ connectionString: url, application_name: WRITER_APP });
+      await client.connect();
+      return client;
+    }),
+  );
+  const samples: number[] = [];
+  let running = true;
+  let failure: unknown;
+  const loops = clients.map(async (client, w) => {
+    for (let n = w; running; n++) {
+      const target = targets[Math.floor(Math.random() * targets.length)]!;
+      const write = writes[n % writes.length]!;
+      const started = performance.now();
+      try {
+        await client.query({ text: write.sql, values: write.params(target) });
+      } catch (error) {
+        failure ??= error;
+        return;
+      }
+      samples.push(performance.now() - started);
+      await sleep(WRITER_PAUSE_MS);
+    }
+  });
+  return {
+    samples,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      await Promise.all(clients.map((c) => c.end()));
+      if (failure) throw failure;
+    },
+  };
+}
+
+/** Looks every SAMPLE_EVERY_MS for writers waiting on a lock, and for how long they have. */
+function startLockSampler(client: pg.Client) {
+  const seen = { samples: 0, waiting: 0, longestMs: 0 };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { rows } = await client.query<{ ms: number }>(
+        `select extract(epoch from clock_timestamp() - query_start) * 1000 as ms
+         from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'`,
+        [WRITER_APP],
+      );
+      seen.samples++;
+      if (rows.length > 0) seen.waiting++;
+      for (const row of rows) seen.longestMs = Math.max(seen.longestMs, Number(row.ms));
+      await sleep(SAMPLE_EVERY_MS);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return seen;
+    },
+  };
+}
+
+function addLocks(into: LockSamples, seen: LockSamples): void {
+  into.samples += seen.samples;
+  into.waiting += seen.waiting;
+  into.longestMs = Math.max(into.longestMs, seen.longestMs);
+}
+
+async function buildTaskDeps(url: string): Promise<Deps> {
+  const database = openPostgresDatabase(url, 4);
+  const secret = (name: string) => `bench-${name}-0123456789abcdef0123456789abcdef`;
+  return buildDeps(parseConfig({ APP_ENV: "test", LOG_LEVEL: "silent" }), {
+    database,
+    limiter: createMemoryRateLimiter(),
+    passwords: createNodePasswordHasher(),
+    resolveHost: nodeResolver,
+    secrets: { jwtSecret: secret("jwt"), csrfSecret: secret("csrf"), encryptionKey: secret("enc") },
+    logger: createLogger("silent"),
+  });
+}
+
+async function measureTask(
+  spec: TaskSpec,
+  ctx: { url: string; admin: pg.Client; deps: Deps; runs: number; users: number },
+  log: (line: string) => void,
+): Promise<ScheduledTaskResult> {
+  const out: ScheduledTaskResult = {
+    task: spec.task,
+    runsMs: [],
+    rows: [],
+    result: undefined,
+    baseline: latency([]),
+    during: latency([]),
+    locks: { samples: 0, waiting: 0, longestMs: 0 },
+    baselineLocks: { samples: 0, waiting: 0, longestMs: 0 },
+    ok: true,
+  };
+  const baselines: Latency[] = [];
+  const durings: Latency[] = [];
+  for (let run = 0; run < ctx.runs; run++) {
+    for (const statement of spec.reset) {
+      await ctx.admin.query(statement.replaceAll("$USERS", String(ctx.users)));
+    }
+    await ctx.admin.query("analyze");
+    const { rows: targets } = await ctx.admin.query<Record<string, string>>(spec.targets);
+
+    const idleSampler = startLockSampler(ctx.admin);
+    const idle = await startWriters(ctx.url, targets, spec.writes);
+    await sleep(BASELINE_MS);
+    await idle.stop();
+    addLocks(out.baselineLocks, await idleSampler.stop());
+    baselines.push(latency(idle.samples));
+
+    const sampler = startLockSampler(ctx.admin);
+    const busy = await startWriters(ctx.url, targets, spec.writes);
+    await sleep(100);
+    const [outcome] = await runScheduledTasks(ctx.deps, [spec.task]);
+    await busy.stop();
+    const locks = await sampler.stop();
+    durings.push(latency(busy.samples));
+
+    out.runsMs.push(outcome!.ms);
+    out.rows.push(spec.rows(outcome!.result));
+    out.result = outcome!.result;
+    out.ok &&= outcome!.ok;
+    addLocks(out.locks, locks);
+    log(
+      `scheduled ${spec.task} ${run + 1}/${ctx.runs}: ${outcome!.ms} ms, ${out.rows.at(-1)} rows, ` +
+        `writes p99 ${latency(busy.samples).p99.toFixed(1)} ms (baseline ${latency(idle.samples).p99.toFixed(1)}), ` +
+        `lock waits seen ${locks.waiting}/${locks.samples} (longest ${locks.longestMs.toFixed(1)} ms)`,
+    );
+  }
+  const mid = (pick: (l: Latency) => number, of: Latency[]) => median(of.map(pick));
+  for (const [target, of] of [
+    ["baseline", baselines],
+    ["during", durings],
+  ] as const) {
+    out[target] = {
+      count: mid((l) => l.count, of),
+      p50: mid((l) => l.p50, of),
+      p99: mid((l) => l.p99, of),
+      max: Math.max(...of.map((l) => l.max)),
+    };
+  }
+  return out;
+}
+
+export async function measureScheduled(ctx: {
+  adminUrl: string;
+  log: (line: string) => void;
+  /** Only these tasks (default: all measured ones). */
+  only?: CronTask[];
+}): Promise<ScheduledResult> {
+  const { users, customers, runs } = SETTINGS.scheduledScale;
+  const name = `bench_sched_${process.pid}_${Date.now().toString(36)}`;
+  const url = new URL(ctx.adminUrl);
+  url.pathname = `/${name}`;
+  const dbUrl = url.toString();
+  const admin0 = new pg.Client({ connectionString: ctx.adminUrl });
+  await admin0.connect();
+  await admin0.query(`create database ${name}`);
+  let deps: Deps | undefined;
+  const admin = new pg.Client({ connectionString: dbUrl });
+  try {
+    await migratePostgres(dbUrl);
+    await admin.connect();
+    const seedStart = performance.now();
+    for (const statement of seedSql(users, customers)) await admin.query(statement);
+    const seedMs = performance.now() - seedStart;
+    ctx.log(
+      `scheduled: seeded ${users} users, ${customers} customers in ${(seedMs / 1000).toFixed(1)} s`,
+    );
+    deps = await buildTaskDeps(dbUrl);
+    const tasks: ScheduledTaskResult[] = [];
+    for (const spec of TASKS) {
+      if (ctx.only && !ctx.only.includes(spec.task)) continue;
+      tasks.push(await measureTask(spec, { url: dbUrl, admin, deps, runs, users }, ctx.log));
+    }
+    return { users, customers, seedMs, writers: WRITERS, runs, cpus: cpus().length, tasks };
+  } finally {
+    await deps?.database.close().catch(() => {});
+    await admin.end().catch(() => {});
+    await admin0.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    await admin0.end();
+  }
+}

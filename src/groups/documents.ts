@@ -1,0 +1,13 @@
+import type { AppRouter } from "../http/router";
+import { createImportExportRoutes } from "../modules/imports/routes";
+import { createQuotationRoutes } from "../modules/quotations/routes";
+
+/**
+ * Route group `documents`: the routes that read or write spreadsheets and PDFs (exceljs, pdf-lib,
+ * fontkit): customer and product import and export, and quotations, whose .xlsx/.pdf export
+ * shares the module's router. A Worker of its own so the api Worker neither uploads nor starts
+ * them (docs/adr/0079-worker-size.md).
+ */
+export const documentsRouters = [createImportExportRoutes, createQuotationRoutes] as const;
+
+export const documentsRoutes = (): AppRouter[] => documentsRouters.map((create) => create());
