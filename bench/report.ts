@@ -19,9 +19,11 @@ import {
 import { fmt, ms, table } from "./format";
 import { CONNECTIONS, DURATION_S, type LoadSummary, median, RUNS, WARMUP_S } from "./load";
 import { type PdfResult, pdfReport } from "./pdf";
+import { renderScale } from "./scale-report";
 import type { ImportScenarioResult } from "./scenarios/import";
 import type { LoadResult, LoginResult } from "./scenarios/load";
 import type { RoundTripsResult } from "./scenarios/round-trips";
+import type { ScaleResult } from "./scenarios/scale";
 import type { ScheduledResult } from "./scenarios/scheduled";
 import type { StartupResult } from "./scenarios/startup";
 import type { StatementsResult } from "./scenarios/statements";
@@ -76,6 +78,7 @@ export interface BenchResults {
   pdf: PdfResult;
   startup: StartupResult;
   workers: WorkersResult;
+  scale: ScaleResult;
   scheduled: ScheduledResult;
 }
 
@@ -441,6 +444,8 @@ export function renderReport(r: BenchResults): string {
   out();
   out(renderWorkers(r.workers));
   out();
+  out(renderScale(r.scale));
+  out();
   out(renderScheduled(r.scheduled));
   out("=".repeat(100));
 
@@ -569,6 +574,7 @@ export function resultJson(r: BenchResults, report: string) {
       postgresAppReadyMs: appReadyMs,
     },
     workers: r.workers,
+    scale: r.scale,
     scheduled: r.scheduled,
     report,
   };

@@ -9,6 +9,7 @@ import { measureImports } from "./scenarios/import";
 import { measureLoad, measureLogin } from "./scenarios/load";
 import { measurePdfScenario } from "./scenarios/pdf";
 import { measureRoundTrips } from "./scenarios/round-trips";
+import { measureScale } from "./scenarios/scale";
 import { measureScheduled } from "./scenarios/scheduled";
 import { measureSessionChecks } from "./scenarios/session-check";
 import { measureStartup } from "./scenarios/startup";
@@ -61,6 +62,7 @@ async function main() {
   const startup = await measureStartup(ctx);
   const workers = await measureWorkers(ctx);
   // At scale, each on a database of its own (seeded in SQL, dropped after).
+  const scale = await measureScale({ adminUrl: ctx.db.adminUrl, log: ctx.log });
   const scheduled = await measureScheduled({ adminUrl: ctx.db.adminUrl, log: ctx.log });
 
   const results: BenchResults = {
@@ -89,6 +91,7 @@ async function main() {
     pdf,
     startup,
     workers,
+    scale,
     scheduled,
   };
   const summary = summaryRows(results);

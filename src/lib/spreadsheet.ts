@@ -176,10 +176,17 @@ function csvCell(value: string): string {
   return csvNeedsQuotes.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-/** CSV with a UTF-8 BOM (so Excel opens Chinese text correctly) and CRLF line ends. */
+/** Starts every CSV written here: a UTF-8 BOM, so Excel opens Chinese text correctly. */
+export const CSV_BOM = "\uFEFF";
+
+/** One CSV record, formula-guarded and quoted where needed, with its CRLF line end. */
+export function csvLine(cells: string[]): string {
+  return `${cells.map(csvCell).join(",")}\r\n`;
+}
+
+/** CSV with a UTF-8 BOM and CRLF line ends. */
 export function writeCsv(header: string[], rows: string[][]): Uint8Array {
-  const lines = [header, ...rows].map((r) => r.map(csvCell).join(","));
-  return new TextEncoder().encode(`\uFEFF${lines.join("\r\n")}\r\n`);
+  return new TextEncoder().encode(CSV_BOM + [header, ...rows].map(csvLine).join(""));
 }
 
 /** Undoes the export's formula guard: `'=x` / `'+86...` / `a;'=b` come back as they were. */

@@ -1,12 +1,14 @@
 import type { Deps } from "../../deps";
 import {
+  CSV_BOM,
+  csvLine,
   type SheetFormat,
-  writeCsv,
   writeXlsx,
   type XlsxCell,
   type XlsxColumnFormat,
 } from "../../lib/spreadsheet";
-import { exportCustomers } from "../customers/queries/transfer";
+import { streamChunks } from "../../lib/spreadsheet-stream";
+import { type ExportCursor, exportCustomersPage } from "../customers/queries/transfer";
 import { exportProducts } from "../products/queries";
 import { exportColumns, type ImportKind } from "./service";
 import { formatMoney } from "./values";
@@ -22,8 +24,8 @@ type Value = string | number | string[] | Date | null;
 type ExportRow = Record<string, Value> & { currency: string };
 
 interface ExportSpec {
-  /** The rows of one user, oldest first; `currency` is the currency of the amount column. */
-  rows: (deps: Deps, userId: string) => Promise<ExportRow[]>;
+  /** The rows of one user in batches, oldest first; `currency` is that of the amount column. */
+  batches: (deps: Deps, userId: string) => AsyncIterable<ExportRow[]>;
   /** The amount column, in minor units of the row's `currency`. */
   money: string;
   /** Date-time columns (timestamptz as ISO 8601 UTC text from SQL). */
@@ -32,15 +34,29 @@ interface ExportSpec {
   integers: readonly string[];
 }
 
+/** Rows per read: a CSV export holds about one batch in memory whatever the row count. */
+export const EXPORT_BATCH_ROWS = 1000;
+
+async function* customerBatches(deps: Deps, userId: string): AsyncGenerator<ExportRow[]> {
+  let after: ExportCursor | null = null;
+  do {
+    const page = await exportCustomersPage(deps.db, { userId, after, limit: EXPORT_BATCH_ROWS });
+    if (page.rows.length > 0) yield page.rows;
+    after = page.cursor;
+  } while (after);
+}
+
 const SPECS: Record<ImportKind, ExportSpec> = {
   customers: {
-    rows: (deps, userId) => exportCustomers(deps.db, { userId }),
+    batches: (deps, userId) => customerBatches(deps, userId),
     money: "estimated_value",
     dates: ["last_contact_at", "next_followup_at"],
     integers: [],
   },
   products: {
-    rows: (deps, userId) => exportProducts(deps.db, { userId }),
+    batches: async function* (deps, userId) {
+      yield await exportProducts(deps.db, { userId });
+    },
     money: "price",
     dates: [],
     integers: ["moq"],
@@ -78,20 +94,40 @@ function columnFormats(spec: ExportSpec, header: string[]): Record<number, XlsxC
   return formats;
 }
 
-/** The caller's customers or products, oldest first, with the headers the import reads. */
-export async function exportRows(
+/**
+ * The caller's customers or products, oldest first, with the headers the import reads. CSV is
+ * a stream written batch by batch as the rows are read (the first batch is read before it
+ * returns, so a failing database is still an error status). .xlsx is built whole: its column
+ * widths (in `<cols>`, before the rows) depend on every row, and exceljs's streaming writer is
+ * not in the build Workers load (nor free of node:stream).
+ */
+export async function exportFile(
   deps: Deps,
   kind: ImportKind,
   userId: string,
   format: SheetFormat,
-): Promise<Uint8Array> {
+): Promise<Uint8Array | ReadableStream<Uint8Array>> {
   const spec = SPECS[kind];
-  const rows = await spec.rows(deps, userId);
   const header = exportColumns(kind);
-  const cells = rows.map((row) => header.map((column) => cell(spec, row, column, format)));
-  if (format === "xlsx") return writeXlsx(kind, header, cells, columnFormats(spec, header));
-  return writeCsv(
-    header,
-    cells.map((r) => r.map((c) => (c === null ? "" : String(c)))),
+  const batches = spec.batches(deps, userId)[Symbol.asyncIterator]();
+  const toCells = (row: ExportRow) => header.map((column) => cell(spec, row, column, format));
+  if (format === "xlsx") {
+    const cells: XlsxCell[][] = [];
+    for (let next = await batches.next(); !next.done; next = await batches.next()) {
+      for (const row of next.value) cells.push(toCells(row));
+    }
+    return writeXlsx(kind, header, cells, columnFormats(spec, header));
+  }
+  const first = await batches.next();
+  const encoder = new TextEncoder();
+  const csvBatch = (rows: ExportRow[]) =>
+    encoder.encode(
+      rows.map((row) => csvLine(toCells(row).map((c) => (c === null ? "" : String(c))))).join(""),
+    );
+  return streamChunks(
+    (async function* () {
+      yield encoder.encode(CSV_BOM + csvLine(header));
+      for (let next = first; !next.done; next = await batches.next()) yield csvBatch(next.value);
+    })(),
   );
 }

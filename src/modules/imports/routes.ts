@@ -14,7 +14,7 @@ import {
 import { bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { CSV_MIME, XLSX_MIME } from "../../lib/spreadsheet";
-import { exportRows } from "./exports";
+import { exportFile } from "./exports";
 import {
   ExportQuery,
   ImportBody,
@@ -92,8 +92,12 @@ const exportRoute = (kind: ImportKind, path: string) =>
 const customersExportRoute = exportRoute("customers", "/api/v1/customers/export");
 const productsExportRoute = exportRoute("products", "/api/v1/products/export");
 
-function download(bytes: Uint8Array, format: "xlsx" | "csv", name: string): Response {
-  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+function download(
+  body: Uint8Array | ReadableStream<Uint8Array>,
+  format: "xlsx" | "csv",
+  name: string,
+): Response {
+  return new Response(body as Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>, {
     status: 200,
     headers: {
       "Content-Type": format === "xlsx" ? XLSX_MIME : CSV_MIME,
@@ -134,9 +138,9 @@ async function handleImport(
 
 async function handleExport(c: Context<AppEnv>, kind: ImportKind, format: "xlsx" | "csv") {
   const deps = c.get("deps");
-  const bytes = await exportRows(deps, kind, c.get("auth").userId, format);
+  const body = await exportFile(deps, kind, c.get("auth").userId, format);
   const day = deps.clock.now().toISOString().slice(0, 10);
-  return download(bytes, format, `${kind}-${day}`);
+  return download(body, format, `${kind}-${day}`);
 }
 
 export function createImportExportRoutes() {

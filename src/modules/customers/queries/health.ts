@@ -41,10 +41,22 @@ export type HealthRow<Level extends string = string> = Pick<
 
 const num = (n: number) => sql.raw(String(n));
 
+/** The level of a `score` column: `when score >= bound then level ...`, best first. */
+const levelCaseOf = (model: HealthModel): SQL =>
+  sql.join(
+    model.levelBounds.map(([level, bound]) => sql`when score >= ${num(bound)} then ${level}`),
+    sql` `,
+  );
+
 /**
  * Every customer of `userId` with its factor values, score and level (one row each). The value
  * factor is the customer's cumulative rank among the user's customers with a positive estimate
  * in the same currency, so the window must see all of the user's customers: filter outside.
+ * The window partitions by the currency's bytes (collate "C": the same groups, a cheaper sort);
+ * epochs are date_part's float8, not extract's numeric, and the recency bounds are float8
+ * computed once (numeric arithmetic per row was a fifth of the statement). Each layer ends in `offset 0` so the planner keeps it a subquery: pulled up, every use of a
+ * column (the level's `case` reads the score four times, the score reads each factor) would
+ * repeat the whole expression below it, per row.
  */
 function healthRows(model: HealthModel, userId: string, now: string): SQL {
   const c = alias(customers, "c");
@@ -54,10 +66,7 @@ function healthRows(model: HealthModel, userId: string, now: string): SQL {
     sql` `,
   );
   const w = model.weights;
-  const levelCase = sql.join(
-    model.levelBounds.map(([level, bound]) => sql`when score >= ${num(bound)} then ${level}`),
-    sql` `,
-  );
+  const levelCase = levelCaseOf(model);
   return sql`
     select scored.*, case ${levelCase} end as level
     from (
@@ -67,9 +76,9 @@ function healthRows(model: HealthModel, userId: string, now: string): SQL {
           as score
       from (
         select b.*,
-          case when b.days_since <= b.silence_days / 2.0 then 1.0
-               when b.days_since >= b.silence_days * 2.0 then 0.0
-               else (b.silence_days * 2.0 - b.days_since) / (b.silence_days * 1.5) end
+          case when b.days_since <= b.full_until then 1.0
+               when b.days_since >= b.none_from then 0.0
+               else (b.none_from - b.days_since) / b.fade_span end
             ::float8 as f_recency,
           case when b.next_followup_at is null then ${num(model.unscheduledPunctuality)}
                else greatest(0.0, 1.0 - b.overdue_days / ${num(model.overdueZeroDays)}) end
@@ -77,22 +86,25 @@ function healthRows(model: HealthModel, userId: string, now: string): SQL {
           (case b.status ${statusCase} else 0 end)::float8 as f_status
         from (
           select ${columnList([c.id, c.userId, c.company, c.contactName, c.status, c.estimatedValue, c.estimatedCurrency, c.lastContactAt, c.nextFollowupAt, c.createdAt])},
-            cfg.days as silence_days,
-            greatest(0, extract(epoch from (${at} - coalesce(${c.lastContactAt}, ${c.createdAt})))
+            cfg.days as silence_days, cfg.full_until, cfg.none_from, cfg.fade_span,
+            greatest(0, date_part('epoch', ${at} - coalesce(${c.lastContactAt}, ${c.createdAt}))
               / 86400.0)::float8 as days_since,
-            greatest(0, extract(epoch from (${at} - ${c.nextFollowupAt})) / 86400.0)::float8
+            greatest(0, date_part('epoch', ${at} - ${c.nextFollowupAt}) / 86400.0)::float8
               as overdue_days,
             (case when ${c.estimatedValue} > 0
-                  then cume_dist() over (partition by ${c.estimatedCurrency}, ${c.estimatedValue} > 0
+                  then cume_dist() over (partition by ${c.estimatedCurrency} collate "C", ${c.estimatedValue} > 0
                                          order by ${c.estimatedValue})
                   else 0 end)::float8 as f_value,
             (case when ${c.estimatedValue} > 0
-                  then count(*) over (partition by ${c.estimatedCurrency}, ${c.estimatedValue} > 0)
+                  then count(*) over (partition by ${c.estimatedCurrency} collate "C", ${c.estimatedValue} > 0)
                   else 0 end)::int as value_peers
-          from ${customers} ${c}, (select ${SILENCE_DAYS_SQL} as days) cfg
-          where ${c.userId} = ${userId}
-        ) b
-      ) f
+          from ${customers} ${c}, (
+            select days, days / 2.0::float8 as full_until, days * 2.0::float8 as none_from,
+              days * 1.5::float8 as fade_span
+            from (select ${SILENCE_DAYS_SQL} as days) d) cfg
+          where ${c.userId} = ${userId} offset 0
+        ) b offset 0
+      ) f offset 0
     ) scored`;
 }
 
@@ -144,12 +156,26 @@ export async function listHealthRows<Level extends string>(
   return { rows, total };
 }
 
-/** Counts per level, the average and the 5 lowest scores among customers not lost: one query. */
+/**
+ * Counts per level, the average and the 5 lowest scores among customers not lost: one query.
+ * One pass over the scored rows keeps only aggregates, the ids of the 5 lowest by (score, id)
+ * and the 5 lowest scores (the same scores in the same order; their levels follow from them);
+ * the names of those 5 are read by id afterwards. Materialising every scored row to read it four
+ * times cost ~8 ms per 1,000 customers (a wide tuplestore spilled to disk past ~30,000).
+ */
 export async function healthSummary<Level extends string>(
   db: Db,
   model: HealthModel,
   params: { userId: string; now: string },
 ) {
+  const c = alias(customers, "c");
+  const levelCase = levelCaseOf(model);
+  const counts = sql.join(
+    model.levelBounds.map(
+      ([level]) => sql`${level}::text, count(*) filter (where h.level = ${level})`,
+    ),
+    sql`, `,
+  );
   const [row] = await queryRows<{
     total: number;
     average: number | string | null;
@@ -157,13 +183,23 @@ export async function healthSummary<Level extends string>(
     worst: HealthRow<Level>[] | string | null;
   }>(
     db,
-    sql`with h as materialized (${healthRows(model, params.userId, params.now)})
-        select (select count(*)::int from h) as total,
-          (select round(avg(score)::numeric, 1)::float8 from h) as average,
-          (select json_object_agg(level, n) from
-             (select level, count(*)::int as n from h group by level) x) as counts,
-          (select json_agg(w order by w.score, w.id) from
-             (select * from h where status <> 'lost' order by score, id limit 5) w) as worst`,
+    sql`with agg as (
+          select count(*)::int as total, round(avg(h.score)::numeric, 1)::float8 as average,
+            case when count(*) > 0 then json_build_object(${counts}) end as counts,
+            (array_agg(h.id order by h.score, h.id) filter (where h.status <> 'lost'))[1:5]
+              as worst_ids,
+            (array_agg(h.score order by h.score) filter (where h.status <> 'lost'))[1:5]
+              as worst_scores
+          from (${healthRows(model, params.userId, params.now)}) h)
+        select agg.total, agg.average, agg.counts,
+          (select json_agg(json_build_object('id', ${c.id}, 'company', ${c.company},
+                  'contact_name', ${c.contactName}, 'status', ${c.status}, 'score', w.score,
+                  'level', w.level, 'last_contact_at', ${c.lastContactAt},
+                  'next_followup_at', ${c.nextFollowupAt}) order by w.n)
+             from (select u.*, case ${levelCase} end as level
+                   from unnest(agg.worst_ids, agg.worst_scores) with ordinality as u(id, score, n)) w
+             join ${customers} ${c} on ${c.id} = w.id and ${c.userId} = ${params.userId}) as worst
+        from agg`,
   );
   return row;
 }

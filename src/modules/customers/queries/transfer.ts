@@ -115,16 +115,44 @@ const isoText = (column: unknown) =>
 /** A customer as exported: every field the import reads, dates as ISO 8601 UTC text. */
 export type CustomerExportRow = CustomerData & { currency: string };
 
-/** The user's customers, oldest first; `currency` is that of estimated_value. */
-export function exportCustomers(db: Db, params: { userId: string }): Promise<CustomerExportRow[]> {
+/** Where a page of the export ended: the last row's created_at (exact, as text) and id. */
+export interface ExportCursor {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * One page of the user's customers, oldest first, after `after` (keyset on (created_at, id);
+ * the redundant `created_at >=` puts the seek on the user's created_at index, so a page costs
+ * the same at any depth); `currency` is that of
+ * estimated_value. `cursor` is where the next page starts.
+ */
+export async function exportCustomersPage(
+  db: Db,
+  params: { userId: string; after: ExportCursor | null; limit: number },
+): Promise<{ rows: CustomerExportRow[]; cursor: ExportCursor | null }> {
   const t = customers;
-  return queryRows<CustomerExportRow>(
+  const after = params.after
+    ? sql`and ${t.createdAt} >= ${params.after.createdAt}::timestamptz
+        and (${t.createdAt}, ${t.id}) > (${params.after.createdAt}::timestamptz, ${params.after.id}::uuid)`
+    : sql``;
+  const rows = await queryRows<CustomerExportRow & { cursor_at: string; cursor_id: string }>(
     db,
     sql`select ${t.company}, ${t.contactName}, ${t.email}, ${t.phone}, ${t.whatsapp}, ${t.country},
         ${t.source}, ${t.tags}, ${t.status}, ${t.notes}, ${t.estimatedValue}, ${t.estimatedCurrency},
         ${t.estimatedCurrency} as currency,
         ${isoText(t.lastContactAt)} as last_contact_at,
-        ${isoText(t.nextFollowupAt)} as next_followup_at
-      from ${t} where ${t.userId} = ${params.userId}::uuid order by ${t.createdAt}, ${t.id}`,
+        ${isoText(t.nextFollowupAt)} as next_followup_at,
+        ${t.createdAt}::text as cursor_at, ${t.id} as cursor_id
+      from ${t} where ${t.userId} = ${params.userId}::uuid ${after}
+      order by ${t.createdAt}, ${t.id} limit ${params.limit}`,
   );
+  const last = rows.at(-1);
+  const cursor =
+    rows.length === params.limit && last ? { createdAt: last.cursor_at, id: last.cursor_id } : null;
+  for (const row of rows) {
+    delete (row as Partial<typeof row>).cursor_at;
+    delete (row as Partial<typeof row>).cursor_id;
+  }
+  return { rows, cursor };
 }
