@@ -115,9 +115,11 @@ async function withClient<T>(url: string, run: (c: pg.Client) => Promise<T>): Pr
  * some unset, tags, notes, and the bench list's search term in every 33rd company.
  */
 async function seedRange(client: pg.Client, userId: string, from: number, to: number) {
-  // The free plan's customer cap (a trigger) would stop the seed at 20,000; a seller with
-  // 100,000 customers is on a plan without one, so the seed skips the triggers.
-  await client.query("set session_replication_role = replica");
+  // A seller with 100,000 customers is on a plan without a customer cap; the triggers stay on,
+  // so the per-user count the list's unfiltered total reads (user_usage) is kept as in use.
+  await client.query("update users set plan = 'business', plan_expires_at = null where id = $1", [
+    userId,
+  ]);
   await client.query(
     `insert into customers (user_id, company, contact_name, email, phone, country, status, tags,
        estimated_value, estimated_currency, notes, last_contact_at, next_followup_at,
@@ -144,7 +146,6 @@ async function seedRange(client: pg.Client, userId: string, from: number, to: nu
        lateral (select now() - make_interval(secs => (i % 100000) * 315.36 + (i * 7919) % 3600) as ts) t`,
     [userId, from, to],
   );
-  await client.query("set session_replication_role = origin");
   // As autovacuum does after that many inserts: the steady state a seller's list runs in.
   await client.query("vacuum analyze customers");
 }

@@ -13,6 +13,7 @@ import {
 } from "../../../db/sql";
 import { offsetOf } from "../../../lib/pagination";
 import { escapeLike } from "../../../lib/sql-text";
+import { customersKeptSql } from "../../entitlements/queries";
 
 /** The customers table as `c`, the alias every statement of the module reads it through. */
 const c = alias(customers, "c");
@@ -296,6 +297,9 @@ export function listCustomers(
     order: orderBy(params.sort),
     page: params.page,
     size: params.size,
+    // Unfiltered, the total is every customer the user keeps: read from the kept count, so the
+    // first page costs the same at 100,000 customers as at 1,000 (counting grew with them).
+    total: filters.length === 1 ? customersKeptSql(params.userId) : undefined,
   });
 }
 

@@ -25,12 +25,19 @@ export function effectivePlanSql(plan: SQL | unknown, expiresAt: SQL | unknown, 
     then 'free' else ${plan} end)`;
 }
 
+/**
+ * How many customers the user `userId` (an SQL expression) keeps: the count every insert,
+ * delete and hand-over of a customer updates in its own statement (migrations 0014, 0015), so
+ * reading it is one row, not a count of the user's customers.
+ */
+export function customersKeptSql(userId: SQL | unknown): SQL {
+  const uu = alias(userUsage, "uu");
+  return sql`coalesce((select ${uu.customers} from ${userUsage} ${uu} where ${uu.userId} = ${userId}), 0)`;
+}
+
 /** Usage of a countable limit by the user `userId` (an SQL expression), as of `now`. */
 function limitUsageSql(limit: PlanLimitName, userId: SQL | unknown, now: SQL): SQL {
-  if (limit === "customers") {
-    const uu = alias(userUsage, "uu");
-    return sql`coalesce((select ${uu.customers} from ${userUsage} ${uu} where ${uu.userId} = ${userId}), 0)`;
-  }
+  if (limit === "customers") return customersKeptSql(userId);
   const a = alias(agentPipelines, "a");
   return sql`(select count(*)::int from ${agentPipelines} ${a} where ${a.userId} = ${userId}
         and ${a.createdAt} >= date_trunc('month', ${now} at time zone 'UTC') at time zone 'UTC')`;
