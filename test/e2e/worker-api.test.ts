@@ -7,6 +7,7 @@ import ExcelJS from "exceljs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { encryptSecret, importEncryptionKey } from "../../src/lib/crypto";
+import { EXPORT_BATCH_ROWS } from "../../src/modules/imports/exports";
 import { nodeCjkFont } from "../../src/runtime/node/cjk-font";
 import { type FakeDeepl, startFakeDeepl } from "../fakes/deepl";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
@@ -184,6 +185,52 @@ describe.skipIf(!DATABASE_URL)("api and documents Workers in workerd over the Ne
     });
     expect(companies.sort()).toEqual(["Zenith Textiles", "上海进出口贸易有限公司"].sort());
   });
+
+  it("streams a customer export of more rows than one batch (the Neon driver in a stream)", async () => {
+    // The export reads its rows batch by batch while the body streams: on Workers every batch
+    // after the first runs after the handler returned, through the request's database context.
+    const rows = EXPORT_BATCH_ROWS * 2 + 5;
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const me = await callWorker(auth, "/api/v1/auth/me", { headers: bearer() });
+      await db.query("update users set plan = 'business', plan_expires_at = null where id = $1", [
+        me.body.id,
+      ]);
+      await db.query(
+        `insert into customers (user_id, company, created_at)
+         select $1::uuid, 'Streamed ' || i, timestamptz '2026-02-01' + make_interval(secs => i)
+         from generate_series(1, $2::int) as i`,
+        [me.body.id, rows],
+      );
+    } finally {
+      await db.end();
+    }
+    const csv = await documents.fetch(
+      new URL("/api/v1/customers/export?format=csv", await documents.url).href,
+      { headers: bearer() } as never,
+    );
+    expect(csv.status).toBe(200);
+    const streamed = (await csv.text())
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith("Streamed "))
+      .map((line) => line.split(",")[0]);
+    expect(streamed).toEqual(Array.from({ length: rows }, (_, i) => `Streamed ${i + 1}`));
+
+    const xlsx = await documents.fetch(
+      new URL("/api/v1/customers/export?format=xlsx", await documents.url).href,
+      { headers: bearer() } as never,
+    );
+    expect(xlsx.status).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await xlsx.arrayBuffer());
+    const companies: string[] = [];
+    workbook.worksheets[0]!.eachRow((row, n) => {
+      const company = String(row.getCell(1).value);
+      if (n > 1 && company.startsWith("Streamed ")) companies.push(company);
+    });
+    expect(companies).toEqual(Array.from({ length: rows }, (_, i) => `Streamed ${i + 1}`));
+  }, 120_000);
 
   it("exports a quotation as .xlsx and as a PDF with the fetched CJK font", async () => {
     const created = await callWorker(
