@@ -38,8 +38,9 @@ export async function selectPage<T>(
   );
   if (rows.length > 0) {
     const total = Number(rows[0]!.total_count);
-    for (const row of rows) delete (row as { total_count?: unknown }).total_count;
-    return { rows, total };
+    // Copied without the column rather than `delete`d: a deleted key turns every row into a
+    // dictionary-mode object, slower to read and to serialise for the rest of the request.
+    return { rows: rows.map(({ total_count: _, ...row }) => row as T), total };
   }
   if (page === 1) return { rows: [], total: 0 };
   const [count] = await queryRows<{ n: number }>(
