@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import type pg from "pg";
@@ -6,6 +6,7 @@ import { pgbench } from "./billing";
 import { captureListStatement, listLiteralSql } from "./list-statement";
 import { median } from "./load";
 import { meStatementFor } from "./me-statement";
+import { readProcMemory, resetPeakRss } from "./proc";
 
 // ---------------------------------------------------------------------------------------------
 // Customer list: 10,000 customers seeded with SQL for one bench user.
@@ -172,28 +173,6 @@ export async function buildImportXlsx(tag: string, rows = IMPORT_ROWS): Promise<
     ]);
   }
   return new Uint8Array(await workbook.xlsx.writeBuffer());
-}
-
-interface ProcMemory {
-  rssKb: number;
-  hwmKb: number;
-}
-
-function readProcMemory(pid: number): ProcMemory {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) =>
-    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
-  return { rssKb: kb("VmRSS"), hwmKb: kb("VmHWM") };
-}
-
-/** Resets VmHWM to the current RSS (writing 5 to clear_refs, Linux >= 4.0); false if refused. */
-function resetPeakRss(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 interface ImportRun {

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { configSchema } from "../src/config";
 
 /** Repository root: bench/ lives directly under it. */
 export const ROOT = new URL("..", import.meta.url).pathname;
@@ -134,4 +136,30 @@ export async function waitReady(
     await sleep(intervalMs);
   }
   throw new Error(`${child.name} not ready after ${timeoutMs} ms:\n${child.tail()}`);
+}
+
+/** The parent's environment without any setting the app reads, so only what we pass applies. */
+export function baseEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(configSchema.shape)) delete env[key];
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+/** A process's resident memory now and its peak (VmHWM), from /proc/<pid>/status, in kB. */
+export function readProcMemory(pid: number): { rssKb: number; hwmKb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
+  return { rssKb: kb("VmRSS"), hwmKb: kb("VmHWM") };
+}
+
+/** Resets VmHWM to the current RSS (writing 5 to clear_refs, Linux >= 4.0); false if refused. */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -36,6 +36,25 @@ export const SETTINGS = {
     writerWaitMs: 10,
     // Issue #13 item 5: every Worker's upload under Cloudflare's limit, gzipped (CI checks it too).
     workerGzipKiB: WORKER_GZIP_LIMIT_KIB,
+    // Issue #13 item 3: the scale table's aims.
+    scale: {
+      /** The list's p99 at 100k customers within this factor of its p99 at 1k. */
+      listP99Growth: 2,
+      /** The health overview at 10k customers under this many ms (p50). */
+      overview10kMs: 50,
+      /**
+       * Export memory flat in the row count: what the app holds during an export of 100k rows
+       * within this factor of what it holds for 10k rows (10x the rows). A whole-file export grows
+       * ~10x; a streamed one stays near its batch size.
+       */
+      exportMemoryGrowth: 2,
+      /**
+       * The least the growth factor divides by: a batch of 1,000 rows is ~1 MB. Where the probes
+       * at 1k (an export of ~0.1 MB) scatter wider, that scatter is the floor: below it a
+       * difference is the heap's own noise, not rows.
+       */
+      exportMemoryFloorKb: 1024,
+    },
   },
   /** The scheduled tasks are measured at this scale (issue #13 item 4). */
   scheduledScale: { users: 100_000, customers: 1_000_000, runs: 3 },

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
-import { configSchema } from "../src/config";
 import { LIST_PATH, LIST_SIZE, type SeedResult, seedCustomers } from "./customers";
 import { fmt } from "./format";
-import { type Child, freePort, startNode, waitReady } from "./proc";
+import { baseEnv, type Child, freePort, startNode, waitReady } from "./proc";
 import {
   type Log,
   log,
@@ -54,14 +53,6 @@ export interface BenchContext {
   sameShape: boolean;
   seed: SeedResult;
   list: { bytes: number; customerId: string; ceilingSameBody: boolean };
-}
-
-/** The parent's environment without any setting the app reads, so only what we pass applies. */
-function baseEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(configSchema.shape)) delete env[key];
-  delete env.NODE_OPTIONS;
-  return env;
 }
 
 async function redisAvailable(url: string): Promise<boolean> {

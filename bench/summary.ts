@@ -1,6 +1,7 @@
 import { fmt, table } from "./format";
 import { median } from "./load";
 import { type BenchResults, derive } from "./report";
+import { scaleVerdicts } from "./scale-report";
 import { SETTINGS } from "./settings";
 
 const { aims: AIMS } = SETTINGS;
@@ -123,7 +124,41 @@ export function summaryRows(r: BenchResults): SummaryRow[] {
       ...atMost(existing, AIMS.existingStartMs, " ms"),
     },
     ...workerRows(r),
+    ...scaleRows(r),
     ...scheduledRows(r),
+  ];
+}
+
+function scaleRows(r: BenchResults): SummaryRow[] {
+  const v = scaleVerdicts(r.scale);
+  if (!v) return [];
+  const aims = AIMS.scale;
+  const verdictOf = (met: boolean) => (met ? ("MET" as const) : ("MISSED" as const));
+  return [
+    {
+      figure: "list p99 at 100k customers vs 1k (search; first page)",
+      value: `${fmt(v.growth.listSearch, 2)}x; ${fmt(v.growth.listFirst, 2)}x`,
+      against: "the same at 1k",
+      ratio: "-",
+      aim: `<= ${aims.listP99Growth}x`,
+      verdict: verdictOf(v.listMet),
+    },
+    {
+      figure: "health overview at 10k customers",
+      value: `${fmt(v.overview10kMs, 1)} ms`,
+      against: "-",
+      ratio: "-",
+      aim: `< ${aims.overview10kMs} ms`,
+      verdict: verdictOf(v.overviewMet),
+    },
+    {
+      figure: "export memory held, 100k vs 10k rows (csv; xlsx)",
+      value: `${fmt(v.growth.csv, 2)}x; ${fmt(v.growth.xlsx, 2)}x`,
+      against: "the same at 10k",
+      ratio: "-",
+      aim: `<= ${aims.exportMemoryGrowth}x`,
+      verdict: verdictOf(v.exportMet),
+    },
   ];
 }
 

@@ -1,18 +1,26 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import pg from "pg";
-import { configSchema } from "../../src/config";
+import type pg from "pg";
 import type { Db } from "../../src/db/client";
 import type { Deps } from "../../src/deps";
 import { healthOverview } from "../../src/modules/customers/health";
 import { listCustomers } from "../../src/modules/customers/queries";
 import { median } from "../load";
-import { type Child, freePort, startNode, waitReady } from "../proc";
+import {
+  baseEnv,
+  type Child,
+  freePort,
+  readProcMemory,
+  resetPeakRss,
+  startNode,
+  waitReady,
+} from "../proc";
+import { withClient } from "../resources";
 import { SETTINGS } from "../settings";
 
 /**
@@ -22,7 +30,7 @@ import { SETTINGS } from "../settings";
  * median of SCALE_RUNS runs at each step.
  */
 
-export const SCALE_SIZES = [1_000, 10_000, 100_000] as const;
+const SCALE_SIZES = [1_000, 10_000, 100_000] as const;
 export const SCALE_RUNS = 3;
 /** Modest, fixed concurrency: latency as the data grows, not throughput. */
 export const SCALE_CONNECTIONS = 4;
@@ -32,7 +40,7 @@ export const SCALE_OVERVIEW_CALLS = 15;
 const LIST_STATUS = "negotiating";
 /** In front of the company of every 33rd customer, as bench/customers.ts seeds it. */
 const LIST_QUERY = "zenith";
-export const SCALE_LIST_PATHS = {
+const SCALE_LIST_PATHS = {
   search: `/api/v1/customers?size=20&status=${LIST_STATUS}&q=${LIST_QUERY}`,
   first: "/api/v1/customers?size=20",
 } as const;
@@ -55,11 +63,28 @@ interface ExportRun {
   peakGrowthKb: number;
 }
 
-export interface ExportFigure {
+/** One download with full collections forced in the app part-way through it. */
+interface RetainedRun {
+  /** Live heap + external after a full GC, median of the probes, minus before the request. */
+  retainedKb: number;
+  /** Each probe's heap + external after its full GC, minus before the request, in order. */
+  probesKb: number[];
+  /** The heap before the largest of those collections: what V8 had let accumulate. */
+  heapBeforeGcKb: number;
+  /** The same heap after it. */
+  heapAfterGcKb: number;
+}
+
+interface ExportFigure {
   ms: number;
   peakGrowthKb: number;
   bytes: number;
   runs: ExportRun[];
+  /** Medians of `retainedRuns`. */
+  retainedKb: number;
+  heapBeforeGcKb: number;
+  heapAfterGcKb: number;
+  retainedRuns: RetainedRun[];
 }
 
 export interface ScaleStep {
@@ -74,7 +99,7 @@ export interface ScaleStep {
 
 type PlanName = "listSearch" | "listFirst" | "overview";
 
-export interface PlanSummary {
+interface PlanSummary {
   /** The list's total (its count subquery, an InitPlan), ms of executionMs; null elsewhere. */
   countMs: number | null;
   executionMs: number;
@@ -91,21 +116,53 @@ export interface ScaleResult {
   pgVersion: string;
 }
 
-/** The parent's environment without any setting the app reads. */
-function baseEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(configSchema.shape)) delete env[key];
-  delete env.NODE_OPTIONS;
-  return env;
-}
+/**
+ * Preloaded into the app (NODE_OPTIONS `--import`, with `--expose-gc`; nothing else about how it
+ * runs changes): on SIGUSR2 it runs a full collection and appends `<n> <heap+external before>
+ * <heap+external after>` (bytes) to the file BENCH_HEAP_PROBE_FILE names. An export's RSS peak is
+ * mostly garbage V8 has not collected yet (it promotes the batches to old space and collects
+ * them when its old-space limit is reached, a limit set by the process's history, not by the
+ * export); the heap after a forced collection part-way through the download is what the export
+ * really holds.
+ */
+const HEAP_PROBE_MODULE = `import { appendFileSync } from "node:fs";
+let n = 0;
+const used = () => { const m = process.memoryUsage(); return m.heapUsed + m.external; };
+process.on("SIGUSR2", () => {
+  const before = used();
+  // Twice: what the first collection's weak callbacks release is only freed by a second.
+  globalThis.gc();
+  globalThis.gc();
+  appendFileSync(process.env.BENCH_HEAP_PROBE_FILE, \`\${++n} \${before} \${used()}\\n\`);
+});`;
 
-async function withClient<T>(url: string, run: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
+/** Fractions of the download at which the heap probe runs. */
+export const SCALE_HEAP_PROBES = [0.25, 0.5, 0.75] as const;
+
+/** Asks the app for its heap after a full collection (see HEAP_PROBE_MODULE). */
+class HeapProbe {
+  private asked = 0;
+
+  constructor(
+    private readonly pid: number,
+    private readonly file: string,
+  ) {}
+
+  async sample(): Promise<{ beforeKb: number; afterKb: number }> {
+    const n = ++this.asked;
+    process.kill(this.pid, "SIGUSR2");
+    const until = performance.now() + 10_000;
+    while (performance.now() < until) {
+      const line = (existsSync(this.file) ? readFileSync(this.file, "utf8") : "")
+        .split("\n")
+        .find((l) => l.startsWith(`${n} `));
+      if (line) {
+        const [, before, after] = line.split(" ").map(Number);
+        return { beforeKb: before! / 1024, afterKb: after! / 1024 };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    throw new Error(`heap probe ${n}: no answer from the app`);
   }
 }
 
@@ -247,23 +304,6 @@ async function measureOverview(appUrl: string, auth: Record<string, string>, exp
   return { p50Ms: median(runs), runs };
 }
 
-function procMemory(pid: number) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) =>
-    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
-  return { rssKb: kb("VmRSS"), hwmKb: kb("VmHWM") };
-}
-
-/** Resets VmHWM to the current RSS (Linux >= 4.0); false if refused. */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Data rows in an export: CRLF-terminated CSV lines, or `<row` elements of the sheet. */
 async function exportedRows(bytes: Uint8Array, format: ExportFormat): Promise<number> {
   if (format === "csv") {
@@ -277,10 +317,45 @@ async function exportedRows(bytes: Uint8Array, format: ExportFormat): Promise<nu
   return (xml.match(/<row /g)?.length ?? 0) - 1;
 }
 
+/**
+ * One download read chunk by chunk, the heap probe run each time the bytes received pass one of
+ * SCALE_HEAP_PROBES of `size` (the export's size, known from the runs before).
+ */
+async function retainedRun(
+  url: string,
+  auth: Record<string, string>,
+  probe: HeapProbe,
+  size: number,
+): Promise<RetainedRun> {
+  const base = await probe.sample();
+  const res = await fetch(url, { headers: auth });
+  if (res.status !== 200 || !res.body) throw new Error(`${url}: ${res.status}`);
+  const reader = res.body.getReader();
+  const samples: { beforeKb: number; afterKb: number }[] = [];
+  let received = 0;
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    received += next.value.byteLength;
+    while (samples.length < SCALE_HEAP_PROBES.length) {
+      if (received < SCALE_HEAP_PROBES[samples.length]! * size) break;
+      samples.push(await probe.sample());
+    }
+  }
+  if (samples.length === 0) throw new Error(`${url}: no heap probe ran (${received} bytes)`);
+  const largest = samples.reduce((a, b) => (b.afterKb > a.afterKb ? b : a));
+  const probesKb = samples.map((p) => p.afterKb - base.afterKb);
+  return {
+    retainedKb: median(probesKb),
+    probesKb,
+    heapBeforeGcKb: Math.max(...samples.map((p) => p.beforeKb)),
+    heapAfterGcKb: largest.afterKb,
+  };
+}
+
 async function measureExport(
   appUrl: string,
   auth: Record<string, string>,
   pid: number,
+  probe: HeapProbe,
   format: ExportFormat,
   expected: number,
   log: (line: string) => void,
@@ -291,12 +366,12 @@ async function measureExport(
   for (let r = 0; r < SCALE_RUNS; r++) {
     // Let the previous run's garbage go first, so each run starts from the same place.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    hwmReset = resetPeak(pid) && hwmReset;
-    const before = procMemory(pid);
+    hwmReset = resetPeakRss(pid) && hwmReset;
+    const before = readProcMemory(pid);
     let sampled = before.rssKb;
     const sampler = setInterval(() => {
       try {
-        sampled = Math.max(sampled, procMemory(pid).rssKb);
+        sampled = Math.max(sampled, readProcMemory(pid).rssKb);
       } catch {
         // the app is gone: the request fails below
       }
@@ -307,7 +382,7 @@ async function measureExport(
     } finally {
       clearInterval(sampler);
     }
-    const after = procMemory(pid);
+    const after = readProcMemory(pid);
     const peak = Math.max(sampled, after.rssKb, hwmReset ? after.hwmKb : 0);
     const rows = await exportedRows(got.bytes, format);
     if (rows !== expected) throw new Error(`${format} export: ${rows} rows, expected ${expected}`);
@@ -316,11 +391,25 @@ async function measureExport(
       `    export ${format} run ${r + 1}/${SCALE_RUNS}: ${got.ms.toFixed(0)} ms, ${(got.bytes.byteLength / 1024).toFixed(0)} KB, peak +${((peak - before.rssKb) / 1024).toFixed(1)} MB`,
     );
   }
+  // Separate runs: a forced collection would also take the garbage out of the RSS peak above.
+  const retainedRuns: RetainedRun[] = [];
+  for (let r = 0; r < SCALE_RUNS; r++) {
+    const run = await retainedRun(url, auth, probe, runs[0]!.bytes);
+    retainedRuns.push(run);
+    const mb = (kb: number) => (kb / 1024).toFixed(1);
+    log(
+      `    export ${format} heap probe ${r + 1}/${SCALE_RUNS}: retained +${mb(run.retainedKb)} MB (at ${SCALE_HEAP_PROBES.join(" / ")}: ${run.probesKb.map(mb).join(" / ")} MB; heap ${mb(run.heapBeforeGcKb)} MB before a full GC, ${mb(run.heapAfterGcKb)} MB after)`,
+    );
+  }
   return {
     ms: median(runs.map((r) => r.ms)),
     peakGrowthKb: median(runs.map((r) => r.peakGrowthKb)),
     bytes: runs[0]!.bytes,
     runs,
+    retainedKb: median(retainedRuns.map((r) => r.retainedKb)),
+    heapBeforeGcKb: median(retainedRuns.map((r) => r.heapBeforeGcKb)),
+    heapAfterGcKb: median(retainedRuns.map((r) => r.heapAfterGcKb)),
+    retainedRuns,
     hwmReset,
   };
 }
@@ -440,6 +529,7 @@ export async function measureScale(ctx: {
     return rows[0]!.v;
   });
   const dataDir = await mkdtemp(join(tmpdir(), "bench-scale-"));
+  const heapProbeFile = join(dataDir, "heap-probe.log");
   let app: Child | undefined;
   try {
     const port = await freePort();
@@ -461,12 +551,15 @@ export async function measureScale(ctx: {
         LOG_LEVEL: "warn",
         DATA_DIR: dataDir,
         TRUST_PROXY: "1",
+        NODE_OPTIONS: `--expose-gc --import=data:text/javascript;base64,${Buffer.from(HEAP_PROBE_MODULE).toString("base64")}`,
+        BENCH_HEAP_PROBE_FILE: heapProbeFile,
       },
       port,
     );
     await waitReady(app, performance.now());
     const pid = app.proc.pid;
     if (pid === undefined) throw new Error("app has no pid");
+    const probe = new HeapProbe(pid, heapProbeFile);
     log(`scale: database ${dbName}, app on :${port}`);
     const user = await registerUser(appUrl);
     const auth = { authorization: `Bearer ${user.token}` };
@@ -494,8 +587,8 @@ export async function measureScale(ctx: {
         );
         const overview = await measureOverview(appUrl, auth, size);
         log(`    health overview p50 ${overview.p50Ms.toFixed(1)} ms`);
-        const csv = await measureExport(appUrl, auth, pid, "csv", size, log);
-        const xlsx = await measureExport(appUrl, auth, pid, "xlsx", size, log);
+        const csv = await measureExport(appUrl, auth, pid, probe, "csv", size, log);
+        const xlsx = await measureExport(appUrl, auth, pid, probe, "xlsx", size, log);
         hwmReset = hwmReset && csv.hwmReset && xlsx.hwmReset;
         const plans = await plansFor(client, userId);
         steps.push({

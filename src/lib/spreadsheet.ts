@@ -1,8 +1,9 @@
 /**
  * Spreadsheet input and output for imports and exports: format detection by magic bytes, an
- * RFC 4180 CSV reader and writer, the .xlsx writer, and the header aliases (English and
- * Chinese) each importable column accepts; .xlsx reading is src/lib/xlsx-stream.ts. Runs on
- * Workers.
+ * RFC 4180 CSV reader and writer, the in-memory .xlsx writer (small sheets: the import's errors
+ * file), and the header aliases (English and Chinese) each importable column accepts; .xlsx
+ * reading is src/lib/xlsx-stream.ts, the streamed .xlsx writer of exports src/lib/xlsx-writer.ts.
+ * Runs on Workers.
  */
 import type ExcelJS from "exceljs";
 
@@ -275,15 +276,18 @@ export interface XlsxColumnFormat {
 }
 
 /** Date-time cells: a real date serial number, shown in ISO order so every locale reads it. */
-const XLSX_DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
+export const XLSX_DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
 /** A date-time at exactly midnight UTC is shown as a day: it was given as one. */
 export const XLSX_DATE_FORMAT = "yyyy-mm-dd";
 
 const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;
 
+/** A column's width from its widest cell's, within the bounds a sheet stays readable in. */
+export const columnWidth = (width: number) => Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width));
+
 /** Width in Excel character units: CJK and other wide characters take two. */
-function displayWidth(text: string): number {
+export function displayWidth(text: string): number {
   let width = 0;
   for (const ch of text)
     width +=
@@ -296,14 +300,14 @@ function displayWidth(text: string): number {
 }
 
 /** The width a cell needs as shown: its longest line, dates and numbers as formatted. */
-function cellWidth(value: XlsxCell, numFmt: string | undefined): number {
+export function cellWidth(value: XlsxCell, numFmt: string | undefined): number {
   if (value === null) return 0;
   if (value instanceof Date) return (numFmt ?? XLSX_DATETIME_FORMAT).length;
   if (typeof value === "number") return String(value).length + 4;
   return Math.max(...value.split(/\r?\n/).map(displayWidth));
 }
 
-const isMidnightUtc = (d: Date) => d.getTime() % 86_400_000 === 0;
+export const isMidnightUtc = (d: Date) => d.getTime() % 86_400_000 === 0;
 
 /**
  * One worksheet with a bold, frozen header row, returned as .xlsx bytes. Text cells go through
@@ -334,7 +338,7 @@ export async function writeXlsx(
     });
   }
   widths.forEach((width, i) => {
-    sheet.getColumn(i + 1).width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width));
+    sheet.getColumn(i + 1).width = columnWidth(width);
   });
   const out = await workbook.xlsx.writeBuffer();
   return new Uint8Array(out as ArrayBuffer);

@@ -60,12 +60,14 @@ describe("customer export past one batch", () => {
     await seed(user.userId);
     const zip = await JSZip.loadAsync(await download("xlsx", user.accessToken));
     const sheet = await zip.file("xl/worksheets/sheet1.xml")!.async("string");
-    const shared = await zip.file("xl/sharedStrings.xml")!.async("string");
-    const strings = [...shared.matchAll(/<si><t[^>]*>([^<]*)<\/t><\/si>/g)].map((m) => m[1]);
-    // Column A is the company: a shared string per row after the header.
-    const companies = [...sheet.matchAll(/<c r="A(\d+)"[^>]*t="s"[^>]*><v>(\d+)<\/v><\/c>/g)]
+    // Column A is the company: an inline string per row after the header.
+    const companies = [
+      ...sheet.matchAll(
+        /<c r="A(\d+)"[^>]*t="inlineStr"[^>]*><is><t[^>]*>([^<]*)<\/t><\/is><\/c>/g,
+      ),
+    ]
       .filter((m) => m[1] !== "1")
-      .map((m) => strings[Number(m[2])]);
+      .map((m) => m[2]);
     expect(companies).toEqual(expected);
   });
 });

@@ -59,7 +59,13 @@ async function rawSheet(bytes: Uint8Array): Promise<RawSheet> {
     const t = / t="(\w+)"/.exec(attrs)?.[1] ?? null;
     const inner = m[3] ?? "";
     const v = unescapeXml(/<v>([\s\S]*?)<\/v>/.exec(inner)?.[1] ?? "");
-    cells.set(m[1]!, { s, t, v: t === "s" ? shared[Number(v)]! : v });
+    // An inline string (the streamed export's text cells): the text of its <t> runs.
+    const inline = [...inner.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => unescapeXml(t[1]!));
+    cells.set(m[1]!, {
+      s,
+      t,
+      v: t === "s" ? shared[Number(v)]! : t === "inlineStr" ? inline.join("") : v,
+    });
   }
   return { xml, cells, formats };
 }

@@ -3,11 +3,11 @@ import {
   CSV_BOM,
   csvLine,
   type SheetFormat,
-  writeXlsx,
   type XlsxCell,
   type XlsxColumnFormat,
 } from "../../lib/spreadsheet";
 import { streamChunks } from "../../lib/spreadsheet-stream";
+import { xlsxChunks } from "../../lib/xlsx-writer";
 import { type ExportCursor, exportCustomersPage } from "../customers/queries/transfer";
 import { exportProducts } from "../products/queries";
 import { exportColumns, type ImportKind } from "./service";
@@ -54,6 +54,7 @@ const SPECS: Record<ImportKind, ExportSpec> = {
     integers: [],
   },
   products: {
+    // One batch: a seller's catalogue is small (hundreds of rows), unlike a customer list.
     batches: async function* (deps, userId) {
       yield await exportProducts(deps.db, { userId });
     },
@@ -95,39 +96,44 @@ function columnFormats(spec: ExportSpec, header: string[]): Record<number, XlsxC
 }
 
 /**
- * The caller's customers or products, oldest first, with the headers the import reads. CSV is
- * a stream written batch by batch as the rows are read (the first batch is read before it
- * returns, so a failing database is still an error status). .xlsx is built whole: its column
- * widths (in `<cols>`, before the rows) depend on every row, and exceljs's streaming writer is
- * not in the build Workers load (nor free of node:stream).
+ * The caller's customers or products, oldest first, with the headers the import reads, as a
+ * stream written batch by batch as the rows are read, CSV or .xlsx alike (the first batch is
+ * read before it returns, so a failing database is still an error status).
  */
 export async function exportFile(
   deps: Deps,
   kind: ImportKind,
   userId: string,
   format: SheetFormat,
-): Promise<Uint8Array | ReadableStream<Uint8Array>> {
+): Promise<ReadableStream<Uint8Array>> {
   const spec = SPECS[kind];
   const header = exportColumns(kind);
   const batches = spec.batches(deps, userId)[Symbol.asyncIterator]();
-  const toCells = (row: ExportRow) => header.map((column) => cell(spec, row, column, format));
-  if (format === "xlsx") {
-    const cells: XlsxCell[][] = [];
-    for (let next = await batches.next(); !next.done; next = await batches.next()) {
-      for (const row of next.value) cells.push(toCells(row));
-    }
-    return writeXlsx(kind, header, cells, columnFormats(spec, header));
-  }
   const first = await batches.next();
+  const toCells = (row: ExportRow) => header.map((column) => cell(spec, row, column, format));
+  async function* rows(): AsyncGenerator<ExportRow[]> {
+    for (let next = first; !next.done; next = await batches.next()) yield next.value;
+  }
+  if (format === "xlsx") {
+    const sheet = { name: kind, header, formats: columnFormats(spec, header) };
+    return streamChunks(
+      xlsxChunks(
+        sheet,
+        (async function* () {
+          for await (const batch of rows()) yield batch.map(toCells);
+        })(),
+      ),
+    );
+  }
   const encoder = new TextEncoder();
-  const csvBatch = (rows: ExportRow[]) =>
+  const csvBatch = (batch: ExportRow[]) =>
     encoder.encode(
-      rows.map((row) => csvLine(toCells(row).map((c) => (c === null ? "" : String(c))))).join(""),
+      batch.map((row) => csvLine(toCells(row).map((c) => (c === null ? "" : String(c))))).join(""),
     );
   return streamChunks(
     (async function* () {
       yield encoder.encode(CSV_BOM + csvLine(header));
-      for (let next = first; !next.done; next = await batches.next()) yield csvBatch(next.value);
+      for await (const batch of rows()) yield csvBatch(batch);
     })(),
   );
 }

@@ -150,9 +150,7 @@ export async function exportCustomersPage(
   const last = rows.at(-1);
   const cursor =
     rows.length === params.limit && last ? { createdAt: last.cursor_at, id: last.cursor_id } : null;
-  for (const row of rows) {
-    delete (row as Partial<typeof row>).cursor_at;
-    delete (row as Partial<typeof row>).cursor_id;
-  }
+  // The rows keep their cursor columns: the export reads only its own, and deleting a property
+  // turns each row into a slower dictionary-mode object.
   return { rows, cursor };
 }
