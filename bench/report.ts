@@ -106,7 +106,7 @@ function chargeCostLines(billing: BillingResult): string[] {
   const { chargeCost: c, pgbenchCost: p } = billing;
   const pct = (x: number) => `${fmt(x * 100)}%`;
   const saturated =
-    c.machineBusy >= 0.9
+    c.machineBusy >= 0.8
       ? `both cores ${pct(c.machineBusy)} busy during the charges: CPU is the limit, ${fmt((c.postgresUs / (c.postgresUs + c.clientUs)) * 100)}% of it PostgreSQL's`
       : `cores ${pct(c.machineBusy)} busy: not CPU-bound (lock waits or commit latency)`;
   return [
@@ -185,7 +185,7 @@ export function renderReport(r: BenchResults): string {
     `Machine: ${cpus().length} x ${cpus()[0]?.model ?? "?"}, Node ${process.version}, PostgreSQL ${pgVersion}; load average ${load0.map((l) => l.toFixed(2)).join(" ")} at start, ${load1.map((l) => l.toFixed(2)).join(" ")} at end`,
   );
   out(
-    `Servers: each its own process (node --import tsx ...). App: APP_ENV=production, LOG_LEVEL=warn (access logs OFF),`,
+    `Servers: each its own process (the app as npm start runs it: node scripts/start.mjs, its bundle; the ceilings node --import tsx). App: APP_ENV=production, LOG_LEVEL=warn (access logs OFF),`,
   );
   out(
     `  PostgreSQL ${dbName} (pool ${POOL_SIZE}), rate limiter ${redis ? "Redis" : "memory"}, TRUST_PROXY=1, PASSWORD_HASH_CONCURRENCY=${HASH_CONCURRENCY}.`,
@@ -284,7 +284,7 @@ export function renderReport(r: BenchResults): string {
   out(
     `  app list ${fmt(listApp.rps)} rps = ${fmt(listApp.rps / statements.listTps, 2)} of its statement's ceiling (app /me = ${fmt(meApp.rps / statements.meTps, 2)} of its read's)`,
   );
-  out(...listPlanLines(statements.listPlan));
+  for (const line of listPlanLines(statements.listPlan)) out(line);
   out();
   const worst = imports.runs.reduce((a, b) => (b.peakGrowthKb > a.peakGrowthKb ? b : a));
   out(
@@ -416,7 +416,7 @@ export function renderReport(r: BenchResults): string {
       ],
     ),
   );
-  out(...chargeCostLines(billing));
+  for (const line of chargeCostLines(billing)) out(line);
   out(
     `  per run: charges/s ${billing.runs.map((r) => fmt(r.chargesPerS)).join(", ")}  /  pgbench tps ${billing.pgbenchRuns.map((r) => fmt(r.tps)).join(", ")}${billing.failures ? `  [failed charges ${billing.failures}]` : ""}`,
   );

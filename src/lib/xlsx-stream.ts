@@ -223,7 +223,7 @@ async function readWorkbook(
       new excel.WorksheetReader({
         workbook,
         id: index + 1,
-        iterator: watchMerges(text(entry), merges),
+        iterator: watchMerges(escapeAmpersandsAgain(text(entry)), merges),
         // Hyperlinked cells keep their displayed value, which is what the full loader's
         // `{text, hyperlink}` reads as.
         options: { worksheets: "emit", hyperlinks: "ignore" },
@@ -285,6 +285,27 @@ async function streamRows(
     }
   }
   return { raw, merges, last };
+}
+
+/** A tail of a chunk that may be the start of `&amp;` completed by the next chunk. */
+const PARTIAL_AMP = /&(?:a(?:mp?)?)?$/;
+
+/**
+ * exceljs's streaming worksheet reader decodes the text of an inline-string or `str` cell a
+ * second time (`xmlDecode` after its XML parser already did), so a cell holding `R&amp;D` came
+ * back as `R&D` and `&lt;b&gt;` as `<b>`. Every literal `&` is `&amp;` in the XML; escaping it
+ * once more here makes the two decodings give back the text. Shared strings, numbers and the
+ * formula results the import reads are otherwise untouched (no `&` in them but text's).
+ */
+async function* escapeAmpersandsAgain(source: AsyncIterable<string>) {
+  let carry = "";
+  for await (const chunk of source) {
+    let piece = carry + chunk;
+    carry = PARTIAL_AMP.exec(piece)?.[0] ?? "";
+    if (carry) piece = piece.slice(0, -carry.length);
+    yield piece.replaceAll("&amp;", "&amp;amp;");
+  }
+  if (carry) yield carry;
 }
 
 /**
