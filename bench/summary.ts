@@ -54,7 +54,8 @@ export function summaryRows(r: BenchResults): SummaryRow[] {
     {
       figure: "customer list (20 of 10,000, status + search)",
       value: `${fmt(listApp.rps)} rps, p99 ${fmt(listApp.p99Ms)} ms`,
-      against: `bare node:http + same statement ${fmt(listCeiling.rps)} rps`,
+      // A ceiling the app outruns is doing other work than the app (another plan, say): say so.
+      against: `bare node:http + same statement ${fmt(listCeiling.rps)} rps${d.listRatio > 1.05 ? " (below the app: not a ceiling this run)" : ""}`,
       ...atLeast(d.listRatio, AIMS.listOfCeiling),
     },
     {
