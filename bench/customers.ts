@@ -35,13 +35,12 @@ export interface SeedResult {
  * inserts too): the steady state a seller's list runs in. Right after a bulk insert, before
  * autovacuum, the search index's pending list (bounded to 256 kB) is read by every search.
  */
-export async function seedCustomers(client: pg.Client, userId: string): Promise<SeedResult> {
-  const started = performance.now();
-  await client.query(
-    `insert into customers (user_id, company, contact_name, email, phone, country, status, tags,
-       estimated_value, estimated_currency, notes, created_at, updated_at)
-     select $1::uuid,
-       case when i % 33 = 5 then 'Zenith ' else '' end
+/**
+ * The seeded customer's company (the search term in every 33rd), contact, e-mail, phone,
+ * country, status and tags from its ordinal `i`: the columns `company` to `tags` of an
+ * `insert into customers ... select ... from generate_series(...) as i`.
+ */
+export const SEEDED_CUSTOMER_IDENTITY = `case when i % 33 = 5 then 'Zenith ' else '' end
          || (array['Pacific','Golden','Northern','Eastern','Silver','Bright','Royal','United'])[1 + i % 8]
          || ' ' || (array['Trading','Imports','Textiles','Machinery','Foods','Electronics','Logistics'])[1 + (i / 8) % 7]
          || ' ' || i,
@@ -51,7 +50,15 @@ export async function seedCustomers(client: pg.Client, userId: string): Promise<
        '+1 555 ' || lpad((i % 10000)::text, 4, '0'),
        (array['US','Germany','Brazil','India','Vietnam','Mexico','Nigeria','UAE','Poland','Chile'])[1 + (i / 3) % 10],
        (array['new','contacted','negotiating','quoted','won','lost','dormant'])[1 + i % 7],
-       case i % 4 when 0 then '["vip"]' when 1 then '["fair-2026","textiles"]' else '[]' end::jsonb,
+       case i % 4 when 0 then '["vip"]' when 1 then '["fair-2026","textiles"]' else '[]' end::jsonb`;
+
+export async function seedCustomers(client: pg.Client, userId: string): Promise<SeedResult> {
+  const started = performance.now();
+  await client.query(
+    `insert into customers (user_id, company, contact_name, email, phone, country, status, tags,
+       estimated_value, estimated_currency, notes, created_at, updated_at)
+     select $1::uuid,
+       ${SEEDED_CUSTOMER_IDENTITY},
        (i * 7919) % 5000000,
        'USD',
        case when i % 5 = 0 then 'Met at the trade fair' end,

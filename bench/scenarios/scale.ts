@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -10,6 +10,7 @@ import type { Db } from "../../src/db/client";
 import type { Deps } from "../../src/deps";
 import { healthOverview } from "../../src/modules/customers/health";
 import { listCustomers } from "../../src/modules/customers/queries";
+import { SEEDED_CUSTOMER_IDENTITY } from "../customers";
 import { median } from "../load";
 import {
   baseEnv,
@@ -182,17 +183,7 @@ async function seedRange(client: pg.Client, userId: string, from: number, to: nu
        estimated_value, estimated_currency, notes, last_contact_at, next_followup_at,
        created_at, updated_at)
      select $1::uuid,
-       case when i % 33 = 5 then 'Zenith ' else '' end
-         || (array['Pacific','Golden','Northern','Eastern','Silver','Bright','Royal','United'])[1 + i % 8]
-         || ' ' || (array['Trading','Imports','Textiles','Machinery','Foods','Electronics','Logistics'])[1 + (i / 8) % 7]
-         || ' ' || i,
-       (array['Anna','Carlos','Li','Priya','Omar','Sofia','Jan','Amara','Diego','Mei'])[1 + i % 10]
-         || ' ' || (array['Smith','Garcia','Wang','Patel','Haddad','Rossi','Kowalski','Okafor','Silva'])[1 + (i / 10) % 9],
-       'buyer' || i || '@' || (array['example.com','example.org','example.net'])[1 + i % 3],
-       '+1 555 ' || lpad((i % 10000)::text, 4, '0'),
-       (array['US','Germany','Brazil','India','Vietnam','Mexico','Nigeria','UAE','Poland','Chile'])[1 + (i / 3) % 10],
-       (array['new','contacted','negotiating','quoted','won','lost','dormant'])[1 + i % 7],
-       case i % 4 when 0 then '["vip"]' when 1 then '["fair-2026","textiles"]' else '[]' end::jsonb,
+       ${SEEDED_CUSTOMER_IDENTITY},
        case when i % 6 = 0 then null else (i * 7919) % 5000000 end,
        case when i % 5 = 0 then 'EUR' else 'USD' end,
        case when i % 5 = 0 then 'Met at the trade fair' end,
