@@ -1,6 +1,6 @@
-CREATE INDEX "users_paid_plan_expiry_idx" ON "users" USING btree ("plan_expires_at","id") WHERE "users"."plan" <> 'free';--> statement-breakpoint
-CREATE INDEX "customers_reminder_silent_idx" ON "customers" USING btree (coalesce("last_contact_at", "created_at"),"id") WHERE "customers"."status" not in ('won', 'lost');--> statement-breakpoint
-CREATE INDEX "customers_reminder_followup_idx" ON "customers" USING btree ("next_followup_at","id") WHERE "customers"."next_followup_at" is not null and "customers"."status" not in ('lost', 'dormant');--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "users_paid_plan_expiry_idx" ON "users" USING btree ("plan_expires_at","id") WHERE "users"."plan" <> 'free';--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "customers_reminder_silent_idx" ON "customers" USING btree (coalesce("last_contact_at", "created_at"),"id") WHERE "customers"."status" not in ('won', 'lost');--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "customers_reminder_followup_idx" ON "customers" USING btree ("next_followup_at","id") WHERE "customers"."next_followup_at" is not null and "customers"."status" not in ('lost', 'dormant');--> statement-breakpoint
 -- credit_grant as in 0002, its once-per-source check able to use its index (issue #13 item 4).
 CREATE OR REPLACE FUNCTION credit_grant(
   p_user uuid, p_amount integer, p_kind text, p_source_type text, p_source_id text,

@@ -4,8 +4,10 @@
 //
 // The bundle sits three directories below the package root, like src/runtime/node/*.ts, so the
 // paths those modules derive from import.meta.url (src/runtime/node/project-root.ts) still hold.
-// Beside it, the list of its inputs with their size and mtime: a start whose sources are
-// unchanged reuses the bundle (a few ms of stat calls), any edit rebuilds it (~0.1 s).
+// Beside it, a manifest: the bundle's hash and the size and mtime of every input (the sources,
+// and what shapes the build: this script, package.json, tsconfig.json). A start whose inputs are
+// unchanged reuses the bundle (a few ms of stat calls and one hash), any edit rebuilds it (~0.1 s).
+import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,18 +19,24 @@ const SERVER = {
   bundle: "node_modules/.cache/app/server.mjs",
 };
 
+/** Files besides the sources whose change must rebuild the bundle (those that exist). */
+const BUILD_FILES = [fileURLToPath(import.meta.url), "package.json", "tsconfig.json"];
+
 async function fingerprint(root, path) {
-  const info = await stat(join(root, path));
-  return `${info.size}:${info.mtimeMs}`;
+  const info = await stat(resolve(root, path));
+  return { print: `${info.size}:${info.mtimeMs}`, mtimeMs: info.mtimeMs };
 }
 
-/** Whether the bundle was built from the sources as they are now. */
-async function isCurrent(root, bundle, inputsFile) {
+const sha256 = (contents) => createHash("sha256").update(contents).digest("hex");
+
+/** Whether the bundle on disk is the one the manifest describes, built from the inputs as they are. */
+async function isCurrent(root, bundle, manifestFile) {
   try {
-    const inputs = JSON.parse(await readFile(inputsFile, "utf8"));
-    await stat(bundle);
-    for (const [path, print] of Object.entries(inputs)) {
-      if ((await fingerprint(root, path)) !== print) return false;
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+    // Two builds renaming their files at once could pair one's bundle with the other's manifest.
+    if (sha256(await readFile(bundle)) !== manifest.bundleSha256) return false;
+    for (const [path, print] of Object.entries(manifest.inputs)) {
+      if ((await fingerprint(root, path)).print !== print) return false;
     }
     return true;
   } catch {
@@ -42,10 +50,11 @@ async function isCurrent(root, bundle, inputsFile) {
  */
 export async function ensureStartBundle({ root, entry, bundle: relativeBundle } = SERVER) {
   const bundle = join(root, relativeBundle);
-  const inputsFile = bundle.replace(/\.mjs$/, ".inputs.json");
-  if (await isCurrent(root, bundle, inputsFile)) return { path: bundle, built: false };
+  const manifestFile = bundle.replace(/\.mjs$/, ".inputs.json");
+  if (await isCurrent(root, bundle, manifestFile)) return { path: bundle, built: false };
   const { build } = await import("esbuild");
   await mkdir(dirname(bundle), { recursive: true });
+  const started = Date.now();
   const result = await build({
     absWorkingDir: root,
     entryPoints: [entry],
@@ -61,14 +70,25 @@ export async function ensureStartBundle({ root, entry, bundle: relativeBundle } 
     logLevel: "warning",
   });
   const inputs = {};
-  for (const path of Object.keys(result.metafile.inputs)) {
-    inputs[path] = await fingerprint(root, path);
+  let editedDuringBuild = false;
+  const present = [];
+  for (const path of BUILD_FILES) {
+    if (await stat(resolve(root, path)).catch(() => undefined)) present.push(path);
   }
+  for (const path of [...Object.keys(result.metafile.inputs), ...present]) {
+    const { print, mtimeMs } = await fingerprint(root, path);
+    inputs[path] = print;
+    // Saved while esbuild read it: the bundle may hold the older text, so no manifest is
+    // written and the next start builds again.
+    if (mtimeMs >= started) editedDuringBuild = true;
+  }
+  const code = result.outputFiles.find((file) => file.path === bundle);
+  const manifest = { bundleSha256: sha256(code.contents), inputs };
   // Each file is written aside and renamed, so a server starting beside this build (parallel
-  // tests, two terminals) never loads half a bundle; two builds of the same sources are equal.
+  // tests, two terminals) never loads half a bundle; the manifest goes last.
   const files = [
     ...result.outputFiles.map((file) => [file.path, file.contents]),
-    [inputsFile, `${JSON.stringify(inputs)}\n`],
+    ...(editedDuringBuild ? [] : [[manifestFile, `${JSON.stringify(manifest)}\n`]]),
   ];
   for (const [path, contents] of files) {
     const partial = `${path}.${process.pid}.partial`;

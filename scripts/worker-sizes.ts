@@ -85,7 +85,8 @@ async function bundledPackages(metafile: string): Promise<string[]> {
   const meta = JSON.parse(await readFile(metafile, "utf8")) as { inputs: Record<string, unknown> };
   const names = new Set<string>();
   for (const input of Object.keys(meta.inputs)) {
-    const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    // The innermost node_modules names the package (a/node_modules/exceljs is exceljs).
+    const match = /^(?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
     if (match) names.add(match[1]!);
   }
   return [...names].sort();

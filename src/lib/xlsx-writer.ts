@@ -159,7 +159,9 @@ function packageParts(spec: XlsxSheetSpec, formats: Map<string, number>): [strin
 
 /** Formula-guarded text as an inline string: no shared-string table to hold every text in. */
 function textCell(ref: string, value: string, header: boolean): string {
-  const text = escapeXml(guardCell(value));
+  // Characters XML cannot hold go before the guard looks: stripped after it, a control
+  // character in front of "=" would have hidden the formula from the guard.
+  const text = escapeXml(guardCell(value.replace(NOT_XML, "")));
   const style = header ? STYLE_HEADER : value.includes("\n") ? STYLE_WRAP : 0;
   // Without xml:space, a reader may drop leading and trailing blanks and line breaks.
   const space = /^\s|\s$|\n/.test(text) ? ' xml:space="preserve"' : "";

@@ -163,6 +163,19 @@ print(json.dumps({"sheet": book.find(".//m:sheet", ns).get("name"), "rows": rows
     expect(sheet.rows[1]!.cells[4]).toBe("2030-06-01");
   });
 
+  it("guards a formula hidden behind a character XML cannot hold", async () => {
+    // The control character is dropped from the file; the guard must see what remains.
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(
+      (await write([
+        [["\u0001=1+1", "a;\u0002=SUM(A1)", null, null, null]],
+      ])) as unknown as ArrayBuffer,
+    );
+    const [company, notes] = (wb.worksheets[0]!.getRow(2).values as unknown[]).slice(1);
+    expect(company).toBe("'=1+1");
+    expect(String(notes)).not.toMatch(/;=/);
+  });
+
   it("writes a header-only sheet when there are no rows", async () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load((await write([])) as unknown as ArrayBuffer);

@@ -20,6 +20,11 @@ describe("start bundle", () => {
       'import { word } from "./word";\nconsole.log(word);\n',
     );
     await writeFile(join(root, "src/word.ts"), 'export const word: string = "first";\n');
+    // Saved a while ago: a file saved in the build's first millisecond counts as edited during it.
+    const before = new Date(Date.now() - 60_000);
+    for (const file of ["package.json", "src/main.ts", "src/word.ts"]) {
+      await utimes(join(root, file), before, before);
+    }
   });
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
@@ -42,6 +47,23 @@ describe("start bundle", () => {
     const second = await ensure(options());
     expect(second.built).toBe(true);
     expect(run(first.path).trim()).toBe("other");
+  });
+
+  it("rebuilds when the bundle on disk is not the one its manifest describes", async () => {
+    const first = await ensure(options());
+    // As when two builds of different sources rename their files at once.
+    await writeFile(first.path, 'console.log("another build");\n');
+    const second = await ensure(options());
+    expect(second.built).toBe(true);
+    expect(run(first.path).trim()).toBe("first");
+  });
+
+  it("writes no manifest when a source was saved during the build, so the next start builds", async () => {
+    // A modification time at or after the build's start: saved while esbuild may have read it.
+    const during = new Date(Date.now() + 60_000);
+    await utimes(join(root, "src/word.ts"), during, during);
+    expect((await ensure(options())).built).toBe(true);
+    expect((await ensure(options())).built).toBe(true);
   });
 
   it("rebuilds when the bundle itself is gone", async () => {
