@@ -24,15 +24,18 @@ const MIN_BATCH_SIZE = 10;
 
 /**
  * Runs `batch(limit)` until it takes fewer rows than asked (none is left, or the rest are locked
- * by users: next run's). Each limit aims the statement at TASK_BATCH_MS from the last one's time,
- * growing at most twofold a step, between MIN_BATCH_SIZE and TASK_BATCH_SIZE rows.
+ * by users: next run's), and returns the rows taken in all. Each limit aims the statement at
+ * TASK_BATCH_MS from the last one's time, growing at most twofold a step, between
+ * MIN_BATCH_SIZE and TASK_BATCH_SIZE rows.
  */
-export async function inTimedBatches(batch: (limit: number) => Promise<number>): Promise<void> {
+export async function inTimedBatches(batch: (limit: number) => Promise<number>): Promise<number> {
   let limit = MIN_BATCH_SIZE;
+  let total = 0;
   for (;;) {
     const started = performance.now();
     const taken = await batch(limit);
-    if (taken < limit) return;
+    total += taken;
+    if (taken < limit) return total;
     const ms = Math.max(performance.now() - started, 0.1);
     const fit = Math.floor((limit * TASK_BATCH_MS) / ms);
     limit = Math.max(MIN_BATCH_SIZE, Math.min(TASK_BATCH_SIZE, limit * 2, fit));

@@ -307,7 +307,17 @@ export function cellWidth(value: XlsxCell, numFmt: string | undefined): number {
   return Math.max(...value.split(/\r?\n/).map(displayWidth));
 }
 
-export const isMidnightUtc = (d: Date) => d.getTime() % 86_400_000 === 0;
+const isMidnightUtc = (d: Date) => d.getTime() % 86_400_000 === 0;
+
+/**
+ * The number format a cell is shown with: its column's, or for a date without one a date
+ * format of its own (a day at exactly midnight UTC, else a date-time); none for text.
+ */
+export function shownNumFmt(value: XlsxCell, columnFormat: string | undefined): string | undefined {
+  if (value === null || typeof value === "string") return undefined;
+  if (columnFormat || typeof value === "number") return columnFormat;
+  return isMidnightUtc(value) ? XLSX_DATE_FORMAT : XLSX_DATETIME_FORMAT;
+}
 
 /**
  * One worksheet with a bold, frozen header row, returned as .xlsx bytes. Text cells go through
@@ -328,11 +338,8 @@ export async function writeXlsx(
     const row = sheet.addRow(cells.map((v) => (typeof v === "string" ? guardCell(v) : v)));
     cells.forEach((value, i) => {
       const cell = row.getCell(i + 1);
-      let numFmt = formats[i]?.numFmt;
-      if (value instanceof Date) {
-        numFmt ??= isMidnightUtc(value) ? XLSX_DATE_FORMAT : XLSX_DATETIME_FORMAT;
-      }
-      if (numFmt && value !== null && typeof value !== "string") cell.numFmt = numFmt;
+      const numFmt = shownNumFmt(value, formats[i]?.numFmt);
+      if (numFmt) cell.numFmt = numFmt;
       if (typeof value === "string" && value.includes("\n")) cell.alignment = { wrapText: true };
       widths[i] = Math.max(widths[i] ?? 0, cellWidth(value, numFmt) + 2);
     });

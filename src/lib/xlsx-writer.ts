@@ -11,7 +11,7 @@ import {
   columnWidth,
   displayWidth,
   guardCell,
-  isMidnightUtc,
+  shownNumFmt,
   XLSX_DATE_FORMAT,
   XLSX_DATETIME_FORMAT,
   type XlsxCell,
@@ -183,10 +183,7 @@ class SheetWriter {
 
   /** The number format a cell is shown with (as `writeXlsx` gives it), if any. */
   numFmt(value: XlsxCell, column: number): string | undefined {
-    if (value === null || typeof value === "string") return undefined;
-    const own = this.columnFormats[column];
-    if (own || typeof value === "number") return own;
-    return isMidnightUtc(value) ? XLSX_DATE_FORMAT : XLSX_DATETIME_FORMAT;
+    return shownNumFmt(value, this.columnFormats[column]);
   }
 
   row(cells: XlsxCell[], header = false): string {

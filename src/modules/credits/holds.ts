@@ -49,18 +49,10 @@ export async function refundInstanceHolds(deps: Deps): Promise<number> {
  */
 export async function refundStaleHolds(deps: Deps): Promise<{ refunded: number }> {
   const before = new Date(deps.clock.now().getTime() - HOLD_STALE_MS).toISOString();
-  let refunded = 0;
-  await inTimedBatches(async (limit) => {
-    const batch = await refundHoldsStaleBefore(deps.db, {
-      before,
-      limit,
-      reason: INTERRUPTED,
-      now: nowIso(deps),
-    });
-    refunded += batch;
-    // A hold whose consumption was refunded already counts for nothing, which ends the run
-    // early: the next minute's takes the rest.
-    return batch;
-  });
+  // A hold whose consumption was refunded already counts for nothing, which ends the run
+  // early: the next minute's takes the rest.
+  const refunded = await inTimedBatches((limit) =>
+    refundHoldsStaleBefore(deps.db, { before, limit, reason: INTERRUPTED, now: nowIso(deps) }),
+  );
   return { refunded };
 }

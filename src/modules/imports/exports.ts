@@ -111,29 +111,19 @@ export async function exportFile(
   const batches = spec.batches(deps, userId)[Symbol.asyncIterator]();
   const first = await batches.next();
   const toCells = (row: ExportRow) => header.map((column) => cell(spec, row, column, format));
-  async function* rows(): AsyncGenerator<ExportRow[]> {
-    for (let next = first; !next.done; next = await batches.next()) yield next.value;
+  async function* cellBatches(): AsyncGenerator<XlsxCell[][]> {
+    for (let next = first; !next.done; next = await batches.next()) yield next.value.map(toCells);
   }
   if (format === "xlsx") {
     const sheet = { name: kind, header, formats: columnFormats(spec, header) };
-    return streamChunks(
-      xlsxChunks(
-        sheet,
-        (async function* () {
-          for await (const batch of rows()) yield batch.map(toCells);
-        })(),
-      ),
-    );
+    return streamChunks(xlsxChunks(sheet, cellBatches()));
   }
   const encoder = new TextEncoder();
-  const csvBatch = (batch: ExportRow[]) =>
-    encoder.encode(
-      batch.map((row) => csvLine(toCells(row).map((c) => (c === null ? "" : String(c))))).join(""),
-    );
+  const csvRow = (cells: XlsxCell[]) => csvLine(cells.map((c) => (c === null ? "" : String(c))));
   return streamChunks(
     (async function* () {
       yield encoder.encode(CSV_BOM + csvLine(header));
-      for await (const batch of rows()) yield csvBatch(batch);
+      for await (const cells of cellBatches()) yield encoder.encode(cells.map(csvRow).join(""));
     })(),
   );
 }

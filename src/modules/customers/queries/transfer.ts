@@ -124,8 +124,8 @@ export interface ExportCursor {
 /**
  * One page of the user's customers, oldest first, after `after` (keyset on (created_at, id);
  * the redundant `created_at >=` puts the seek on the user's created_at index, so a page costs
- * the same at any depth); `currency` is that of
- * estimated_value. `cursor` is where the next page starts.
+ * the same at any depth); `currency` is that of estimated_value. `cursor` is where the next
+ * page starts.
  */
 export async function exportCustomersPage(
   db: Db,

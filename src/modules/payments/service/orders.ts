@@ -322,11 +322,5 @@ export async function recordPaymentEvent(
  */
 export async function expirePendingOrders(deps: Deps): Promise<number> {
   const now = deps.clock.now().toISOString();
-  let expired = 0;
-  await inTimedBatches(async (limit) => {
-    const batch = await expireOrdersBatch(deps.db, { now, limit });
-    expired += batch;
-    return batch;
-  });
-  return expired;
+  return inTimedBatches((limit) => expireOrdersBatch(deps.db, { now, limit }));
 }
