@@ -15,6 +15,13 @@ export interface PageQuery {
    * by the writes); by default `count(*)` over `from where`.
    */
   total?: SQL;
+  /**
+   * The row's key in `from` (e.g. `c.id`). Given, the page is found on the key alone (a subquery
+   * that an index holding the filter and order columns answers by an index-only scan stopping at
+   * the page's last row) and only the page's rows are then read, by key: the statement no longer
+   * reads every match's row to sort them (issue #13 item 1).
+   */
+  pageKey?: SQL;
 }
 
 /**
@@ -27,14 +34,19 @@ export interface PageQuery {
  */
 export async function selectPage<T>(
   db: Db,
-  { columns, from, where, order, page, size, total }: PageQuery,
+  { columns, from, where, order, page, size, total, pageKey }: PageQuery,
 ): Promise<{ rows: T[]; total: number }> {
   const counted = total ?? sql`(select count(*) from ${from} where ${where})`;
+  const limit = sql`limit ${size} offset ${offsetOf(page, size)}`;
   const rows = await queryRowsPrepared<T & { total_count: number | string }>(
     db,
-    sql`select ${columns}, ${counted} as total_count
-        from ${from} where ${where} order by ${order}
-        limit ${size} offset ${offsetOf(page, size)}`,
+    pageKey
+      ? sql`select ${columns}, ${counted} as total_count
+          from (select ${pageKey} as page_key from ${from} where ${where} order by ${order} ${limit}) p
+          join ${from} on ${pageKey} = p.page_key
+          order by ${order}`
+      : sql`select ${columns}, ${counted} as total_count
+          from ${from} where ${where} order by ${order} ${limit}`,
   );
   if (rows.length > 0) {
     const total = Number(rows[0]!.total_count);

@@ -323,6 +323,51 @@ describe("customer list", () => {
   });
 });
 
+describe("list pages", () => {
+  // A page is found on ids alone and its rows read after (src/db/page.ts, pageKey): the pages of
+  // every order, filtered or not, must be the one list cut into pieces, ties and nulls included.
+  it("cut every order and filter into the same list as one page holds", async () => {
+    const user = await registerUser(app);
+    const api = as(user);
+    const ids: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const body = await create(user, {
+        company: i % 3 === 0 ? `Paging Co ${i % 4}` : `Other ${i}`,
+        contact_name: `Buyer ${i}`,
+        status: i % 2 === 0 ? "quoted" : "new",
+        ...(i % 4 === 0 ? {} : { estimated_value: (i % 3) * 1000, estimated_currency: "USD" }),
+        ...(i % 5 === 0
+          ? {}
+          : { next_followup_at: new Date(Date.now() + (i % 2) * DAY).toISOString() }),
+      });
+      ids.push(body.id);
+    }
+    // Ties on created_at and updated_at, which only the id then orders.
+    await queryRows(
+      deps.db,
+      sql`update customers set created_at = '2026-01-01T00:00:00Z', updated_at = '2026-01-02T00:00:00Z'
+          where user_id = ${user.userId} and company like 'Paging%'`,
+    );
+    const idsOf = (body: { items: { id: string }[] }) => body.items.map((x) => x.id);
+    const sorts = ["created_at", "updated_at", "next_followup_at", "estimated_value", "company"];
+    for (const sort of sorts.flatMap((s) => [s, `-${s}`])) {
+      for (const filter of ["", "&status=quoted", "&q=paging", "&q=buyer&status=new"]) {
+        const whole = (await api(`${BASE}?size=1000&sort=${sort}${filter}`)).body;
+        const pieces: string[] = [];
+        for (let page = 1; page <= Math.ceil(whole.total / 3); page++) {
+          const body = (await api(`${BASE}?size=3&page=${page}&sort=${sort}${filter}`)).body;
+          expect(body.total, `${sort}${filter}`).toBe(whole.total);
+          pieces.push(...idsOf(body));
+        }
+        expect(pieces, `${sort}${filter}`).toEqual(idsOf(whole));
+      }
+    }
+    const newest = (await api(`${BASE}?size=1000`)).body;
+    expect(new Set(idsOf(newest))).toEqual(new Set(ids));
+    expect((await api(`${BASE}?size=1000&q=paging`)).body.total).toBe(4);
+  });
+});
+
 describe("literal routes and ids", () => {
   it("never parses health-overview, health-scores or silent as an id; a non-UUID id is 422", async () => {
     const user = await registerUser(app);

@@ -300,6 +300,7 @@ export function listCustomers(
     // Unfiltered, the total is every customer the user keeps: read from the kept count, so the
     // first page costs the same at 100,000 customers as at 1,000 (counting grew with them).
     total: filters.length === 1 ? customersKeptSql(params.userId) : undefined,
+    pageKey: listed.id,
   });
 }
 
