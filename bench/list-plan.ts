@@ -54,7 +54,9 @@ const COUNT_TEXT = `select count(*) from customers c where ${LIST_FILTER}`;
 export async function measureListPlan(client: pg.Client, userId: string): Promise<ListPlanResult> {
   const statement = await captureListStatement(LIST_PATH);
   const explainApp = () =>
-    explainStatement(client, statement.text, listValues(statement, userId), EXPLAIN_RUNS);
+    explainStatement(client, statement.text, listValues(statement, userId), EXPLAIN_RUNS, {
+      prepared: true,
+    });
   const statementAsLeft = await explainApp();
   // The visibility map set and the GIN pending list merged (autovacuum's state), for the
   // statement and the reference alike; the statement read before the reference index exists.

@@ -115,11 +115,37 @@ function collect(node: PlanNode, into: { indexes: Set<string>; heapFetches: numb
   for (const child of node.Plans ?? []) collect(child, into);
 }
 
+/** The app's named statements are planned once per connection, then their cached plan is used. */
+const EXECUTIONS_BEFORE_CACHED_PLAN = 6;
+const PREPARED_NAME = "bench_explained";
+
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of a statement, `runs` times after one warm-up: the last run's
  * plan and buffers (the warm, steady state), the median planning and execution times.
+ * `prepared`: as the app runs a named statement, PREPAREd and executed until PostgreSQL has
+ * settled on its cached plan (a generic plan, for which a search term's selectivity is unknown,
+ * when it costs no more than the custom ones), then EXPLAIN EXECUTE.
  */
 export async function explainStatement(
+  client: pg.Client,
+  text: string,
+  values: unknown[],
+  runs: number,
+  { prepared = false } = {},
+): Promise<PlanSummary> {
+  const execute = `execute ${PREPARED_NAME}(${values.map(literal).join(", ")})`;
+  if (prepared) {
+    await client.query(`prepare ${PREPARED_NAME} as ${text}`);
+    for (let i = 0; i < EXECUTIONS_BEFORE_CACHED_PLAN; i++) await client.query(execute);
+  }
+  try {
+    return await explainRuns(client, prepared ? execute : text, prepared ? [] : values, runs);
+  } finally {
+    if (prepared) await client.query(`deallocate ${PREPARED_NAME}`);
+  }
+}
+
+async function explainRuns(
   client: pg.Client,
   text: string,
   values: unknown[],

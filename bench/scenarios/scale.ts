@@ -101,8 +101,12 @@ export interface ScaleStep {
 type PlanName = "listSearch" | "listFirst" | "overview";
 
 interface PlanSummary {
-  /** The list's total (its count subquery, an InitPlan), ms of executionMs; null elsewhere. */
-  countMs: number | null;
+  /**
+   * Reading every match for the list's exact total, ms of executionMs: the search's materialised
+   * matches (CTE m, src/db/page.ts selectMatchedPage) or else the count subquery (an InitPlan);
+   * null where neither is.
+   */
+  matchesMs: number | null;
   executionMs: number;
   sharedHit: number;
   sharedRead: number;
@@ -424,6 +428,12 @@ function firstIndex(node: PlanNode): string | undefined {
   return undefined;
 }
 
+function matchesMsOf(top: PlanNode): number | null {
+  const sub = (test: (name: string) => boolean) =>
+    top.Plans?.find((p) => test(p["Subplan Name"] ?? ""))?.["Actual Total Time"];
+  return sub((name) => name === "CTE m") ?? sub((name) => name.startsWith("InitPlan")) ?? null;
+}
+
 async function explain(client: pg.Client, statement: string, params: unknown[]) {
   const { rows } = await client.query<{ "QUERY PLAN": unknown }>(
     `explain (analyze, buffers, format json) ${statement}`,
@@ -441,10 +451,7 @@ async function explain(client: pg.Client, statement: string, params: unknown[]) 
     sharedHit: plan.Plan["Shared Hit Blocks"],
     sharedRead: plan.Plan["Shared Read Blocks"],
     shape: `${plan.Plan["Node Type"]}${index ? ` via ${index}` : ""}`,
-    countMs:
-      plan.Plan.Plans?.find((p) => p["Subplan Name"]?.startsWith("InitPlan"))?.[
-        "Actual Total Time"
-      ] ?? null,
+    matchesMs: matchesMsOf(plan.Plan),
   };
 }
 

@@ -15,13 +15,6 @@ export interface PageQuery {
    * by the writes); by default `count(*)` over `from where`.
    */
   total?: SQL;
-  /**
-   * The row's key in `from` (e.g. `c.id`). Given, the page is found on the key alone (a subquery
-   * that an index holding the filter and order columns answers by an index-only scan stopping at
-   * the page's last row) and only the page's rows are then read, by key: the statement no longer
-   * reads every match's row to sort them (issue #13 item 1).
-   */
-  pageKey?: SQL;
 }
 
 /**
@@ -34,20 +27,31 @@ export interface PageQuery {
  */
 export async function selectPage<T>(
   db: Db,
-  { columns, from, where, order, page, size, total, pageKey }: PageQuery,
+  { columns, from, where, order, page, size, total }: PageQuery,
 ): Promise<{ rows: T[]; total: number }> {
   const counted = total ?? sql`(select count(*) from ${from} where ${where})`;
-  const limit = sql`limit ${size} offset ${offsetOf(page, size)}`;
   const rows = await queryRowsPrepared<T & { total_count: number | string }>(
     db,
-    pageKey
-      ? sql`select ${columns}, ${counted} as total_count
-          from (select ${pageKey} as page_key from ${from} where ${where} order by ${order} ${limit}) p
-          join ${from} on ${pageKey} = p.page_key
-          order by ${order}`
-      : sql`select ${columns}, ${counted} as total_count
-          from ${from} where ${where} order by ${order} ${limit}`,
+    sql`select ${columns}, ${counted} as total_count
+        from ${from} where ${where} order by ${order}
+        limit ${size} offset ${offsetOf(page, size)}`,
   );
+  return pageOf(db, rows, page, total ? sql`select ${total}::int as n` : countSql(from, where));
+}
+
+const countSql = (from: SQL, where: SQL) =>
+  sql`select count(*)::int as n from ${from} where ${where}`;
+
+/**
+ * The page and its total from rows carrying `total_count`; a page past the end carries none, so
+ * then (only) a second statement counts.
+ */
+async function pageOf<T>(
+  db: Db,
+  rows: (T & { total_count: number | string })[],
+  page: number,
+  count: SQL,
+): Promise<{ rows: T[]; total: number }> {
   if (rows.length > 0) {
     const total = Number(rows[0]!.total_count);
     // Copied without the column rather than `delete`d: a deleted key turns every row into a
@@ -55,11 +59,55 @@ export async function selectPage<T>(
     return { rows: rows.map(({ total_count: _, ...row }) => row as T), total };
   }
   if (page === 1) return { rows: [], total: 0 };
-  const [count] = await queryRows<{ n: number }>(
+  const [counted] = await queryRows<{ n: number }>(db, count);
+  return { rows: [], total: counted?.n ?? 0 };
+}
+
+export interface MatchedPageQuery {
+  /** Select list over `from`'s alias, without the total. */
+  columns: SQL;
+  from: SQL;
+  where: SQL;
+  /** The row's unique key in `from` (e.g. `c.id`): the order's last tie-break, the join back. */
+  key: SQL;
+  /** What the page is ordered by before the key (e.g. `c.created_at`, `lower(c.company)`). */
+  sortKey: SQL;
+  descending: boolean;
+  /** Rows without a sort key come last, either direction. */
+  nullsLast: boolean;
+  page: number;
+  size: number;
+}
+
+/**
+ * A page of a search and its total, reading the matches once (issue #13 item 1, ADR 0082). A
+ * search reaches its matches through the trigram index's bitmap, all of them: the app's named
+ * statement runs a generic plan, which cannot know whether a term is common enough for an
+ * ordered scan to stop early. selectPage's shape then reads them twice, for the count and for
+ * the page, and sorts whole rows. Here the matches' keys and sort keys are materialised once,
+ * counted, the page's keys taken from them, and only the page's rows read, by key.
+ * Not for lists whose total is kept elsewhere or whose order an index serves: those stop at the
+ * page's last row, which this never does.
+ */
+export async function selectMatchedPage<T>(
+  db: Db,
+  { columns, from, where, key, sortKey, descending, nullsLast, page, size }: MatchedPageQuery,
+): Promise<{ rows: T[]; total: number }> {
+  const dir = sql.raw(descending ? "desc" : "asc");
+  const nulls = sql.raw(nullsLast ? " nulls last" : "");
+  const order = (alias: string) => {
+    const a = sql.raw(alias);
+    return sql`${a}.sort_key ${dir}${nulls}, ${a}.page_key ${dir}`;
+  };
+  const rows = await queryRowsPrepared<T & { total_count: number | string }>(
     db,
-    total
-      ? sql`select ${total}::int as n`
-      : sql`select count(*)::int as n from ${from} where ${where}`,
+    sql`with m as materialized (
+          select ${key} as page_key, ${sortKey} as sort_key from ${from} where ${where})
+        select ${columns}, (select count(*) from m) as total_count
+        from (select page_key, sort_key from m order by ${order("m")}
+              limit ${size} offset ${offsetOf(page, size)}) p
+        join ${from} on ${key} = p.page_key
+        order by ${order("p")}`,
   );
-  return { rows: [], total: count?.n ?? 0 };
+  return pageOf(db, rows, page, countSql(from, where));
 }

@@ -365,6 +365,11 @@ describe("list pages", () => {
     const newest = (await api(`${BASE}?size=1000`)).body;
     expect(new Set(idsOf(newest))).toEqual(new Set(ids));
     expect((await api(`${BASE}?size=1000&q=paging`)).body.total).toBe(4);
+    expect((await api(`${BASE}?size=3&page=9&q=paging`)).body).toMatchObject({
+      items: [],
+      total: 4,
+      page: 9,
+    });
   });
 });
 

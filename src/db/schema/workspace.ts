@@ -63,13 +63,8 @@ export const customers = pgTable(
       ),
   },
   (t) => [
-    // The list's default order (newest first) with what a search filters on: a page is found by
-    // an index-only scan that stops at its last row, however many customers the user keeps, and
-    // its rows are then read by id (queries/index.ts, listCustomers). search_text is the last key
-    // rather than an INCLUDE column (drizzle has no INCLUDE); suffix truncation keeps it out of
-    // the inner pages. Forwards, the first also serves the export's (created_at, id).
-    index("customers_user_created_page_idx").on(t.userId, t.createdAt, t.id, t.searchText),
-    index("customers_user_status_page_idx").on(t.userId, t.status, t.createdAt, t.id, t.searchText),
+    index("customers_user_created_idx").on(t.userId, t.createdAt),
+    index("customers_user_status_created_idx").on(t.userId, t.status, t.createdAt),
     index("customers_user_last_contact_idx").on(t.userId, t.lastContactAt),
     index("customers_user_next_followup_idx").on(t.userId, t.nextFollowupAt),
     // The hourly reminders (customers/queries/reminders.ts) walk their due customers in these

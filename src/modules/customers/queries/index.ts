@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
-import { selectPage } from "../../../db/page";
+import { selectMatchedPage, selectPage } from "../../../db/page";
 import { type CustomerStatus, customers, followupLogs, systemConfig } from "../../../db/schema";
 import {
   type ColumnName,
@@ -241,13 +241,17 @@ const SORT_SQL: Record<CustomerSort, { expr: SQL; nullable: boolean }> = {
   company: { expr: sql`lower(${listed.company})`, nullable: true },
 };
 
-function orderBy(sort: string): SQL {
-  const desc = sort.startsWith("-");
-  const key = (desc ? sort.slice(1) : sort) as CustomerSort;
-  const { expr, nullable } = SORT_SQL[key];
-  const dir = sql.raw(desc ? "desc" : "asc");
+function sortOf(sort: string) {
+  const descending = sort.startsWith("-");
+  const { expr, nullable } = SORT_SQL[(descending ? sort.slice(1) : sort) as CustomerSort];
   // Customers without the value come last either way.
-  return sql`${expr} ${dir}${sql.raw(nullable ? " nulls last" : "")}, ${listed.id} ${dir}`;
+  return { sortKey: expr, descending, nullsLast: nullable };
+}
+
+function orderBy(sort: string): SQL {
+  const { sortKey, descending, nullsLast } = sortOf(sort);
+  const dir = sql.raw(descending ? "desc" : "asc");
+  return sql`${sortKey} ${dir}${sql.raw(nullsLast ? " nulls last" : "")}, ${listed.id} ${dir}`;
 }
 
 /**
@@ -289,18 +293,29 @@ export function listCustomers(
       sql`(${listed.nextFollowupAt} is null or ${listed.nextFollowupAt} > ${params.now}::timestamptz)`,
     );
   }
-  if (params.q) filters.push(searchFilter(params.q));
+  const where = sql.join(filters, sql` and `);
+  if (params.q) {
+    // A search reads all its matches whatever the shape: read them once (src/db/page.ts).
+    return selectMatchedPage<CustomerRow>(db, {
+      columns: COLUMNS,
+      from: LIST_FROM,
+      where: sql`${where} and ${searchFilter(params.q)}`,
+      key: listed.id,
+      ...sortOf(params.sort),
+      page: params.page,
+      size: params.size,
+    });
+  }
   return selectPage<CustomerRow>(db, {
     columns: COLUMNS,
     from: LIST_FROM,
-    where: sql.join(filters, sql` and `),
+    where,
     order: orderBy(params.sort),
     page: params.page,
     size: params.size,
     // Unfiltered, the total is every customer the user keeps: read from the kept count, so the
     // first page costs the same at 100,000 customers as at 1,000 (counting grew with them).
     total: filters.length === 1 ? customersKeptSql(params.userId) : undefined,
-    pageKey: listed.id,
   });
 }
 
