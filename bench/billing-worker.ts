@@ -43,7 +43,7 @@ const url = process.env.BILLING_DATABASE_URL ?? "";
 const poolSize = Number(process.env.BILLING_POOL_SIZE || 10);
 const workers = Number(process.env.BILLING_WORKERS || 20);
 const grantAmount = Number(process.env.BILLING_GRANT || 1_000_000);
-const OPERATION = "translate" as const;
+const OPERATION = (process.env.BILLING_OPERATION || "translate") as "translate";
 
 const send = (message: BillingMessage) => process.send?.(message);
 

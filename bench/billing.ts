@@ -6,6 +6,7 @@ import type {
   BillingReady,
   BillingRunResult,
 } from "./billing-worker";
+import { type ChargeStatementRun, prepareChargeStatement } from "./charge-statement";
 import { type CpuUse, cpuSince, cpuSnapshot } from "./cpu";
 import { fmt } from "./format";
 import { DURATION_S, median, RUNS, WARMUP_S } from "./load";
@@ -17,6 +18,8 @@ const BILLING_GRANT = 1_000_000;
 export const PGBENCH_SCALE = 10;
 export const PGBENCH_CLIENTS = 10;
 export const PGBENCH_THREADS = 2;
+/** What every bench charge pays for (credits.costs); the ledger check counts its consumptions. */
+const CHARGED_OPERATION = "translate";
 
 interface PgbenchRun {
   tps: number;
@@ -30,6 +33,10 @@ interface RunCost {
   postgresUs: number;
   /** The client's CPU (the billing worker; pgbench is not followed) per transaction, µs. */
   clientUs: number;
+  /** The kernel's part of clientUs. */
+  clientSystemUs: number;
+  /** pgbench's own CPU per transaction, µs (its runs' client). */
+  pgbenchUs: number;
   /** WAL bytes per transaction. */
   walBytes: number;
   /** Share of both cores busy during the run. */
@@ -56,6 +63,11 @@ export interface BillingResult {
   /** Median per-transaction cost of the charge runs and of the pgbench runs. */
   chargeCost: RunCost;
   pgbenchCost: RunCost;
+  /** The app's charge statement driven by pgbench (bench/charge-statement.ts): the database's
+   * own ceiling for a charge, without the Node client. */
+  statementRuns: ChargeStatementRun[];
+  statementTps: number;
+  statementCost: RunCost;
 }
 
 interface BillingCheck {
@@ -153,6 +165,8 @@ async function pgbenchRun(url: string, durationS: number): Promise<PgbenchRun> {
 const medianCost = (costs: RunCost[]): RunCost => ({
   postgresUs: median(costs.map((c) => c.postgresUs)),
   clientUs: median(costs.map((c) => c.clientUs)),
+  clientSystemUs: median(costs.map((c) => c.clientSystemUs)),
+  pgbenchUs: median(costs.map((c) => c.pgbenchUs)),
   walBytes: median(costs.map((c) => c.walBytes)),
   machineBusy: median(costs.map((c) => c.machineBusy)),
 });
@@ -168,6 +182,7 @@ function startBillingWorker(dbUrl: string, env: NodeJS.ProcessEnv) {
       BILLING_POOL_SIZE: String(BILLING_POOL_SIZE),
       BILLING_WORKERS: String(BILLING_WORKERS),
       BILLING_GRANT: String(BILLING_GRANT),
+      BILLING_OPERATION: CHARGED_OPERATION,
     },
     0,
     { ipc: true },
@@ -233,11 +248,12 @@ async function checkBalances(dbUrl: string, chargesCounted: number): Promise<Bil
               count(*) filter (where uc.balance = coalesce(l.total, 0))::int as matches,
               count(*) filter (where uc.balance <> coalesce(l.total, 0))::int as mismatches,
               count(*) filter (where uc.balance <> coalesce(lt.total, 0))::int as lot_mismatches,
-              (select count(*)::int from credit_consumptions where operation = 'translate') as consumptions
+              (select count(*)::int from credit_consumptions where operation = $1) as consumptions
        from users u
        left join user_credits uc on uc.user_id = u.id
        left join ledger l on l.user_id = u.id
        left join lots lt on lt.user_id = u.id`,
+      [CHARGED_OPERATION],
     );
     const row = rows[0]!;
     return {
@@ -271,6 +287,8 @@ export async function measureBilling(options: {
   createPgbenchDb: () => Promise<void>;
   dropPgbenchDb: () => Promise<void>;
   env: NodeJS.ProcessEnv;
+  /** Where the pgbench script of the charge statement is written. */
+  dir: string;
   log: (line: string) => void;
 }): Promise<BillingResult> {
   const { log } = options;
@@ -310,6 +328,8 @@ export async function measureBilling(options: {
       const cost: RunCost = {
         postgresUs: ((use.coreS.postgres ?? 0) * 1e6) / n,
         clientUs: ((use.coreS.client ?? 0) * 1e6) / n,
+        clientSystemUs: ((use.systemCoreS.client ?? 0) * 1e6) / n,
+        pgbenchUs: ((use.coreS.pgbench ?? 0) * 1e6) / n,
         walBytes: (await walBytesSince(lsn)) / n,
         machineBusy: use.machineBusy,
       };
@@ -317,6 +337,16 @@ export async function measureBilling(options: {
     };
     const chargeCosts: RunCost[] = [];
     const pgbenchCosts: RunCost[] = [];
+    const statementCosts: RunCost[] = [];
+    const statement = await prepareChargeStatement(wal, {
+      url: options.benchDbUrl,
+      dir: options.dir,
+      operation: CHARGED_OPERATION,
+      clients: PGBENCH_CLIENTS,
+      threads: PGBENCH_THREADS,
+    });
+    const statementWarmup = await statement.run(WARMUP_S);
+    const statementRuns: ChargeStatementRun[] = [];
 
     const warmup = await worker.run(WARMUP_S);
     if (warmup.charges === 0) {
@@ -343,12 +373,23 @@ export async function measureBilling(options: {
       pgbenchRuns.push(pgb);
       pgbenchCosts.push(pgbCost);
       log(`  pgbench -N run ${i + 1}/${RUNS}: ${fmt(pgb.tps)} tps`);
+      const { result: st, cost: stCost } = await costed(
+        () => statement.run(DURATION_S),
+        (r) => r.transactions,
+      );
+      statementRuns.push(st);
+      statementCosts.push(stCost);
+      log(`  the charge statement by pgbench, run ${i + 1}/${RUNS}: ${fmt(st.tps)} tps`);
     }
+    await statement.drop();
     await wal.end();
     await worker.stop();
     await options.dropPgbenchDb();
 
-    const chargesCounted = [warmup, ...runs].reduce((sum, r) => sum + r.charges, 0);
+    // Every consumption the check finds: the worker's charges and pgbench's.
+    const chargesCounted =
+      [warmup, ...runs].reduce((sum, r) => sum + r.charges, 0) +
+      [statementWarmup, ...statementRuns].reduce((sum, r) => sum + r.transactions, 0);
     const check = await checkBalances(options.benchDbUrl, chargesCounted);
     const chargesPerS = median(runs.map((r) => r.chargesPerS));
     const pgbenchTps = median(pgbenchRuns.map((r) => r.tps));
@@ -371,6 +412,9 @@ export async function measureBilling(options: {
       check,
       chargeCost: medianCost(chargeCosts),
       pgbenchCost: medianCost(pgbenchCosts),
+      statementRuns,
+      statementTps: median(statementRuns.map((r) => r.tps)),
+      statementCost: medianCost(statementCosts),
     };
   } finally {
     await worker.stop();

@@ -7,7 +7,7 @@ import {
   PGBENCH_SCALE,
   PGBENCH_THREADS,
 } from "../billing";
-import { state, withAdmin } from "../resources";
+import { makeTempDir, state, withAdmin } from "../resources";
 import type { BenchContext } from "../setup";
 
 /** chargeCredits in a child process against pgbench -N on its own database (bench/billing.ts). */
@@ -33,6 +33,7 @@ export async function measureBillingScenario(ctx: BenchContext): Promise<Billing
       state.pgbenchDbName = undefined;
     },
     env: { ...ctx.baseEnv, LOG_LEVEL: "silent" },
+    dir: await makeTempDir("bench-charge-"),
     log: ctx.log,
   });
   ctx.log(
