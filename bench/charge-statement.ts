@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fillPlaceholders } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import type { Db } from "../src/db/client";
@@ -24,8 +25,9 @@ async function captureChargeSql(operation: string): Promise<{ text: string; para
     dialect: new PgDialect(),
     session: {
       prepareQuery: (built: { sql: string; params: unknown[] }) => ({
-        execute: async () => {
-          captured = built;
+        // A prebuilt statement's params are placeholders, given their values here.
+        execute: async (values: Record<string, unknown> = {}) => {
+          captured = { sql: built.sql, params: fillPlaceholders(built.params, values) };
           return { rows: [{ cost: 1, ok: true }] };
         },
       }),
