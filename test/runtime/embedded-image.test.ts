@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -6,7 +6,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config";
 import { queryRows } from "../../src/db/client";
 import { openConfiguredDatabase, openPgliteDatabase } from "../../src/runtime/node/database";
-import { builtPgliteImage, pgliteImage } from "../../src/runtime/node/pglite-image";
+import {
+  builtPgliteCluster,
+  builtPgliteImage,
+  pgliteImage,
+} from "../../src/runtime/node/pglite-image";
 
 // A fresh embedded start loads the migrated image built at install (issue #13 item 6) instead of
 // running initdb and every migration: the cluster it opens is the image's (same system
@@ -25,10 +29,20 @@ async function systemIdentifier(db: Parameters<typeof queryRows>[0]): Promise<st
   return row!.id;
 }
 
+/** Paths under `dir` that group or others may use. */
+async function openToOthers(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const paths = entries.map((entry) => join(entry.parentPath, entry.name));
+  const modes = await Promise.all(paths.map(async (p) => [p, (await stat(p)).mode] as const));
+  return modes.filter(([, mode]) => mode & 0o077).map(([p, mode]) => `${p} ${mode.toString(8)}`);
+}
+
 describe("embedded start from the migrated image", () => {
   it("opens a new DATA_DIR from the image, migrated and seeded, and reopens it as it is", async () => {
     const image = await pgliteImage();
     expect(await builtPgliteImage()).toBe(image);
+    // Unpacked beside it: what a fresh start copies.
+    expect(await builtPgliteCluster()).toBe(image.replace(/\.tar\.gz$/, ".cluster"));
     const fromImage = await openPgliteDatabase("memory://", {
       loadDataDir: new Blob([await readFile(image)]),
     });
@@ -49,10 +63,14 @@ describe("embedded start from the migrated image", () => {
     expect(seeded!.migrations).toBeGreaterThan(15);
     await first.close();
     expect((await stat(join(dataDir, "pglite", "PG_VERSION"))).isFile()).toBe(true);
+    // A copy of the cache's cluster, owner-only like every data directory.
+    expect(await openToOthers(dataDir)).toEqual([]);
 
     // The second start finds a cluster and opens it: same identifier, nothing reloaded.
     const again = await openConfiguredDatabase(config);
     expect(await systemIdentifier(again.db)).toBe(imageId);
     await again.close();
+    // PostgreSQL rewrote its relation-cache files on that start: still owner-only.
+    expect(await openToOthers(dataDir)).toEqual([]);
   });
 });

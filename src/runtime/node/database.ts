@@ -1,5 +1,6 @@
-import { chmod, mkdir, readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import type { Dirent } from "node:fs";
+import { chmod, copyFile, mkdir, readdir, readFile, stat } from "node:fs/promises";
+import { join, relative } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -14,7 +15,7 @@ import * as schema from "../../db/schema";
 import { demoteUnverifiedListedAdmins } from "../../modules/account/service";
 import { seedDefaults } from "../seed-defaults";
 import { lockDataDir } from "./data-dir-lock";
-import { builtPgliteImage } from "./pglite-image";
+import { builtPgliteCluster, builtPgliteImage } from "./pglite-image";
 import { MIGRATIONS_FOLDER } from "./project-root";
 
 /**
@@ -41,6 +42,7 @@ export async function openPgliteDatabase(
     throw error;
   });
   if (tightenFiles) await ownerOnlyTree(dataDir);
+  else if (onDisk) await ownerOnlyRelcacheFiles(dataDir);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     kind: "pglite",
@@ -65,6 +67,37 @@ async function ownerOnlyDirectory(dir: string): Promise<boolean> {
   const { mode } = await stat(dir);
   if (mode & 0o077) await chmod(dir, 0o700);
   return created !== undefined || (mode & 0o077) !== 0;
+}
+
+/**
+ * A cluster directory copied file by file, all at once: fs.cp walks ~1,200 files one after
+ * another (~0.7 s), this ~0.1 s. Directories owner-only; files keep their (owner-only) modes.
+ */
+async function copyCluster(from: string, to: string): Promise<void> {
+  const entries = await readdir(from, { recursive: true, withFileTypes: true });
+  const relativePath = (entry: Dirent) => relative(from, join(entry.parentPath, entry.name));
+  await mkdir(to, { recursive: true, mode: 0o700 });
+  const dirs = entries.filter((entry) => entry.isDirectory()).map(relativePath);
+  // Sorted, a parent is made before its children.
+  for (const dir of dirs.sort()) await mkdir(join(to, dir), { mode: 0o700 });
+  await Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map(relativePath)
+      .map((file) => copyFile(join(from, file), join(to, file))),
+  );
+}
+
+/**
+ * PostgreSQL rewrites its relation-cache init files at every start, and PGlite creates them
+ * 0644: owner-only again, without walking the cluster.
+ */
+async function ownerOnlyRelcacheFiles(dataDir: string): Promise<void> {
+  const databases = await readdir(join(dataDir, "base")).catch(() => [] as string[]);
+  const files = [join(dataDir, "global"), ...databases.map((d) => join(dataDir, "base", d))].map(
+    (dir) => join(dir, "pg_internal.init"),
+  );
+  await Promise.all(files.map((file) => chmod(file, 0o600).catch(() => {})));
 }
 
 /** Every directory under `root` 0700 and every file 0600. */
@@ -113,13 +146,19 @@ export async function migratePostgres(url: string): Promise<void> {
 }
 
 /**
- * The embedded database: a new directory starts from the migrated image built at install time
- * (pglite-image.ts; ~1 s instead of ~5 s of initdb and migrations), or runs initdb when there is
- * none for the current migrations. An existing cluster opens as it is.
+ * The embedded database: a new directory starts as a copy of the migrated cluster built at
+ * install time (pglite-image.ts; ~0.1 s), else from its tarball (~1 s), else runs initdb and
+ * every migration (~5 s). An existing cluster opens as it is.
  */
 async function openEmbeddedDatabase(dataDir: string): Promise<Database> {
   const exists = await stat(join(dataDir, "PG_VERSION")).catch(() => undefined);
-  const image = exists ? undefined : await builtPgliteImage();
+  if (exists) return openPgliteDatabase(dataDir);
+  const cluster = await builtPgliteCluster();
+  if (cluster) {
+    await copyCluster(cluster, dataDir);
+    return openPgliteDatabase(dataDir);
+  }
+  const image = await builtPgliteImage();
   if (!image) return openPgliteDatabase(dataDir);
   return openPgliteDatabase(dataDir, { loadDataDir: new Blob([await readFile(image)]) });
 }
