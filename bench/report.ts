@@ -110,9 +110,9 @@ function chargeCostLines(billing: BillingResult): string[] {
       ? `both cores ${pct(c.machineBusy)} busy during the charges: CPU is the limit, ${fmt((c.postgresUs / (c.postgresUs + c.clientUs)) * 100)}% of it PostgreSQL's`
       : `cores ${pct(c.machineBusy)} busy: not CPU-bound (lock waits or commit latency)`;
   return [
-    `  per transaction (median of the runs): PostgreSQL CPU ${fmt(c.postgresUs)} µs per charge vs ${fmt(p.postgresUs)} µs per pgbench -N transaction (${fmt(c.postgresUs / p.postgresUs, 2)}x); the billing worker ${fmt(c.clientUs)} µs per charge (${fmt(c.clientSystemUs)} µs of it in the kernel) vs pgbench's own ${fmt(p.pgbenchUs)} µs per transaction; WAL ${fmt(c.walBytes)} B per charge vs ${fmt(p.walBytes)} B (${fmt(c.walBytes / p.walBytes, 1)}x)`,
+    `  per transaction (median of the runs): PostgreSQL CPU ${fmt(c.postgresUs)} µs per charge vs ${fmt(p.postgresUs)} µs per pgbench -N transaction (${fmt(c.postgresUs / p.postgresUs, 2)}x); the billing worker ${fmt(c.clientUs)} µs per charge (${fmt(c.clientSystemUs)} µs of it in the kernel) vs pgbench's own ${fmt(p.pgbenchUs)} µs per -N transaction (5 round trips); WAL ${fmt(c.walBytes)} B per charge vs ${fmt(p.walBytes)} B (${fmt(c.walBytes / p.walBytes, 1)}x)`,
     `  ${saturated}; a charge writes 2 rows (ledger, consumption) with their 7 index entries and updates 2 (lot, balance) where pgbench -N writes 1 unindexed row and updates 1`,
-    `  the same charge statement driven by pgbench's C client (-M prepared, a random user of the same): ${fmt(billing.statementTps)} tps, ${fmt(billing.statementTps / billing.pgbenchTps, 2)} of pgbench -N (${billing.statementRuns.map((r) => fmt(r.tps)).join(", ")}); PostgreSQL CPU ${fmt(billing.statementCost.postgresUs)} µs per charge: what the database allows a charge, without the Node client`,
+    `  the same charge statement driven by pgbench's C client (-M prepared, a random user of the same): ${fmt(billing.statementTps)} tps, ${fmt(billing.statementTps / billing.pgbenchTps, 2)} of pgbench -N (${billing.statementRuns.map((r) => fmt(r.tps)).join(", ")}); PostgreSQL CPU ${fmt(billing.statementCost.postgresUs)} µs and pgbench's ${fmt(billing.statementCost.pgbenchUs)} µs per charge: what the database allows a charge, without the Node client`,
   ];
 }
 
