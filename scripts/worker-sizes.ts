@@ -30,6 +30,10 @@ export interface WorkerSize {
   checkedGzipKiB: number;
   /** npm packages bundled into the script (from esbuild's metafile), sorted. */
   packages: string[];
+  /** Bundled sources that read the Stripe provider (`.payments.stripe`). */
+  stripeReaders: string[];
+  /** Whether the Worker's entry (functions/<env>.ts) hands in the Stripe provider's factory. */
+  stripeFactory: boolean;
   /** The directory wrangler wrote the bundle to (kept only when asked, for the cold start). */
   outdir: string;
   /** The entry module in outdir. */
@@ -80,6 +84,34 @@ export const HEAVY_PACKAGES: Record<string, readonly string[]> = {
 export const misplacedPackages = (size: WorkerSize): string[] =>
   size.packages.filter((name) => HEAVY_PACKAGES[name] && !HEAVY_PACKAGES[name].includes(size.env));
 
+/**
+ * A Worker that reads the Stripe provider but whose entry does not hand in its factory: its card
+ * payments would answer "not configured" whatever its secrets (src/deps.ts RuntimeAdapters.stripe).
+ */
+export const stripeWithoutFactory = (size: WorkerSize): boolean =>
+  size.stripeReaders.length > 0 && !size.stripeFactory;
+
+/** The project's own files among the bundle's inputs (paths relative to the root). */
+async function bundledSources(metafile: string): Promise<string[]> {
+  const meta = JSON.parse(await readFile(metafile, "utf8")) as { inputs: Record<string, unknown> };
+  return Object.keys(meta.inputs).filter((input) => /^(src|functions)\//.test(input));
+}
+
+async function stripeUse(sources: string[]): Promise<{ readers: string[]; factory: boolean }> {
+  const texts = await Promise.all(
+    sources.map(async (file) => [file, await readFile(join(ROOT, file), "utf8")] as const),
+  );
+  return {
+    readers: texts
+      .filter(([file, text]) => file.startsWith("src/") && /\.payments\.stripe\b/.test(text))
+      .map(([file]) => file),
+    factory: texts.some(
+      ([file, text]) =>
+        file.startsWith("functions/") && /stripe:\s*createStripeProvider/.test(text),
+    ),
+  };
+}
+
 /** The npm packages esbuild's metafile lists as inputs of the bundle. */
 async function bundledPackages(metafile: string): Promise<string[]> {
   const meta = JSON.parse(await readFile(metafile, "utf8")) as { inputs: Record<string, unknown> };
@@ -123,12 +155,15 @@ export async function measureWorkerSize(env: string, outdir: string): Promise<Wo
     (name) => name.endsWith(".js") && !NOT_UPLOADED(name) && !/^[0-9a-f]{40}-/.test(name),
   );
   if (!main) throw new Error(`no entry module in ${outdir}`);
+  const stripe = await stripeUse(await bundledSources(`${outdir}.meta.json`));
   return {
     env,
     rawKiB,
     gzipKiB,
     checkedGzipKiB: await gzipOfOutdir(outdir, main),
     packages: await bundledPackages(`${outdir}.meta.json`),
+    stripeReaders: stripe.readers,
+    stripeFactory: stripe.factory,
     outdir,
     main,
   };
@@ -179,6 +214,7 @@ export function formatWorkerSizes(sizes: readonly WorkerSize[]): string {
         misplacedPackages(size).length > 0
           ? ` (bundles ${misplacedPackages(size).join(", ")})`
           : "",
+        stripeWithoutFactory(size) ? " (reads Stripe without its factory)" : "",
       ].join(" "),
     );
   }
@@ -202,5 +238,12 @@ if (process.argv[1] && basename(process.argv[1]) === basename(fileURLToPath(impo
   for (const size of misplaced) {
     console.error(`${size.env} bundles ${misplacedPackages(size).join(", ")}: see HEAVY_PACKAGES`);
   }
-  process.exitCode = over.length + disagreeing.length + misplaced.length > 0 ? 1 : 0;
+  const stripeless = sizes.filter(stripeWithoutFactory);
+  for (const size of stripeless) {
+    console.error(
+      `${size.env} reads the Stripe provider (${size.stripeReaders.join(", ")}) but functions/${size.env}.ts does not pass { stripe: createStripeProvider }`,
+    );
+  }
+  process.exitCode =
+    over.length + disagreeing.length + misplaced.length + stripeless.length > 0 ? 1 : 0;
 }

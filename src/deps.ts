@@ -28,7 +28,9 @@ import {
   type WechatTemplateSender,
 } from "./providers/messaging/wechat";
 import { createGatewayClient, type PaymentGatewayClient } from "./providers/payment/gateway";
-import { createStripeProvider, type StripeProvider } from "./providers/payment/stripe";
+// Types only: the Stripe SDK is bundled into the Workers that charge cards, through the factory
+// their runtime hands in (RuntimeAdapters.stripe), not into every Worker through this file.
+import type { StripeProvider, StripeProviderOptions } from "./providers/payment/stripe";
 import type { RateLimiter } from "./providers/ratelimit/types";
 
 /** Keys generated or configured once per process and imported once. */
@@ -66,6 +68,13 @@ export interface RuntimeAdapters {
   instanceId?: string;
   /** Workers: `per-item` (a database connection belongs to one request); Node: `shared`. */
   heartbeat?: HeartbeatMode;
+  /**
+   * Makes the Stripe provider when STRIPE_* are set (providers/payment/stripe.ts
+   * createStripeProvider). Node hands it in; a Worker only when its routes or jobs take card
+   * payments or refunds (functions/*.ts; scripts/worker-sizes.ts checks that every Worker whose
+   * code reads the provider has it). Without it, the provider is null: "not configured".
+   */
+  stripe?: (options: StripeProviderOptions) => StripeProvider;
 }
 
 /** Everything with I/O, handed to routes and services; nothing else reads globals. */
@@ -159,8 +168,8 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
         })
       : null,
     stripe:
-      config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
-        ? createStripeProvider({
+      config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET && runtime.stripe
+        ? runtime.stripe({
             secretKey: config.STRIPE_SECRET_KEY,
             webhookSecret: config.STRIPE_WEBHOOK_SECRET,
             apiBase: config.STRIPE_API_BASE,

@@ -4,7 +4,7 @@ import { type App, buildApp } from "../app-core";
 import { type Config, ConfigError, parseConfig } from "../config";
 import type { Database, Db } from "../db/client";
 import { openNeonDatabase } from "../db/neon";
-import { buildDeps, type Deps } from "../deps";
+import { buildDeps, type Deps, type RuntimeAdapters } from "../deps";
 import { type DocsBundleSource, provideDocsBundle } from "../http/api-docs";
 import type { AppRouter } from "../http/router";
 import { createPrecompiledWasmPasswordHasher } from "../lib/password-wasm-module";
@@ -164,7 +164,11 @@ interface WorkerInstance {
   openDatabase: () => Database;
 }
 
-async function buildWorker(env: WorkerEnv, routes: () => AppRouter[]): Promise<WorkerInstance> {
+async function buildWorker(
+  env: WorkerEnv,
+  routes: () => AppRouter[],
+  options: WorkerOptions,
+): Promise<WorkerInstance> {
   const config = parseWorkerConfig(env);
   const openDatabase = () =>
     openNeonDatabase(config.DATABASE_URL, { wsProxy: config.NEON_WS_PROXY || undefined });
@@ -187,6 +191,7 @@ async function buildWorker(env: WorkerEnv, routes: () => AppRouter[]): Promise<W
     },
     platformIpHeader: "CF-Connecting-IP",
     heartbeat: "per-item",
+    stripe: options.stripe,
   });
   if (config.PDF_FONT_URL) {
     provideCjkFont(fetchedCjkFont(config.PDF_FONT_URL, { fetch: deps.fetch }));
@@ -241,6 +246,8 @@ function startupFailure(error: unknown): Response {
 export interface WorkerOptions {
   /** What a fired cron trigger runs (the cron Worker: src/jobs); without it, nothing. */
   onCron?: (deps: Deps, cron: string) => Promise<unknown>;
+  /** The Stripe provider's factory, for a Worker that takes card payments or refunds. */
+  stripe?: RuntimeAdapters["stripe"];
 }
 
 /** A Workers module serving the given routes; the app is built once per isolate. */
@@ -249,7 +256,7 @@ export function createWorker(routes: () => AppRouter[], options: WorkerOptions =
 
   function instanceFor(env: WorkerEnv): Promise<WorkerInstance> {
     if (!instance) {
-      const building = buildWorker(env, routes);
+      const building = buildWorker(env, routes, options);
       instance = building;
       // A failed build is not cached: the next request tries again (a secret may have been set).
       building.catch(() => {

@@ -7,6 +7,7 @@ import { type ConfigInput, parseConfig } from "../../src/config";
 import type { Database } from "../../src/db/client";
 import { buildDeps, type Deps, type RuntimeAdapters } from "../../src/deps";
 import { createLogger } from "../../src/lib/logger";
+import { createStripeProvider } from "../../src/providers/payment/stripe";
 import { createMemoryRateLimiter } from "../../src/providers/ratelimit/memory";
 import type { RateLimiter } from "../../src/providers/ratelimit/types";
 import { openPgliteDatabase, openPostgresDatabase } from "../../src/runtime/node/database";
@@ -131,6 +132,7 @@ export async function createTestContext(
       resolveHost: nodeResolver,
       secrets: TEST_SECRETS,
       logger: createLogger("silent"),
+      stripe: createStripeProvider,
       ...options.runtime,
       ...overrides,
     });

@@ -3,6 +3,7 @@ import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import type { RuntimeAdapters } from "../../deps";
 import { outboundPolicy } from "../../lib/outbound";
+import { createStripeProvider } from "../../providers/payment/stripe";
 import { createMemoryRateLimiter } from "../../providers/ratelimit/memory";
 import type { RateLimiter } from "../../providers/ratelimit/types";
 import { openConfiguredDatabase } from "./database";
@@ -34,6 +35,7 @@ export async function createNodeRuntime(
     limiter: createNodeRateLimiter(config),
     passwords: createNodePasswordHasher(),
     resolveHost: nodeResolver,
+    stripe: createStripeProvider,
     // Outbound calls re-check the address they connect to (DNS rebinding), lib/outbound.ts.
     fetch: createGuardedNodeFetch(outboundPolicy(config)),
     ...(config.SMTP_URL
