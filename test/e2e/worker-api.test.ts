@@ -5,15 +5,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encryptSecret, importEncryptionKey } from "../../src/lib/crypto";
 import { EXPORT_BATCH_ROWS } from "../../src/modules/imports/exports";
 import { nodeCjkFont } from "../../src/runtime/node/cjk-font";
 import { type FakeDeepl, startFakeDeepl } from "../fakes/deepl";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
-import { withDatabase } from "../support/global-setup";
 import { type NeonRelay, startNeonRelay } from "../support/neon-relay";
-import { callWorker, postJson, startWorker, TEST_BINDINGS, type Worker } from "../support/workerd";
+import {
+  callWorker,
+  postJson,
+  startWorker,
+  suiteDatabase,
+  TEST_BINDINGS,
+  type Worker,
+} from "../support/workerd";
 
 /**
  * The seller-facing Workers in workerd over the Neon driver: on the api Worker the customer
@@ -58,17 +64,14 @@ describe.skipIf(!DATABASE_URL)("api and documents Workers in workerd over the Ne
   let deepl: FakeDeepl;
   let databaseUrl = "";
   let token = "";
-  const databaseName = `ta_e2e_api_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  let database: Awaited<ReturnType<typeof suiteDatabase>> | undefined;
 
   const bearer = () => ({ authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), "ta-worker-api-"));
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${databaseName} template ${inject("postgresTemplate")}`);
-    await admin.end();
-    databaseUrl = withDatabase(DATABASE_URL!, databaseName);
+    database = await suiteDatabase("api");
+    databaseUrl = database.url;
     [openai, deepl] = await Promise.all([startFakeOpenAi(), startFakeDeepl()]);
     const font = await nodeCjkFont();
     fontServer = createServer((_req, res) => {
@@ -109,10 +112,7 @@ describe.skipIf(!DATABASE_URL)("api and documents Workers in workerd over the Ne
     await Promise.all([openai?.close(), deepl?.close()]);
     fontServer?.closeAllConnections();
     await new Promise((resolve) => fontServer?.close(resolve));
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${databaseName} with (force)`);
-    await admin.end();
+    await database?.drop();
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 

@@ -1,12 +1,17 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe";
-import { withDatabase } from "../support/global-setup";
 import { type NeonRelay, startNeonRelay } from "../support/neon-relay";
-import { callWorker, postJson, startWorker, TEST_BINDINGS, type Worker } from "../support/workerd";
+import {
+  callWorker,
+  postJson,
+  startWorker,
+  suiteDatabase,
+  TEST_BINDINGS,
+  type Worker,
+} from "../support/workerd";
 
 /**
  * The payments Worker takes card payments in workerd: the Stripe SDK is bundled only into the
@@ -24,19 +29,16 @@ describe.skipIf(!DATABASE_URL)("payments Worker in workerd: a card payment throu
   let payments: Worker;
   let token = "";
   let csrf = "";
-  const databaseName = `ta_e2e_pay_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  let database: Awaited<ReturnType<typeof suiteDatabase>>;
   const bearer = () => ({ authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), "ta-worker-pay-"));
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${databaseName} template ${inject("postgresTemplate")}`);
-    await admin.end();
+    database = await suiteDatabase("pay");
     [relay, stripe] = await Promise.all([startNeonRelay(), startFakeStripe()]);
     const bindings = {
       ...TEST_BINDINGS,
-      DATABASE_URL: withDatabase(DATABASE_URL!, databaseName),
+      DATABASE_URL: database.url,
       NEON_WS_PROXY: relay.proxy,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
@@ -65,10 +67,7 @@ describe.skipIf(!DATABASE_URL)("payments Worker in workerd: a card payment throu
     await Promise.all([auth?.dispose(), payments?.dispose()]);
     await relay?.close();
     await stripe?.close();
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${databaseName} with (force)`);
-    await admin.end();
+    await database?.drop();
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import WebSocket from "ws";
 import { wranglerEnvs } from "../../scripts/worker-sizes";
@@ -16,13 +16,13 @@ import { CRON_EXPRESSIONS, CRON_SCHEDULES } from "../../src/jobs/schedules";
 import { ARGON2_PARAMS } from "../../src/lib/password";
 import { HASH_WASM_SHA256 } from "../../src/lib/password-wasm-module";
 import { createNodePasswordHasher } from "../../src/runtime/node/password";
-import { withDatabase } from "../support/global-setup";
 import { type NeonRelay, startNeonRelay } from "../support/neon-relay";
 import {
   callWorker,
   postJson,
   ROOT,
   startWorker,
+  suiteDatabase,
   TEST_BINDINGS,
   type Worker,
   WRANGLER_TOML,
@@ -45,15 +45,12 @@ describe.skipIf(!DATABASE_URL)("auth Worker in workerd over the Neon driver", ()
   let relay: NeonRelay;
   let worker: Worker;
   let databaseUrl: string;
-  const databaseName = `ta_e2e_worker_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  let database: Awaited<ReturnType<typeof suiteDatabase>> | undefined;
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), "ta-worker-e2e-"));
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${databaseName} template ${inject("postgresTemplate")}`);
-    await admin.end();
-    databaseUrl = withDatabase(DATABASE_URL!, databaseName);
+    database = await suiteDatabase("worker");
+    databaseUrl = database.url;
     relay = await startNeonRelay();
     worker = await startAuthWorker(
       { ...TEST_BINDINGS, DATABASE_URL: databaseUrl, NEON_WS_PROXY: relay.proxy },
@@ -65,10 +62,7 @@ describe.skipIf(!DATABASE_URL)("auth Worker in workerd over the Neon driver", ()
   afterAll(async () => {
     await worker?.dispose();
     await relay?.close();
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${databaseName} with (force)`);
-    await admin.end();
+    await database?.drop();
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 

@@ -1,6 +1,9 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { inject } from "vitest";
 import { unstable_startWorker } from "wrangler";
+import { withDatabase } from "./global-setup";
 
 /** Starting the deployable Workers (wrangler.toml environments) in workerd for e2e tests. */
 
@@ -79,3 +82,28 @@ export const postJson = (json: unknown, headers: Record<string, string> = {}): R
   headers: { "content-type": "application/json", ...headers },
   body: JSON.stringify(json),
 });
+
+/**
+ * A database of one e2e suite's own, copied from the migrated template the global setup made;
+ * `drop` removes it (with its connections).
+ */
+export async function suiteDatabase(
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.DATABASE_URL!;
+  const name = `ta_e2e_${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name} template ${inject("postgresTemplate")}`);
+  return {
+    url: withDatabase(adminUrl, name),
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
+}
