@@ -134,14 +134,13 @@ export async function explainStatement(
   { prepared = false } = {},
 ): Promise<PlanSummary> {
   const execute = `execute ${PREPARED_NAME}(${values.map(literal).join(", ")})`;
-  if (prepared) {
+  if (!prepared) return explainRuns(client, text, values, runs);
+  try {
     await client.query(`prepare ${PREPARED_NAME} as ${text}`);
     for (let i = 0; i < EXECUTIONS_BEFORE_CACHED_PLAN; i++) await client.query(execute);
-  }
-  try {
-    return await explainRuns(client, prepared ? execute : text, prepared ? [] : values, runs);
+    return await explainRuns(client, execute, [], runs);
   } finally {
-    if (prepared) await client.query(`deallocate ${PREPARED_NAME}`);
+    await client.query(`deallocate ${PREPARED_NAME}`).catch(() => {});
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -51,8 +51,13 @@ describe("embedded start from the migrated image", () => {
 
     const dataDir = await mkdtemp(join(tmpdir(), "embedded-image-"));
     dirs.push(dataDir);
+    // What a start that died while copying the cluster leaves: a sibling, never the cluster's name.
+    const leftover = join(dataDir, "pglite.copy-999-abcdef");
+    await mkdir(join(leftover, "base"), { recursive: true });
+    await writeFile(join(leftover, "PG_VERSION"), "15\n");
     const config = parseConfig({ APP_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir });
     const first = await openConfiguredDatabase(config);
+    expect(await readdir(dataDir)).not.toContain("pglite.copy-999-abcdef");
     expect(await systemIdentifier(first.db)).toBe(imageId);
     const [seeded] = await queryRows<{ plans: number; migrations: number }>(
       first.db,

@@ -1,6 +1,16 @@
 import type { Dirent } from "node:fs";
-import { chmod, copyFile, mkdir, readdir, readFile, stat } from "node:fs/promises";
-import { join, relative } from "node:path";
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+} from "node:fs/promises";
+import { basename, dirname, join, relative } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -67,6 +77,47 @@ async function ownerOnlyDirectory(dir: string): Promise<boolean> {
   const { mode } = await stat(dir);
   if (mode & 0o077) await chmod(dir, 0o700);
   return created !== undefined || (mode & 0o077) !== 0;
+}
+
+/**
+ * The cluster copied beside `dataDir` and renamed onto it, so a start that dies part-way leaves
+ * no half cluster under the name (its next start would open it): only a `.copy-*` sibling, which
+ * the next start removes. False when the name is taken by something else (then the caller loads
+ * the tarball, as before).
+ */
+async function copiedInto(cluster: string, dataDir: string): Promise<boolean> {
+  const parent = dirname(dataDir);
+  const prefix = `${basename(dataDir)}.copy-`;
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    if (name.startsWith(prefix)) await rm(join(parent, name), { recursive: true, force: true });
+  }
+  const staging = `${dataDir}.copy-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    await copyCluster(cluster, staging);
+    await syncTree(staging);
+    await rename(staging, dataDir);
+    return true;
+  } catch {
+    await rm(staging, { recursive: true, force: true });
+    return false;
+  }
+}
+
+/** Every file of a tree flushed to disk, so the rename never names files a power cut emptied. */
+async function syncTree(root: string): Promise<void> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  await Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map(async (entry) => {
+        const file = await open(join(entry.parentPath, entry.name), "r");
+        try {
+          await file.sync();
+        } finally {
+          await file.close();
+        }
+      }),
+  );
 }
 
 /**
@@ -154,10 +205,7 @@ async function openEmbeddedDatabase(dataDir: string): Promise<Database> {
   const exists = await stat(join(dataDir, "PG_VERSION")).catch(() => undefined);
   if (exists) return openPgliteDatabase(dataDir);
   const cluster = await builtPgliteCluster();
-  if (cluster) {
-    await copyCluster(cluster, dataDir);
-    return openPgliteDatabase(dataDir);
-  }
+  if (cluster && (await copiedInto(cluster, dataDir))) return openPgliteDatabase(dataDir);
   const image = await builtPgliteImage();
   if (!image) return openPgliteDatabase(dataDir);
   return openPgliteDatabase(dataDir, { loadDataDir: new Blob([await readFile(image)]) });
