@@ -6,7 +6,7 @@ import type {
   BillingReady,
   BillingRunResult,
 } from "./billing-worker";
-import { type ChargeStatementRun, prepareChargeStatement } from "./charge-statement";
+import { prepareChargeStatement } from "./charge-statement";
 import { type CpuUse, cpuSince, cpuSnapshot } from "./cpu";
 import { fmt } from "./format";
 import { DURATION_S, median, RUNS, WARMUP_S } from "./load";
@@ -21,7 +21,7 @@ export const PGBENCH_THREADS = 2;
 /** What every bench charge pays for (credits.costs); the ledger check counts its consumptions. */
 const CHARGED_OPERATION = "translate";
 
-interface PgbenchRun {
+export interface PgbenchRun {
   tps: number;
   latencyMs: number;
   transactions: number;
@@ -65,7 +65,7 @@ export interface BillingResult {
   pgbenchCost: RunCost;
   /** The app's charge statement driven by pgbench (bench/charge-statement.ts): the database's
    * own ceiling for a charge, without the Node client. */
-  statementRuns: ChargeStatementRun[];
+  statementRuns: PgbenchRun[];
   statementTps: number;
   statementCost: RunCost;
 }
@@ -110,7 +110,7 @@ function libpqEnv(url: string): NodeJS.ProcessEnv {
   return env;
 }
 
-export function pgbench(args: string[], url: string, timeoutMs: number): Promise<string> {
+function pgbench(args: string[], url: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const proc = spawn("pgbench", args, { env: libpqEnv(url), stdio: ["ignore", "pipe", "pipe"] });
     pgbenchProcs.add(proc);
@@ -151,6 +151,30 @@ async function pgbenchRun(url: string, durationS: number): Promise<PgbenchRun> {
     url,
     (durationS + 30) * 1000,
   );
+  return pgbenchFigures(output);
+}
+
+/** A SQL script run by pgbench as prepared statements (the app's statements are named). */
+export async function pgbenchScript(
+  url: string,
+  file: string,
+  options: { clients: number; threads: number; seconds: number },
+): Promise<PgbenchRun> {
+  const { clients, threads, seconds } = options;
+  const output = await pgbench(
+    ["-n", "-M", "prepared", "-c", String(clients), "-j", String(threads)].concat([
+      "-T",
+      String(seconds),
+      "-f",
+      file,
+    ]),
+    url,
+    (seconds + 30) * 1000,
+  );
+  return pgbenchFigures(output);
+}
+
+function pgbenchFigures(output: string): PgbenchRun {
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output);
   if (!tps) throw new Error(`pgbench: no tps in output:\n${output}`);
   const latency = /latency average = ([\d.]+) ms/.exec(output);
@@ -348,7 +372,7 @@ export async function measureBilling(options: {
       threads: PGBENCH_THREADS,
     });
     const statementWarmup = await statement.run(WARMUP_S);
-    const statementRuns: ChargeStatementRun[] = [];
+    const statementRuns: PgbenchRun[] = [];
 
     const warmup = await worker.run(WARMUP_S);
     if (warmup.charges === 0) {

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import type pg from "pg";
-import { pgbench } from "./billing";
+import { pgbenchScript } from "./billing";
 import { captureListStatement, listLiteralSql } from "./list-statement";
 import { median } from "./load";
 import { meStatementFor } from "./me-statement";
@@ -115,28 +115,8 @@ export async function measureStatementCeilings(options: {
   const list = await captureListStatement(LIST_PATH);
   writeFileSync(files.list, `${listLiteralSql(list, options.userId)}\n`);
   writeFileSync(files.me, `${meStatement(options.userId)}\n`);
-  const run = async (file: string, seconds: number) => {
-    const output = await pgbench(
-      [
-        "-n",
-        "-M",
-        "prepared",
-        "-c",
-        String(options.clients),
-        "-j",
-        String(options.threads),
-        "-T",
-        String(seconds),
-        "-f",
-        file,
-      ],
-      options.url,
-      (seconds + 30) * 1000,
-    );
-    const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output);
-    if (!tps) throw new Error(`pgbench: no tps in output:\n${output}`);
-    return Number(tps[1]);
-  };
+  const run = async (file: string, seconds: number) =>
+    (await pgbenchScript(options.url, file, { ...options, seconds })).tps;
   await run(files.list, 1);
   await run(files.me, 1);
   const runs: { list: number; me: number }[] = [];

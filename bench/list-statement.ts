@@ -1,3 +1,4 @@
+import { fillPlaceholders, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import type { Db } from "../src/db/client";
@@ -18,31 +19,51 @@ export interface ListStatement {
 
 const USER_MARKER = "00000000-0000-4000-8000-00000000c0de";
 
-export async function captureListStatement(listPath: string): Promise<ListStatement> {
-  const url = new URL(listPath, "http://bench");
+/**
+ * The one statement `send` makes the app's query code send, with its values (a prebuilt
+ * statement's placeholders filled), from a Db that records it and answers `rows`.
+ */
+export async function captureStatement(
+  send: (db: Db) => Promise<unknown>,
+  rows: unknown[] = [],
+): Promise<{ sql: string; params: unknown[] }> {
   let captured: { sql: string; params: unknown[] } | undefined;
+  const dialect = new PgDialect();
   const db = {
-    dialect: new PgDialect(),
+    dialect,
+    // queryRows (db.execute) and the named statements (session.prepareQuery) alike.
+    execute: async (query: SQL) => {
+      captured = dialect.sqlToQuery(query);
+      return { rows };
+    },
     session: {
       prepareQuery: (built: { sql: string; params: unknown[] }) => ({
-        execute: async () => {
-          captured = built;
-          return { rows: [] };
+        execute: async (values: Record<string, unknown> = {}) => {
+          captured = { sql: built.sql, params: fillPlaceholders(built.params, values) };
+          return { rows };
         },
       }),
     },
   } as unknown as Db;
+  await send(db);
+  if (!captured) throw new Error("no statement was captured");
+  return captured;
+}
+
+export async function captureListStatement(listPath: string): Promise<ListStatement> {
+  const url = new URL(listPath, "http://bench");
   const size = Number(url.searchParams.get("size"));
-  await listCustomers(db, {
-    userId: USER_MARKER,
-    now: new Date().toISOString(),
-    status: url.searchParams.get("status") as "negotiating",
-    q: url.searchParams.get("q")?.toLowerCase(),
-    sort: "-created_at",
-    page: 1,
-    size,
-  });
-  if (!captured) throw new Error("the list statement was not captured");
+  const captured = await captureStatement((db) =>
+    listCustomers(db, {
+      userId: USER_MARKER,
+      now: new Date().toISOString(),
+      status: url.searchParams.get("status") as "negotiating",
+      q: url.searchParams.get("q")?.toLowerCase(),
+      sort: "-created_at",
+      page: 1,
+      size,
+    }),
+  );
   const userParams = captured.params.flatMap((p, i) => (p === USER_MARKER ? [i] : []));
   if (userParams.length === 0) throw new Error("the list statement does not take the user id");
   return { text: captured.sql, params: captured.params, userParams, size };
@@ -55,7 +76,8 @@ export function listValues(statement: ListStatement, userId: string): unknown[] 
   return values;
 }
 
-const literal = (value: unknown): string => {
+/** A value written into SQL text (for pgbench, which takes a script of SQL). */
+export const sqlLiteral = (value: unknown): string => {
   if (value === null || value === undefined) return "null";
   if (typeof value === "number" || typeof value === "bigint") return String(value);
   if (typeof value === "boolean") return value ? "true" : "false";
@@ -65,7 +87,9 @@ const literal = (value: unknown): string => {
 /** The statement with its values written in (for pgbench, which takes a script of SQL). */
 export function listLiteralSql(statement: ListStatement, userId: string): string {
   const values = listValues(statement, userId);
-  const text = statement.text.replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
+  const text = statement.text.replace(/\$(\d+)/g, (_, n: string) =>
+    sqlLiteral(values[Number(n) - 1]),
+  );
   return `${text.replace(/\s+/g, " ")};`;
 }
 
@@ -133,7 +157,7 @@ export async function explainStatement(
   runs: number,
   { prepared = false } = {},
 ): Promise<PlanSummary> {
-  const execute = `execute ${PREPARED_NAME}(${values.map(literal).join(", ")})`;
+  const execute = `execute ${PREPARED_NAME}(${values.map(sqlLiteral).join(", ")})`;
   if (!prepared) return explainRuns(client, text, values, runs);
   try {
     await client.query(`prepare ${PREPARED_NAME} as ${text}`);

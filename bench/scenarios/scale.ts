@@ -3,14 +3,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
-import type { Db } from "../../src/db/client";
 import type { Deps } from "../../src/deps";
 import { healthOverview } from "../../src/modules/customers/health";
 import { listCustomers } from "../../src/modules/customers/queries";
 import { SEEDED_CUSTOMER_IDENTITY } from "../customers";
+import { captureStatement } from "../list-statement";
 import { median } from "../load";
 import {
   baseEnv,
@@ -465,38 +463,24 @@ interface Statement {
  * own query functions run against a Db that records what it is asked to execute.
  */
 async function scaleStatements(userId: string): Promise<Record<PlanName, Statement>> {
-  const seen: Statement[] = [];
-  const dialect = new PgDialect();
-  const db = {
-    dialect,
-    execute: async (query: SQL) => {
-      seen.push(dialect.sqlToQuery(query));
-      return { rows: [] };
-    },
-    session: {
-      prepareQuery: (built: Statement) => ({
-        execute: async () => {
-          seen.push(built);
-          return { rows: [] };
-        },
-      }),
-    },
-  } as unknown as Db;
   const now = new Date().toISOString();
-  await listCustomers(db, {
-    userId,
-    now,
-    status: LIST_STATUS,
-    q: LIST_QUERY,
-    sort: "-created_at",
-    page: 1,
-    size: 20,
-  });
-  const listSearch = seen.pop()!;
-  await listCustomers(db, { userId, now, sort: "-created_at", page: 1, size: 20 });
-  const listFirst = seen.pop()!;
-  await healthOverview({ db, clock: { now: () => new Date(now) } } as unknown as Deps, userId);
-  const overview = seen.pop()!;
+  const listSearch = await captureStatement((db) =>
+    listCustomers(db, {
+      userId,
+      now,
+      status: LIST_STATUS,
+      q: LIST_QUERY,
+      sort: "-created_at",
+      page: 1,
+      size: 20,
+    }),
+  );
+  const listFirst = await captureStatement((db) =>
+    listCustomers(db, { userId, now, sort: "-created_at", page: 1, size: 20 }),
+  );
+  const overview = await captureStatement((db) =>
+    healthOverview({ db, clock: { now: () => new Date(now) } } as unknown as Deps, userId),
+  );
   return { listSearch, listFirst, overview };
 }
 
