@@ -151,7 +151,10 @@ export const adminAuditLog = pgTable(
     targetId: text("target_id"),
     /** `{field: {before, after}}` for the fields the write changed; secrets never appear. */
     changes: jsonb("changes").$type<Record<string, { before: unknown; after: unknown }>>(),
+    /** The server's own request id (the response's X-Request-Id, the access log's). */
     requestId: text("request_id"),
+    /** The caller's X-Request-Id when it sent a well-formed one: kept beside ours, never as it. */
+    clientRequestId: text("client_request_id"),
     ip: text("ip"),
     createdAt: createdAt(),
   },
