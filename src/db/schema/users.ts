@@ -115,6 +115,22 @@ export const sessionRevocations = pgTable(
   (t) => [index("session_revocations_revoked_at_idx").on(t.revokedAt)],
 );
 
+/**
+ * Wrong passwords for addresses no account has, keyed by the address's SHA-256 (no address is
+ * stored): the per-account delay (docs/adr/0061) applies to them exactly as to an account, so a
+ * throttled answer says nothing about whether the account exists (docs/adr/0084). Rows older
+ * than the forgetting window are purged daily.
+ */
+export const unknownLoginFailures = pgTable(
+  "unknown_login_failures",
+  {
+    addressHash: text("address_hash").primaryKey(),
+    failedLoginCount: integer("failed_login_count").notNull(),
+    lastFailedLoginAt: tstz("last_failed_login_at").notNull(),
+  },
+  (t) => [index("unknown_login_failures_last_failed_idx").on(t.lastFailedLoginAt)],
+);
+
 export const EMAIL_TOKEN_PURPOSES = ["verify_email", "reset_password", "change_email"] as const;
 
 /** Single-use tokens sent by mail; only their SHA-256 is stored. */
