@@ -64,8 +64,11 @@ const insertItems = (quotationIdFrom: SQL, items: QuotationItemValues[]) => sql`
 
 /**
  * Inserts a quotation and its items in one statement, numbered `<prefix>-NNN` (the next number
- * of the user's quotations with that prefix, which is `Q-YYYYMMDD`). Two creates racing for one
- * number collide on the unique (user_id, quote_no): the caller retries.
+ * of the user's quotations with that prefix, which is `Q-YYYYMMDD`). Padded to at least three
+ * digits, never cut to them: the 1,000th of a day is `-1000` (lpad alone truncates to its
+ * width, and `-100` was taken). The next number is the largest one read as a number, so `-1000`
+ * follows `-999`. Two creates racing for one number collide on the unique (user_id, quote_no):
+ * the caller retries.
  */
 export async function insertQuotation(
   db: Db,
@@ -93,12 +96,13 @@ export async function insertQuotation(
     sql`with q as (
           insert into ${t} (${columnNames([t.id, t.userId, t.customerId, t.quoteNo, t.currency, t.incoterm, t.validUntil, t.subtotal, t.discount, t.shipping, t.total, t.notes, t.exchangeRates])})
           select ${params.id}, ${userId}, ${params.customerId},
-            ${prefix} || '-' || lpad((coalesce(max(substring(${t.quoteNo} from 12)::int), 0) + 1)::text, 3, '0'),
+            ${prefix} || '-' || lpad(counter.n::text, greatest(3, length(counter.n::text)), '0'),
             ${params.currency}, ${params.incoterm}, ${params.validUntil},
             ${params.subtotal}, ${params.discount}, ${params.shipping}, ${params.total},
             ${params.notes}, ${JSON.stringify(params.exchangeRates)}::jsonb
-          from ${t}
-          where ${t.userId} = ${userId} and ${t.quoteNo} ~ ${`^${prefix}-[0-9]+$`}
+          from (select coalesce(max(substring(${t.quoteNo} from ${prefix.length + 2}::int)::bigint), 0) + 1 as n
+                from ${t}
+                where ${t.userId} = ${userId} and ${t.quoteNo} ~ ${`^${prefix}-[0-9]+$`}) counter
           returning ${t.id}
         ), items as (${insertItems(sql`q`, params.items)} returning 1)
         select id from q`,
