@@ -13,6 +13,7 @@ import { purgeExpiredNonces } from "../modules/payments/queries/nonce-cleanup";
 import { grantRunningAllowances } from "../modules/payments/queries/subscription-allowances";
 import { expirePendingOrders } from "../modules/payments/service/orders";
 import { reconcilePendingRefunds } from "../modules/payments/service/refunds";
+import { purgeUnknownLoginFailures } from "../modules/users/queries/sign-in";
 import { downgradeExpiredPlansBatch } from "../modules/users/queries/trial-downgrade";
 import type { CronTask } from "./schedules";
 
@@ -45,10 +46,14 @@ export async function downgradeExpiredPlans(deps: Deps): Promise<{ downgraded: n
   return { downgraded };
 }
 
-/** Deletes idempotency keys, payment nonces and session revocations past their use. */
+/**
+ * Deletes idempotency keys, payment nonces, session revocations and unknown-address login
+ * failures past their use.
+ */
 export async function purgeExpired(deps: Deps): Promise<{ nonces: number; sessions: number }> {
   await purgeExpiredIdempotencyKeys(deps);
   const sessions = await purgeSessionRevocations(deps);
+  await purgeUnknownLoginFailures(deps.db, { now: nowIso(deps) });
   const nonces = await purgeExpiredNonces(deps.db, { now: nowIso(deps) });
   return { nonces, sessions };
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
+import { purgeExpired } from "../../src/jobs/tasks";
 import type { PasswordHasher } from "../../src/lib/password";
 import { LOGIN_THROTTLE } from "../../src/modules/auth/service";
 import { createNodePasswordHasher } from "../../src/runtime/node/password";
@@ -182,5 +183,75 @@ describe("login failures per account", () => {
     now += 24 * 3600 * 1000 + 1000;
     expect((await login(user.email, "wrong-password", randomIp(), clockApp)).status).toBe(401);
     expect((await failures(user.userId)).failed_login_count).toBe(1);
+  });
+});
+
+describe("an address no account has is throttled alike (ADR 0084)", () => {
+  /** Status, every header but the per-request ones, and the body: what a caller can compare. */
+  const seen = (r: Awaited<ReturnType<typeof login>>) => ({
+    status: r.status,
+    headers: [...r.res.headers.entries()].filter(
+      ([name]) => !["x-request-id", "date", "set-cookie"].includes(name),
+    ),
+    body: r.body,
+  });
+
+  it("the same answers, waits and hashing after N wrong passwords, known or unknown", async () => {
+    const user = await registerUser(app);
+    const unknown = randomEmail();
+    let now = Date.now();
+    const clockApp = await ctx.makeApp({ clock: { now: () => new Date(now) } });
+    const attempt = (email: string, password: string) =>
+      login(email, password, randomIp(), clockApp);
+    const round = async (label: string) => {
+      const known = `${label}-known-${Math.random()}`;
+      const other = `${label}-unknown-${Math.random()}`;
+      const [a, b] = [await attempt(user.email, known), await attempt(unknown, other)];
+      // The same work for both: hashed both or neither (a refusal runs no hash).
+      expect(verified.includes(known), label).toBe(verified.includes(other));
+      return [seen(a), seen(b)] as const;
+    };
+    for (let i = 0; i < LOGIN_THROTTLE.FREE_FAILURES; i++) {
+      const [known, other] = await round(`free${i}`);
+      expect(known.status).toBe(401);
+      expect(other).toEqual(known);
+    }
+    for (const delay of [1, 2, 4]) {
+      const [known, other] = await round(`early${delay}`);
+      expect(known.status).toBe(429);
+      expect(known.headers).toContainEqual(["retry-after", String(delay)]);
+      expect(other).toEqual(known);
+      now += delay * 1000;
+      const [knownLate, otherLate] = await round(`late${delay}`);
+      expect(knownLate.status).toBe(401);
+      expect(otherLate).toEqual(knownLate);
+    }
+  });
+
+  it("30 parallel wrong passwords for an unknown address: 5 are tried, 25 refused", async () => {
+    const email = randomEmail();
+    const ips = Array.from({ length: 6 }, () => randomIp());
+    const wrong = Array.from({ length: 30 }, (_, i) => `unknown-${i}-${Math.random()}`);
+    const results = await Promise.all(wrong.map((pw, i) => login(email, pw, ips[i % 6]!)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBe(LOGIN_THROTTLE.FREE_FAILURES);
+    expect(statuses.filter((s) => s === 429).length).toBe(30 - LOGIN_THROTTLE.FREE_FAILURES);
+    expect(wrong.filter((pw) => verified.includes(pw))).toHaveLength(LOGIN_THROTTLE.FREE_FAILURES);
+    // Stored under the address's hash only; the daily purge drops it once forgotten.
+    const rows = await queryRows<{ address_hash: string }>(
+      deps.db,
+      sql`select address_hash from unknown_login_failures`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain(email);
+    const later = await ctx.makeInstance({
+      clock: { now: () => new Date(Date.now() + 25 * 3600_000) },
+    });
+    await purgeExpired(later.deps);
+    const left = await queryRows<{ n: number }>(
+      deps.db,
+      sql`select count(*)::int as n from unknown_login_failures`,
+    );
+    expect(left[0]!.n).toBe(0);
   });
 });

@@ -201,12 +201,16 @@ export async function loginWithPassword(
   ip: string,
   guest?: GuestCaller,
 ) {
-  const user = await claimLoginAttempt(deps.db, {
+  const addressHash = await sha256Hex(input.email);
+  const claim = await claimLoginAttempt(deps.db, {
     email: input.email,
+    addressHash,
     now: nowIso(deps),
     addressKey: ipRateLimitKey(ip),
   });
-  if (user && !user.allowed) throw accountThrottled(user.retry_after ?? 1);
+  // The same 429 whether or not an account has the address (ADR 0084).
+  if (!claim.allowed) throw accountThrottled(claim.retry_after ?? 1);
+  const user = claim.id === null ? undefined : { ...claim, id: claim.id };
   let valid: boolean;
   try {
     valid = user?.password_hash
@@ -214,8 +218,8 @@ export async function loginWithPassword(
       : await deps.passwords.verify(await dummyHash(deps), input.password).then(() => false);
   } catch (error) {
     // Shed before verifying: the claimed attempt was never tried, so it is not a failure.
-    if (user && error instanceof HasherBusyError) {
-      await releaseLoginAttempt(deps.db, { id: user.id });
+    if (error instanceof HasherBusyError) {
+      await releaseLoginAttempt(deps.db, user ? { id: user.id } : { addressHash });
     }
     throw error;
   }

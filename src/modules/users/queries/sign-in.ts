@@ -1,7 +1,7 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
-import { systemConfig, users } from "../../../db/schema";
+import { systemConfig, unknownLoginFailures, users } from "../../../db/schema";
 import { col, columnNames, type DbRow } from "../../../db/sql";
 
 /**
@@ -105,28 +105,46 @@ const failureDelay = (count: SQL) =>
     else least(${LOGIN_THROTTLE.MAX_DELAY_SECONDS},
                power(2, least(${count} - ${LOGIN_THROTTLE.FREE_FAILURES}, 20))) end)`;
 
+/** Whether a row with `count` failures, the last at `last`, may try a password at `at`. */
+const failureAllowed = (at: SQL, count: SQL, last: SQL) =>
+  sql`(${count} < ${LOGIN_THROTTLE.FREE_FAILURES} or ${last} is null
+    or ${last} <= ${at} - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval
+    or ${last} + ${failureDelay(count)} <= ${at})`;
+
 /** Whether the users row `u` may try a password at `at`. */
 const attemptAllowed = (at: SQL) =>
-  sql`(${u.failedLoginCount} < ${LOGIN_THROTTLE.FREE_FAILURES} or ${u.lastFailedLoginAt} is null
-    or ${u.lastFailedLoginAt} <= ${at} - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval
-    or ${u.lastFailedLoginAt} + ${failureDelay(sql`${u.failedLoginCount}`)} <= ${at})`;
+  failureAllowed(at, sql`${u.failedLoginCount}`, sql`${u.lastFailedLoginAt}`);
 
 /**
  * Reads the account of a password login and claims the attempt: counts it as a failure in
  * advance only when the account's delay has passed (or `addressKey` is one of its known login
  * addresses). `allowed` false: refused, `retry_after` seconds to wait.
+ *
+ * An address no account has gets the same delay from its row in unknown_login_failures (keyed
+ * by `addressHash`, the address's SHA-256), claimed by the same rule in the same statement, so
+ * the throttled answer and its timing are alike whether or not the account exists (ADR 0084).
+ * Always one row; `id` is null when no account has the address.
  */
 export async function claimLoginAttempt(
   db: Db,
-  { email, now, addressKey }: { email: string; now: string; addressKey: string },
+  {
+    email,
+    addressHash,
+    now,
+    addressKey,
+  }: { email: string; addressHash: string; now: string; addressKey: string },
 ) {
   const at = sql`${now}::timestamptz`;
-  const [row] = await queryRows<
-    Pick<DbRow<typeof users>, "id" | "password_hash" | "status"> & {
-      allowed: boolean;
-      retry_after: number | null;
-    }
-  >(
+  const f = unknownLoginFailures;
+  const forgotten = (last: SQL) =>
+    sql`(${last} <= ${at} - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval)`;
+  const [row] = await queryRows<{
+    id: DbRow<typeof users>["id"] | null;
+    password_hash: DbRow<typeof users>["password_hash"];
+    status: DbRow<typeof users>["status"] | null;
+    allowed: boolean;
+    retry_after: number | null;
+  }>(
     db,
     sql`with target as (
         select ${users.id}, ${users.passwordHash}, ${users.status}, ${users.failedLoginCount},
@@ -135,26 +153,73 @@ export async function claimLoginAttempt(
       claimed as (
         update ${users} ${u} set
           ${col(u.failedLoginCount)} = case
-            when ${u.lastFailedLoginAt} is null
-              or ${u.lastFailedLoginAt} <= ${at} - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval
+            when ${u.lastFailedLoginAt} is null or ${forgotten(sql`${u.lastFailedLoginAt}`)}
             then 1 else ${u.failedLoginCount} + 1 end,
           ${col(u.lastFailedLoginAt)} = ${at}
         where ${u.email} = ${email}
           and (${attemptAllowed(at)} or ${addressKey} = any(${u.loginAddresses}))
-        returning ${u.id})
-      select t.id, t.password_hash, t.status, exists (select 1 from claimed) as allowed,
-        ceil(extract(epoch from t.last_failed_login_at
-          + ${failureDelay(sql`t.failed_login_count`)} - ${at}))::int as retry_after
-      from target t`,
+        returning ${u.id}),
+      unknown_before as (
+        select ${f.failedLoginCount}, ${f.lastFailedLoginAt} from ${f}
+        where ${f.addressHash} = ${addressHash} and not exists (select 1 from target)),
+      unknown_claimed as (
+        insert into ${f} (${columnNames([f.addressHash, f.failedLoginCount, f.lastFailedLoginAt])})
+        select ${addressHash}, 1, ${at} where not exists (select 1 from target)
+        on conflict (${col(f.addressHash)}) do update set
+          ${col(f.failedLoginCount)} = case when ${forgotten(sql`${f.lastFailedLoginAt}`)}
+            then 1 else ${f.failedLoginCount} + 1 end,
+          ${col(f.lastFailedLoginAt)} = ${at}
+        where ${failureAllowed(at, sql`${f.failedLoginCount}`, sql`${f.lastFailedLoginAt}`)}
+        returning 1),
+      seen as (
+        select t.id, t.password_hash, t.status, t.failed_login_count, t.last_failed_login_at,
+          exists (select 1 from claimed) as allowed
+        from target t
+        union all
+        select null, null, null, b.failed_login_count, b.last_failed_login_at,
+          exists (select 1 from unknown_claimed)
+        from (select 1) one left join unknown_before b on true
+        where not exists (select 1 from target))
+      select id, password_hash, status, allowed,
+        ceil(extract(epoch from last_failed_login_at
+          + ${failureDelay(sql`failed_login_count`)} - ${at}))::int as retry_after
+      from seen`,
   );
-  return row;
+  return row!;
+}
+
+/**
+ * Unknown-address failures older than the window in which they count: they would be forgotten
+ * at the next attempt anyway (for the daily purge).
+ */
+export async function purgeUnknownLoginFailures(db: Db, { now }: { now: string }) {
+  const f = unknownLoginFailures;
+  const rows = await queryRows<{ n: number }>(
+    db,
+    sql`with gone as (delete from ${f}
+        where ${f.lastFailedLoginAt} <= ${now}::timestamptz - ${LOGIN_THROTTLE.FAILURES_FORGOTTEN_AFTER}::interval
+        returning 1)
+      select count(*)::int as n from gone`,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** Gives back an attempt claimed by claimLoginAttempt that was never tried (hasher busy). */
-export async function releaseLoginAttempt(db: Db, { id }: { id: string }) {
+export async function releaseLoginAttempt(
+  db: Db,
+  target: { id: string } | { addressHash: string },
+) {
+  if ("id" in target) {
+    await db.execute(
+      sql`update ${users} set ${col(users.failedLoginCount)} = ${users.failedLoginCount} - 1
+          where ${users.id} = ${target.id} and ${users.failedLoginCount} > 0`,
+    );
+    return;
+  }
+  const f = unknownLoginFailures;
   await db.execute(
-    sql`update ${users} set ${col(users.failedLoginCount)} = ${users.failedLoginCount} - 1
-        where ${users.id} = ${id} and ${users.failedLoginCount} > 0`,
+    sql`update ${f} set ${col(f.failedLoginCount)} = ${f.failedLoginCount} - 1
+        where ${f.addressHash} = ${target.addressHash} and ${f.failedLoginCount} > 0`,
   );
 }
 
