@@ -1,42 +1,23 @@
-import type { PDFDocument, PDFFont, PDFPage } from "pdf-lib";
+import type { Color, PDFDocument, PDFFont, PDFPage } from "pdf-lib";
 import { displayRateLine } from "../exchange/display";
 import { formatMinor } from "./money";
 import { pdfFontkit } from "./pdf-fontkit";
 import type { QuotationDocument } from "./service";
+import { fontAdvance, wrapText } from "./text-wrap";
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 40;
 /** Between an item's rule and the next item's baseline: room for 10 pt capitals. */
 const ROW_GAP = 10;
 
-/** Breaks text into lines that fit `width`: at spaces for Latin text, anywhere for CJK. */
-function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.split(/\r?\n/)) {
-    let line = "";
-    // Words and single CJK characters are the units a line may break between.
-    for (const token of paragraph.match(
-      /[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]|\s+|[^\s\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]+/g,
-    ) ?? [""]) {
-      const candidate = line + token;
-      if (font.widthOfTextAtSize(candidate, size) <= width || line === "") {
-        line = candidate;
-        // A single word wider than the column is cut by characters.
-        while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
-          let cut = line.length - 1;
-          while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
-          lines.push(line.slice(0, cut));
-          line = line.slice(cut);
-        }
-      } else {
-        lines.push(line.trimEnd());
-        line = token.trimStart();
-      }
-    }
-    lines.push(line.trimEnd());
-  }
-  return lines;
-}
+/**
+ * OpenType positioning features, off when fontkit lays text out for pdf-lib. pdf-lib writes only
+ * the glyph ids and their advance widths (no positioning operators), so kerning and mark
+ * placement were computed and thrown away on every line drawn and measured: the same glyphs
+ * and widths come out without them, in about 60% of the time (substitutions such as ligatures
+ * and locale forms stay on).
+ */
+const POSITIONING_OFF = { kern: false, mark: false, mkmk: false };
 
 /**
  * The quotation as an A4 PDF. `fontBytes` is a CJK-capable TrueType font; only the glyphs the
@@ -52,7 +33,7 @@ export async function renderQuotationPdf(
   const [{ PDFDocument }, fontkit] = await Promise.all([import("pdf-lib"), pdfFontkit()]);
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(fontBytes, { subset: true });
+  const font = await pdf.embedFont(fontBytes, { subset: true, features: POSITIONING_OFF });
   return drawQuotation(pdf, font, doc);
 }
 
@@ -132,11 +113,12 @@ export async function drawQuotation(
     y -= 22;
   };
   header();
+  const nameWidth = cols.qty - cols.name - 60;
+  const nameAdvance = fontAdvance(font, 10);
+  const descAdvance = fontAdvance(font, 8);
   for (const item of q.items) {
-    const nameLines = wrapText(item.name, font, 10, cols.qty - cols.name - 60);
-    const descLines = item.description
-      ? wrapText(item.description, font, 8, cols.qty - cols.name - 60)
-      : [];
+    const nameLines = wrapText(item.name, nameAdvance, nameWidth);
+    const descLines = item.description ? wrapText(item.description, descAdvance, nameWidth) : [];
     const height = nameLines.length * 13 + descLines.length * 10 + ROW_GAP;
     if (y - height < MARGIN + 80) {
       newPage();
@@ -147,14 +129,18 @@ export async function drawQuotation(
     text(item.unit, cols.unit, 10);
     rightText(formatMinor(item.unit_price, q.currency), cols.price, 10);
     rightText(formatMinor(item.line_total, q.currency), cols.amount, 10);
-    for (const line of nameLines) {
-      text(line, cols.name, 10);
-      y -= 13;
-    }
-    for (const line of descLines) {
-      text(line, cols.name, 8, GREY);
-      y -= 10;
-    }
+    // A row taller than a page (a long description) goes on over the next pages, under the
+    // table's header, instead of running off the bottom of this one.
+    const line = (value: string, size: number, step: number, color?: Color) => {
+      if (y - step < MARGIN) {
+        newPage();
+        header();
+      }
+      text(value, cols.name, size, color);
+      y -= step;
+    };
+    for (const value of nameLines) line(value, 10, 13);
+    for (const value of descLines) line(value, 8, 10, GREY);
     // The rule sits under the row's descenders and clear of the next row's capitals (drawn
     // 4 pt above the next baseline, it struck through that row's text).
     page.drawLine({
@@ -200,7 +186,7 @@ export async function drawQuotation(
     y -= 12;
     text("Notes", MARGIN, 9, GREY);
     y -= 13;
-    for (const line of wrapText(q.notes, font, 9, width)) {
+    for (const line of wrapText(q.notes, fontAdvance(font, 9), width)) {
       if (y < MARGIN) newPage();
       text(line, MARGIN, 9);
       y -= 12;
