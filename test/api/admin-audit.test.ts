@@ -28,16 +28,36 @@ async function newAdmin() {
 }
 type Admin = Awaited<ReturnType<typeof newAdmin>>;
 
-/** One request under a fresh X-Request-Id, with the audit rows that request left. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * One request sent with an X-Request-Id of the caller's, with the audit rows that request left:
+ * found by our own request id (the response's X-Request-Id, never the caller's), each holding
+ * the caller's id beside it.
+ */
 async function audited(admin: Admin, path: string, options: CallOptions = {}) {
-  const requestId = newRequestId();
+  const clientId = newRequestId();
   const res = await admin.call(path, {
     ...options,
-    headers: { ...options.headers, "X-Request-Id": requestId },
+    headers: { ...options.headers, "X-Request-Id": clientId },
   });
-  expect(res.res.headers.get("x-request-id")).toBe(requestId);
-  return { ...res, requestId, audit: await auditRowsOfRequest(deps, requestId) };
+  const requestId = res.res.headers.get("x-request-id")!;
+  expect(requestId).toMatch(UUID);
+  const audit = await auditRowsOfRequest(deps, requestId);
+  expect(await clientIdsOf(requestId)).toEqual(audit.map(() => clientId));
+  expect(await auditRowsOfRequest(deps, clientId)).toEqual([]);
+  return { ...res, requestId, audit };
 }
+
+/** The client_request_id of each audit row of one request (ours), oldest first. */
+const clientIdsOf = async (requestId: string) =>
+  (
+    await queryRows<{ client_request_id: string | null }>(
+      deps.db,
+      sql`select client_request_id from admin_audit_log where request_id = ${requestId}
+          order by created_at, id`,
+    )
+  ).map((r) => r.client_request_id);
 
 /** The single audit row of an admin write, in full. */
 function expectAudited(
@@ -605,7 +625,8 @@ describe("GET /api/v1/admin/audit-log", () => {
       target_type: "credit_package",
       target_id: id,
       changes: { price: { before: 1, after: 2 } },
-      request_id: expect.any(String),
+      request_id: expect.stringMatching(UUID),
+      client_request_id: null,
       ip: admin.ip,
       created_at: expect.any(String),
     });

@@ -31,5 +31,5 @@ export function auditRowsOfRequest(deps: Deps, requestId: string) {
   );
 }
 
-/** A fresh request id, sent as X-Request-Id so a test can find its write's audit row. */
+/** A fresh id of the caller's, sent as X-Request-Id (the row keeps it as client_request_id). */
 export const newRequestId = () => `t-${crypto.randomUUID()}`;

@@ -92,7 +92,22 @@ const AuditLogEntrySchema = z
         'secret shows as "set", "unset" or "replaced", never its value',
       example: { features: { before: ["crm"], after: ["crm", "agent"] } },
     }),
-    request_id: z.string().nullable(),
+    request_id: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "Our id of the request that made the write (its response's X-Request-Id, the access " +
+          "log's request_id); `cli` or `startup` for a change made outside a request",
+      }),
+    client_request_id: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "The X-Request-Id the caller sent, when it was well formed (at most 128 letters, " +
+          "digits and `_ - . : =`); the caller's claim, kept for correlation only",
+      }),
     ip: z.string().nullable(),
     created_at: z.string(),
   })

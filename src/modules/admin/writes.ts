@@ -18,6 +18,7 @@ export const actorOf = (c: Context<AppEnv>): Actor & { id: string } => ({
   id: c.get("auth").userId,
   ip: requestIp(c),
   requestId: c.get("requestId") ?? null,
+  clientRequestId: c.get("clientRequestId") ?? null,
 });
 
 /** A PATCH's `api_key` as the audit row shows it: absent = untouched. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { acceptRequestId, SECURITY_HEADERS } from "../../http/response-headers";
+import { clientRequestId, SECURITY_HEADERS, serverRequestId } from "../../http/response-headers";
 
 const LIVENESS_BODY = JSON.stringify({ status: "ok" });
 // Liveness is polled by orchestrators, not browsers: the headers that matter and no more.
@@ -11,15 +11,26 @@ const LIVENESS_HEADERS = {
   "x-content-type-options": "nosniff",
 };
 
-/** Makes the request carry the id the app will read, whatever the caller sent. */
-function pinRequestId(req: IncomingMessage, id: string) {
-  if (req.headers["x-request-id"] === id) return;
-  req.headers["x-request-id"] = id;
+/** Sets header `name` (lower case) on the request to `value`, or removes it, whatever was sent. */
+function pinHeader(req: IncomingMessage, name: string, value: string | undefined) {
+  if (req.headers[name] === value) return;
+  if (value === undefined) delete req.headers[name];
+  else req.headers[name] = value;
   const raw = req.rawHeaders;
   for (let i = raw.length - 2; i >= 0; i -= 2) {
-    if (raw[i]!.toLowerCase() === "x-request-id") raw.splice(i, 2);
+    if (raw[i]!.toLowerCase() === name) raw.splice(i, 2);
   }
-  raw.push("X-Request-Id", id);
+  if (value !== undefined) raw.push(name, value);
+}
+
+/**
+ * Makes the request carry the ids the app will read (requestIdFromRuntime): ours as
+ * x-request-id, the caller's own (checked) as x-client-request-id, never the caller's as ours.
+ */
+function pinRequestIds(req: IncomingMessage, id: string) {
+  const sent = req.headers["x-request-id"];
+  pinHeader(req, "x-client-request-id", clientRequestId(typeof sent === "string" ? sent : null));
+  pinHeader(req, "x-request-id", id);
 }
 
 /**
@@ -38,10 +49,10 @@ export function createNodeListener(app: RequestListener): RequestListener {
       res.end(req.method === "HEAD" ? undefined : LIVENESS_BODY);
       return;
     }
-    const id = acceptRequestId(req.headers["x-request-id"] as string | undefined);
+    const id = serverRequestId();
     res.setHeader("X-Request-Id", id);
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
-    pinRequestId(req, id);
+    pinRequestIds(req, id);
     app(req, res);
   };
 }

@@ -7,7 +7,10 @@ export interface Actor {
   /** Null for an operator's command-line change (`npm run admin:grant`). */
   id: string | null;
   ip: string | null;
+  /** Our own id of the request (the response's X-Request-Id); `cli` / `startup` off-request. */
   requestId: string | null;
+  /** The caller's X-Request-Id when it sent a well-formed one: stored beside ours, never as it. */
+  clientRequestId?: string | null | undefined;
 }
 
 /** How an audit row shows a write-only secret: whether one is stored, never its value. */
@@ -88,9 +91,10 @@ export function auditCte(actor: Actor, write: AuditedWrite): SQL {
   const at = write.at ? { column: sql`, ${col(a.createdAt)}`, value: sql`, ${write.at}` } : null;
   return sql`audit as (
     insert into ${a} (${col(a.actorId)}, ${col(a.action)}, ${col(a.targetType)},
-      ${col(a.targetId)}, ${col(a.changes)}, ${col(a.requestId)}, ${col(a.ip)}${at?.column ?? sql``})
+      ${col(a.targetId)}, ${col(a.changes)}, ${col(a.requestId)}, ${col(a.clientRequestId)}, ${col(a.ip)}${at?.column ?? sql``})
     select ${actor.id}::uuid, ${write.action}, ${write.target},
-      (${write.targetId ?? sql`r.id`})::text, ${changes}, ${actor.requestId}, ${actor.ip}${at?.value ?? sql``}
+      (${write.targetId ?? sql`r.id`})::text, ${changes}, ${actor.requestId},
+      ${actor.clientRequestId ?? null}, ${actor.ip}${at?.value ?? sql``}
     from ${write.rows} r)`;
 }
 

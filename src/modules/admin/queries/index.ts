@@ -81,6 +81,7 @@ type AuditLogRow = Pick<
   | "target_id"
   | "changes"
   | "request_id"
+  | "client_request_id"
   | "ip"
   | "created_at"
 > & { actor_email: DbRow<typeof users>["email"] };
@@ -119,7 +120,7 @@ export function listAuditLogPage(
   return selectPage<AuditLogRow>(db, {
     columns: sql`${a.id}, ${a.actorId}, (select ${u.email} from ${users} ${u} where ${u.id} = ${a.actorId})
       as actor_email, ${a.action}, ${a.targetType}, ${a.targetId}, ${a.changes}, ${a.requestId},
-      ${a.ip}, ${a.createdAt}`,
+      ${a.clientRequestId}, ${a.ip}, ${a.createdAt}`,
     from: sql`${adminAuditLog} ${a}`,
     where: sql.join(filters, sql` and `),
     order: sql`${a.createdAt} desc, ${a.id} desc`,
