@@ -157,11 +157,15 @@ const TRIGGER = "=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20";
 /** A cell that starts a formula, also after blanks some readers skip; tab and CR (OWASP). */
 const leadingFormula = new RegExp(`^(?:[\\t\\r]|\\s*[${TRIGGER}])`);
 /**
- * A formula behind a separator inside the cell: a reader that splits on another separator than
- * ours (`;` where the decimal mark is a comma, tab, `|`) starts a new cell there, quotes or not.
+ * Where a reader may start a new cell or a new line inside one of ours: field separators
+ * (`;` where the decimal mark is a comma, tab, `|`) and line breaks. A reader that splits lines
+ * before it honours quotes (line-by-line tools, `split("\n")`, a paste into a sheet) starts a
+ * row at a CR or LF inside a quoted cell, and some also break at VT, FF, NEL, U+2028 and U+2029.
  */
-const innerFormula = new RegExp(`([,;|\\t])([\\s"]*)(?=[${TRIGGER}])`, "g");
-const innerGuard = new RegExp(`([,;|\\t])([\\s"]*)'(?=[${TRIGGER}])`, "g");
+const BREAK = ",;|\\t\\r\\n\\v\\f\\u0085\\u2028\\u2029";
+/** A formula behind a separator or line break inside the cell, quotes or not. */
+const innerFormula = new RegExp(`([${BREAK}])([\\s"]*)(?=[${TRIGGER}])`, "g");
+const innerGuard = new RegExp(`([${BREAK}])([\\s"]*)'(?=[${TRIGGER}])`, "g");
 
 /**
  * Neutralises every place a spreadsheet could read as the start of a formula, in any locale:

@@ -21,6 +21,16 @@ const HOSTILE = [
   "+86 138 0000 0000",
   "-5",
   "plain text, with a comma; and a semicolon",
+  // A formula on a later line of the cell: a line-by-line reader starts a row there.
+  "x\n=1+1",
+  "x\r=1+1",
+  "x\r\n @SUM(A1)",
+  "x\n\t-1",
+  "x\v=1",
+  "x\f=1",
+  "x\u0085=1",
+  "x\u2028＋1",
+  "x\u2029=1",
 ];
 
 const formulaStart = /^\s*[=+\-@＝＋－＠\t\r]/;
@@ -45,6 +55,20 @@ describe("CSV export formula guard", () => {
       const live = cells.filter((cell) => formulaStart.test(cell));
       expect(live, `reader splitting on ${JSON.stringify(delimiter)}`).toEqual([]);
     }
+  });
+
+  it("leaves no line of a cell starting a formula, for readers that split lines first", () => {
+    const text = new TextDecoder().decode(
+      writeCsv(
+        ["name"],
+        HOSTILE.map((h) => [h]),
+      ),
+    );
+    const lines = text.split(/\r\n|[\r\n\v\f\u0085\u2028\u2029]/);
+    expect(lines.length).toBeGreaterThan(HOSTILE.length + 9);
+    // A line is also a cell after a reader's own opening quote; blanks before it are skipped.
+    const live = lines.filter((line) => /^\s*[=+\-@＝＋－＠]/.test(line.replace(/^"/, "")));
+    expect(live).toEqual([]);
   });
 
   it("round-trips through our own import: the guard is undone", () => {
