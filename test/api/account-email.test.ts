@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { createLogger, type LogLevel } from "../../src/lib/logger";
-import { demoteUnverifiedListedAdmins, pendingMail } from "../../src/modules/account/service";
+import { pendingMail } from "../../src/modules/account/service";
 import { createSmtpMailer } from "../../src/runtime/node/smtp-mailer";
 import { startFakeSmtp, tokenOf } from "../fakes/smtp";
 import { startFakeWechat } from "../fakes/wechat";
@@ -41,8 +41,9 @@ const mailTo = (address: string, page?: string, after = 0) =>
       (page === undefined || m.links.some((l) => l.startsWith(`${FRONTEND}/${page}?token=`))),
   );
 
-const verify = (token: string, a = app) =>
-  call(a, "/api/v1/auth/verify-email", { json: { token }, ip: randomIp() });
+/** Uses a link as a click does: without a session, or with `as` (the clicker's own, Bearer). */
+const verify = (token: string, a = app, as?: { accessToken: string }) =>
+  call(a, "/api/v1/auth/verify-email", { json: { token }, ip: randomIp(), token: as?.accessToken });
 const forgot = (email: string, ip = randomIp(), a = app) =>
   call(a, "/api/v1/auth/password/forgot", { json: { email }, ip });
 const reset = (token: string, new_password: string, a = app) =>
@@ -82,10 +83,12 @@ describe("verification on registration", () => {
 
     const first = await verify(token);
     expect(first.status).toBe(200);
+    // Clicked without the session: the registration's session ends (ADR 0084).
     expect(first.body).toEqual({
       detail: "Address verified",
       email: session.email,
       email_verified: true,
+      sessions_ended: 1,
     });
     expect((await userRow(session.userId)).email_verified_at).not.toBeNull();
 
@@ -151,7 +154,7 @@ describe("POST /auth/verify-email/request", () => {
     const stale = await verify(old);
     expect(stale.status).toBe(400);
     expect(stale.body.detail).toMatch(/newer one/);
-    expect((await verify(fresh)).status).toBe(200);
+    expect((await verify(fresh, app, session)).status).toBe(200);
 
     const done = await authed(session, path);
     expect(done.status).toBe(409);
@@ -378,10 +381,12 @@ describe("POST /auth/email (change of address)", () => {
 
     const used = await verify(tokenOf(confirm));
     expect(used.status).toBe(200);
+    // The registration's session and the login's: neither made the click.
     expect(used.body).toEqual({
       detail: "Address changed and verified",
       email: newEmail,
       email_verified: true,
+      sessions_ended: 2,
     });
     const row = await userRow(session.userId);
     expect(row.email).toBe(newEmail);
@@ -443,92 +448,5 @@ describe("POST /auth/email (change of address)", () => {
     const late = await verify(confirm);
     expect(late.status).toBe(409);
     expect((await userRow(session.userId)).email).toBe(session.email);
-  });
-});
-
-describe("ADMIN_EMAILS bootstrap", () => {
-  const adminList = (s: { accessToken: string }) =>
-    call(app, "/api/v1/admin/users", { token: s.accessToken });
-
-  it("a listed address becomes admin only once verified through the mailed link", async () => {
-    const boss = await registerUser(app, { email: "Boss@Company.Example" });
-    expect(boss.body.user.role).toBe("user");
-    expect((await adminList(boss)).status).toBe(403);
-
-    const mail = await mailTo("boss@company.example", "verify-email");
-    const res = await call(app, "/api/v1/auth/verify-email", {
-      json: { token: tokenOf(mail) },
-      ip: randomIp(),
-    });
-    expect(res.status).toBe(200);
-    expect((await userRow(boss.userId)).role).toBe("admin");
-    expect((await adminList(boss)).status).toBe(200);
-
-    const audit = await queryRows<{
-      actor_id: string | null;
-      action: string;
-      target_type: string;
-      target_id: string;
-      changes: unknown;
-      request_id: string | null;
-    }>(
-      database.db,
-      sql`select actor_id, action, target_type, target_id, changes, request_id
-          from admin_audit_log where target_id = ${boss.userId}`,
-    );
-    expect(audit).toHaveLength(1);
-    const changes = audit[0]!.changes;
-    expect(audit[0]).toMatchObject({
-      actor_id: null,
-      action: "user.role_bootstrap",
-      target_type: "user",
-      target_id: boss.userId,
-      request_id: res.res.headers.get("X-Request-Id"),
-    });
-    expect(typeof changes === "string" ? JSON.parse(changes) : changes).toEqual({
-      role: { before: "user", after: "admin" },
-    });
-  });
-
-  it("an admin taken before verification was required is demoted at start-up until verified", async () => {
-    // As the old code did: a listed address registered (unverified) and stored as admin.
-    const early = await registerUser(app, { email: "third@company.example" });
-    const granted = await registerUser(app); // admin:grant, not listed: untouched
-    await database.db.execute(
-      sql`update users set role = 'admin' where id in (${early.userId}, ${granted.userId})`,
-    );
-    const listed = ["third@company.example"];
-    expect(await demoteUnverifiedListedAdmins(database.db, listed)).toBe(1);
-    expect(await demoteUnverifiedListedAdmins(database.db, listed)).toBe(0);
-    expect((await userRow(early.userId)).role).toBe("user");
-    expect((await userRow(granted.userId)).role).toBe("admin");
-    expect((await adminList(early)).status).toBe(403);
-    const [audit] = await queryRows<{ action: string; request_id: string }>(
-      database.db,
-      sql`select action, request_id from admin_audit_log where target_id = ${early.userId}`,
-    );
-    expect(audit).toEqual({ action: "user.role_unverified_demote", request_id: "startup" });
-  });
-
-  it("an e-mail change to a listed address promotes once the new address is verified", async () => {
-    const { session } = await registered();
-    const before = smtp.messages.length;
-    const asked = await authed(session, "/api/v1/auth/email", {
-      new_email: "second@company.example",
-      password: session.password,
-    });
-    expect(asked.status).toBe(202);
-    expect((await adminList(session)).status).toBe(403);
-    const confirm = await mailTo("second@company.example", "verify-email", before);
-    expect((await verify(tokenOf(confirm))).status).toBe(200);
-    expect((await userRow(session.userId)).role).toBe("admin");
-    expect((await adminList(session)).status).toBe(200);
-  });
-
-  it("an address not listed stays a user after verification", async () => {
-    const { session, token } = await registered();
-    expect((await verify(token)).status).toBe(200);
-    expect((await userRow(session.userId)).role).toBe("user");
-    expect((await adminList(session)).status).toBe(403);
   });
 });

@@ -39,10 +39,20 @@ async function verificationToken(email: string) {
   return decodeURIComponent(/\/verify-email\?token=([^\s&"<]+)/.exec(mail!.text)![1]!);
 }
 
-/** The referred account opens its verification link: POST /auth/verify-email. */
-async function verify(session: Pick<Session, "email">, target: App = app) {
+/**
+ * The referred account opens its verification link in its own session (POST
+ * /auth/verify-email with its token, so the session is kept: ADR 0084).
+ */
+async function verify(
+  session: Pick<Session, "email"> & { accessToken?: string },
+  target: App = app,
+) {
   const token = await verificationToken(session.email);
-  return call(target, "/api/v1/auth/verify-email", { json: { token }, ip: randomIp() });
+  return call(target, "/api/v1/auth/verify-email", {
+    json: { token },
+    ip: randomIp(),
+    token: session.accessToken,
+  });
 }
 
 async function planOf(userId: string) {

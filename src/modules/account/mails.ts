@@ -30,6 +30,23 @@ export function verifyEmailMail(link: string, ttlMinutes: number): Mail {
   );
 }
 
+/**
+ * The verification of an address in ADMIN_EMAILS: the link is a password reset, so whoever
+ * holds this mailbox chooses the password, and only then does the account become admin (ADR
+ * 0084). Says nothing of the admin role: the mail may reach someone who never asked for it.
+ */
+export function claimAddressMail(link: string, ttlMinutes: number): Mail {
+  return mail(
+    `Confirm your e-mail address and choose your ${PRODUCT} password`,
+    [
+      `An account was opened with this address. Open this link to confirm the address and choose the account's password:`,
+      `The link works once and expires in ${hours(ttlMinutes)}. Choosing the password signs out every session opened before, and any password given at sign-up stops working.`,
+      "If you did not create an account, ignore this mail: the account stays unconfirmed.",
+    ],
+    link,
+  );
+}
+
 export function resetPasswordMail(link: string, ttlMinutes: number): Mail {
   return mail(
     `Reset your ${PRODUCT} password`,

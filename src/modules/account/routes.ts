@@ -16,6 +16,7 @@ import { rateLimit } from "../../http/rate-limit";
 import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
 import { sha256Hex } from "../../lib/crypto";
+import { callerSession } from "../auth/caller";
 import { DetailSchema } from "../auth/schemas";
 import {
   EmailChangeBody,
@@ -97,6 +98,11 @@ const verifyEmailRoute = createRoute({
   path: "/api/v1/auth/verify-email",
   tags,
   summary: "Use the token of a verification or e-mail change mail: the address is verified",
+  description:
+    "Every session of the account ends except the caller's own, when the request carries it " +
+    "(Bearer, or the access_token cookie with X-CSRF-Token): whoever registered the address " +
+    "may not be who holds the mailbox. A verification never grants the admin role; an address " +
+    "in ADMIN_EMAILS is verified through a password-reset link instead (docs/adr/0084).",
   middleware: [limitByIp(RATE_LIMIT_RULES.emailToken)] as const,
   request: { body: body(VerifyEmailBody) },
   responses: {
@@ -127,6 +133,9 @@ const resetPasswordRoute = createRoute({
   path: "/api/v1/auth/password/reset",
   tags,
   summary: "Set a new password with the mailed token; every session of the account ends",
+  description:
+    "The link reached the mailbox, so the address is verified too. An address in ADMIN_EMAILS " +
+    "becomes admin here and only here (docs/adr/0084).",
   middleware: [limitByIp(RATE_LIMIT_RULES.emailToken)] as const,
   request: { body: body(ResetPasswordBody) },
   responses: {
@@ -165,13 +174,21 @@ export function createAccountRoutes() {
 
   router.openapi(verifyEmailRoute, async (c) => {
     const { token } = c.req.valid("json");
-    const verified = await verifyEmail(c.get("deps"), token, c.get("requestId"));
+    const verified = await verifyEmail(c.get("deps"), token, await callerSession(c));
     const detail = verified.changed
       ? "Address changed and verified"
       : verified.firstVerification
         ? "Address verified"
         : "Address already verified";
-    return c.json({ detail, email: verified.email, email_verified: true as const }, 200);
+    return c.json(
+      {
+        detail,
+        email: verified.email,
+        email_verified: true as const,
+        sessions_ended: verified.sessionsEnded,
+      },
+      200,
+    );
   });
 
   router.openapi(forgotPasswordRoute, async (c) => {
@@ -183,8 +200,11 @@ export function createAccountRoutes() {
   });
 
   router.openapi(resetPasswordRoute, async (c) => {
-    await resetPassword(c.get("deps"), c.req.valid("json"));
-    return c.json({ detail: "Password set; every session was signed out" }, 200);
+    const done = await resetPassword(c.get("deps"), c.req.valid("json"), c.get("requestId"));
+    const detail = done.promoted
+      ? "Password set; every session was signed out; this account is now an administrator"
+      : "Password set; every session was signed out";
+    return c.json({ detail }, 200);
   });
 
   router.openapi(emailChangeRoute, async (c) => {

@@ -39,5 +39,13 @@ export const VerifiedSchema = z
       .string()
       .openapi({ description: "The address now verified (the new one after a change)" }),
     email_verified: z.literal(true),
+    sessions_ended: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          "Sessions of the account this use ended: every one but the caller's own, when the " +
+          "request carried it (docs/adr/0084)",
+      }),
   })
   .openapi("EmailVerified");

@@ -18,6 +18,7 @@ import {
 import { noteSessionEnded } from "../auth/revocations";
 import { referralRewardOnVerification, referredRewardSet } from "../growth/queries";
 import {
+  demoteClickBootstrappedAdmins,
   demoteUnverifiedAdmins,
   findUserByEmail,
   getAccount,
@@ -26,6 +27,7 @@ import {
 import { frontendUrl } from "./links";
 import {
   changeEmailMail,
+  claimAddressMail,
   emailChangeNoticeMail,
   resetPasswordMail,
   verifyEmailMail,
@@ -87,21 +89,44 @@ const LINK_MAILS: Record<TokenPurpose, { page: string; compose: typeof verifyEma
   change_email: { page: "verify-email", compose: changeEmailMail },
 };
 
+/**
+ * The link that verifies an address listed in ADMIN_EMAILS: a password reset (the page where
+ * the mailbox holder chooses the password), living as long as a verification link, with its own
+ * text. ADR 0084.
+ */
+const CLAIM_LINK = {
+  purpose: "reset_password",
+  page: "reset-password",
+  compose: claimAddressMail,
+  ttlMinutes: TOKEN_TTL_MINUTES.verify_email,
+} as const;
+
 /** Mails the link of a token just issued to the address it was issued for. */
 function mailLink(
   deps: Deps,
-  purpose: TokenPurpose,
+  link: { page: string; compose: typeof verifyEmailMail; ttlMinutes: number; mail: string },
   issued: { userId: string; email: string; token: string },
   keepAlive: KeepAlive,
 ): void {
-  const { page, compose } = LINK_MAILS[purpose];
-  const url = frontendUrl(deps, `/${page}?token=${encodeURIComponent(issued.token)}`);
+  const url = frontendUrl(deps, `/${link.page}?token=${encodeURIComponent(issued.token)}`);
   sendInBackground(
     deps,
-    { to: issued.email, ...compose(url, TOKEN_TTL_MINUTES[purpose]) },
-    { userId: issued.userId, mail: purpose },
+    { to: issued.email, ...link.compose(url, link.ttlMinutes) },
+    { userId: issued.userId, mail: link.mail },
     keepAlive,
   );
+}
+
+/** The mail of a token of `purpose` with its usual page, text and lifetime. */
+const linkOf = (purpose: TokenPurpose) => ({
+  ...LINK_MAILS[purpose],
+  ttlMinutes: TOKEN_TTL_MINUTES[purpose],
+  mail: purpose,
+});
+
+/** Whether ADMIN_EMAILS lists `email` (both sides normalised: trimmed, lower-case). */
+function isListedAdminAddress(deps: Deps, email: string): boolean {
+  return deps.config.ADMIN_EMAILS.includes(email.trim().toLowerCase());
 }
 
 /**
@@ -109,11 +134,16 @@ function mailLink(
  * goes to) in one statement that also expires the account's older unused tokens of the same
  * purpose, so only the newest link works. Returns null when `target` selected nobody.
  */
-async function issueToken(deps: Deps, purpose: TokenPurpose, target: SQL) {
+async function issueToken(
+  deps: Deps,
+  purpose: TokenPurpose,
+  target: SQL,
+  ttlMinutes = TOKEN_TTL_MINUTES[purpose],
+) {
   const token = randomToken(32);
   const hash = await sha256Hex(token);
   const now = deps.clock.now();
-  const expiresAt = new Date(now.getTime() + TOKEN_TTL_MINUTES[purpose] * 60_000).toISOString();
+  const expiresAt = new Date(now.getTime() + ttlMinutes * 60_000).toISOString();
   const row = await issueEmailToken(deps.db, {
     purpose,
     target,
@@ -134,23 +164,26 @@ async function tokenRefusal(deps: Deps, hash: string, purposes: TokenPurpose[]) 
 }
 
 /**
- * Accounts that were made admin by registering a listed address before verification was
- * required (the hole this bootstrap closes) go back to `user` at start-up, with an audit row;
- * verifying the address promotes them again. Admins granted any other way are untouched.
+ * At start-up, listed accounts whose admin role no mailbox holder confirmed by setting the
+ * password go back to `user`, each with an audit row: those made admin by registering a listed
+ * address before verification was required, and those made admin by a click on the
+ * verification link before ADR 0084 (the click proved the mailbox, not who holds the password).
+ * A password reset by the mailbox holder makes them admin again. Admins granted any other way
+ * are untouched.
  */
 export async function demoteUnverifiedListedAdmins(db: Db, listed: string[]): Promise<number> {
   if (listed.length === 0) return 0;
-  return demoteUnverifiedAdmins(db, { listed });
+  const unverified = await demoteUnverifiedAdmins(db, { listed });
+  return unverified + (await demoteClickBootstrappedAdmins(db, { listed }));
 }
 
-/** What a verification statement needs beyond the token: the bootstrap list and the reward. */
-function verifyParams(deps: Deps, hash: string, requestId: string | undefined) {
+/** What a verification statement needs beyond the token: the caller's session and the reward. */
+function verifyParams(deps: Deps, hash: string, keepSessionId: string | null) {
   const now = nowIso(deps);
   return {
     hash,
     now,
-    adminEmails: deps.config.ADMIN_EMAILS,
-    requestId,
+    keepSessionId,
     rewardSet: referredRewardSet("u", now),
     rewardCtes: (verifiedCte: string) => referralRewardOnVerification(verifiedCte, now),
   };
@@ -162,8 +195,19 @@ export interface Verified {
   changed: boolean;
   /** False when the address had been verified already (the link still counts as used). */
   firstVerification: boolean;
-  /** The address is in ADMIN_EMAILS and the account became admin now. */
-  promoted: boolean;
+  /** How many of the account's sessions the use ended (all but the caller's own). */
+  sessionsEnded: number;
+}
+
+/** The caller of POST /auth/verify-email, when it sent its own session (ADR 0084). */
+export interface VerifyCaller {
+  sessionId: string;
+}
+
+/** Refused here at once; other instances learn of it from session_revocations. */
+function noteEnded(deps: Deps, sessions: readonly string[] | null | undefined): number {
+  for (const sessionId of sessions ?? []) noteSessionEnded(deps, sessionId);
+  return sessions?.length ?? 0;
 }
 
 /**
@@ -172,19 +216,28 @@ export interface Verified {
  * and marks it used, so two concurrent uses apply once. A first verification also earns the
  * referral reward in that statement (growth/queries.ts: the referred party's days ride on
  * the users UPDATE, the referrer's in the CTEs appended after `verified`).
+ *
+ * A verification never raises anyone's rights, and it ends every session of the account but
+ * the caller's own (`caller`, when the click came with it): whoever registered the address, or
+ * asked for the change, may not be who holds the mailbox (ADR 0084).
  */
 export async function verifyEmail(
   deps: Deps,
   token: string,
-  requestId: string | undefined,
+  caller: VerifyCaller | undefined,
 ): Promise<Verified> {
   const hash = await sha256Hex(token);
   const found = await tokenPurpose(deps.db, { hash });
-  if (found?.purpose === "change_email") return applyEmailChange(deps, hash, requestId);
+  if (found?.purpose === "change_email") return applyEmailChange(deps, hash, caller);
   if (found?.purpose !== "verify_email") throw badRequest("This link is invalid");
-  const row = await useVerifyToken(deps.db, verifyParams(deps, hash, requestId));
+  const row = await useVerifyToken(deps.db, verifyParams(deps, hash, caller?.sessionId ?? null));
   if (!row) throw await tokenRefusal(deps, hash, ["verify_email"]);
-  return { email: row.email, changed: false, firstVerification: row.first, promoted: row.promoted };
+  return {
+    email: row.email,
+    changed: false,
+    firstVerification: row.first,
+    sessionsEnded: noteEnded(deps, row.sessions),
+  };
 }
 
 /**
@@ -195,11 +248,11 @@ export async function verifyEmail(
 async function applyEmailChange(
   deps: Deps,
   hash: string,
-  requestId: string | undefined,
+  caller: VerifyCaller | undefined,
 ): Promise<Verified> {
   let row: Awaited<ReturnType<typeof useEmailChangeToken>>;
   try {
-    row = await useEmailChangeToken(deps.db, verifyParams(deps, hash, requestId));
+    row = await useEmailChangeToken(deps.db, verifyParams(deps, hash, caller?.sessionId ?? null));
   } catch (error) {
     if (pgErrorCode(error) === "23505" && pgConstraint(error) === "users_email_key") {
       throw conflict("An account with this email already exists");
@@ -207,7 +260,12 @@ async function applyEmailChange(
     throw error;
   }
   if (!row) throw await tokenRefusal(deps, hash, ["change_email"]);
-  return { email: row.email, changed: true, firstVerification: row.first, promoted: row.promoted };
+  return {
+    email: row.email,
+    changed: true,
+    firstVerification: row.first,
+    sessionsEnded: noteEnded(deps, row.sessions),
+  };
 }
 
 async function account(deps: Deps, userId: string) {
@@ -216,11 +274,28 @@ async function account(deps: Deps, userId: string) {
   return user;
 }
 
-/** Mails a verification link to the account's address; false when there is none to verify. */
-async function mailVerificationLink(deps: Deps, userId: string, keepAlive: KeepAlive) {
-  const issued = await issueToken(deps, "verify_email", mailTargets.unverified(userId));
+/**
+ * Mails a verification link to the account's address; false when there is none to verify. For
+ * an address in ADMIN_EMAILS the link is the claim (CLAIM_LINK): the mailbox holder sets the
+ * password there, which verifies the address, ends every earlier session and password, and
+ * only then makes the account admin (ADR 0084).
+ */
+async function mailVerificationLink(
+  deps: Deps,
+  user: { id: string; email: string },
+  keepAlive: KeepAlive,
+) {
+  const target = mailTargets.unverified(user.id);
+  if (isListedAdminAddress(deps, user.email)) {
+    const { purpose, ttlMinutes } = CLAIM_LINK;
+    const issued = await issueToken(deps, purpose, target, ttlMinutes);
+    if (!issued) return false;
+    mailLink(deps, { ...CLAIM_LINK, mail: "claim_address" }, issued, keepAlive);
+    return true;
+  }
+  const issued = await issueToken(deps, "verify_email", target);
   if (!issued) return false;
-  mailLink(deps, "verify_email", issued, keepAlive);
+  mailLink(deps, linkOf("verify_email"), issued, keepAlive);
   return true;
 }
 
@@ -230,7 +305,7 @@ export async function requestVerification(deps: Deps, userId: string, keepAlive:
   if (user.is_guest) throw forbidden("Guests have no e-mail address; register first");
   if (!user.email) throw forbidden("This account has no e-mail address");
   if (user.email_verified_at) throw conflict("This address is already verified");
-  if (!(await mailVerificationLink(deps, userId, keepAlive))) {
+  if (!(await mailVerificationLink(deps, { id: userId, email: user.email }, keepAlive))) {
     throw conflict("This address is already verified");
   }
 }
@@ -246,7 +321,7 @@ export async function mailVerificationAfterRegister(
 ): Promise<void> {
   if (!user.email) return; // WeChat and guest accounts have no address to verify
   try {
-    await mailVerificationLink(deps, user.id, keepAlive);
+    await mailVerificationLink(deps, { id: user.id, email: user.email }, keepAlive);
   } catch (error) {
     deps.logger.warn("verification mail not issued", { user_id: user.id, error: String(error) });
   }
@@ -260,15 +335,21 @@ export async function mailVerificationAfterRegister(
 export async function forgotPassword(deps: Deps, email: string, keepAlive: KeepAlive) {
   const issued = await issueToken(deps, "reset_password", mailTargets.active(email));
   if (!issued) return;
-  mailLink(deps, "reset_password", issued, keepAlive);
+  mailLink(deps, linkOf("reset_password"), issued, keepAlive);
 }
 
 /**
- * POST /auth/password/reset: the token is used, the password replaced, the login-failure count
- * cleared and every session of the account revoked, in one statement (a trigger records the
- * revoked sessions, so their access tokens are refused too).
+ * POST /auth/password/reset: the token is used, the password replaced, the address verified,
+ * the login-failure state cleared and every session of the account revoked, in one statement
+ * (a trigger records the revoked sessions, so their access tokens are refused too). An address
+ * in ADMIN_EMAILS makes the account admin in that statement: the first-admin bootstrap
+ * (ADR 0084).
  */
-export async function resetPassword(deps: Deps, input: { token: string; new_password: string }) {
+export async function resetPassword(
+  deps: Deps,
+  input: { token: string; new_password: string },
+  requestId: string | undefined,
+) {
   const hash = await sha256Hex(input.token);
   const now = nowIso(deps);
   // A cheap look first, so a bad token never costs a password hash; the statement decides.
@@ -276,11 +357,17 @@ export async function resetPassword(deps: Deps, input: { token: string; new_pass
     throw await tokenRefusal(deps, hash, ["reset_password"]);
   }
   const passwordHash = await deps.passwords.hash(input.new_password);
-  const row = await useResetToken(deps.db, { hash, now, passwordHash });
+  const row = await useResetToken(deps.db, {
+    hash,
+    now,
+    passwordHash,
+    adminEmails: deps.config.ADMIN_EMAILS,
+    requestId,
+    rewardSet: referredRewardSet("u", now),
+    rewardCtes: (verifiedCte: string) => referralRewardOnVerification(verifiedCte, now),
+  });
   if (!row) throw await tokenRefusal(deps, hash, ["reset_password"]);
-  // Refused here at once; other instances learn of it from session_revocations.
-  for (const sessionId of row.sessions ?? []) noteSessionEnded(deps, sessionId);
-  return { revokedSessions: row.sessions?.length ?? 0 };
+  return { revokedSessions: noteEnded(deps, row.sessions), promoted: row.promoted };
 }
 
 /**
@@ -317,7 +404,7 @@ export async function requestEmailChange(
   );
   if (!issued) throw unauthorized("Account is not active");
   // The token was issued for the new address: the link goes there.
-  mailLink(deps, "change_email", issued, keepAlive);
+  mailLink(deps, linkOf("change_email"), issued, keepAlive);
   if (user.email) {
     sendInBackground(
       deps,

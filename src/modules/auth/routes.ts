@@ -3,20 +3,12 @@ import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { optionalAuth, requireAuth } from "../../http/auth";
 import {
-  CSRF_COOKIE,
   clearSessionCookies,
   REFRESH_COOKIE,
   setCsrfCookie,
   setSessionCookies,
 } from "../../http/cookies";
-import {
-  ANONYMOUS_SESSION,
-  CSRF_HEADER,
-  createCsrfToken,
-  csrfSecurity,
-  requireCsrf,
-  verifyCsrfToken,
-} from "../../http/csrf";
+import { ANONYMOUS_SESSION, createCsrfToken, csrfSecurity, requireCsrf } from "../../http/csrf";
 import type { AppEnv } from "../../http/env";
 import {
   authErrorResponses,
@@ -32,6 +24,7 @@ import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
 import { mailVerificationOnRegister } from "../account/routes";
 import { findUserWithCredits, toUserResponse } from "../users/service";
+import { callerSession } from "./caller";
 import {
   CsrfSchema,
   DetailSchema,
@@ -67,23 +60,14 @@ const sessionResponse = (description: string) => ({
 });
 
 /**
- * The guest a register or login request turns into the account: the caller's own guest access
- * token (Bearer, or the access_token cookie together with a valid X-CSRF-Token, as on C routes).
- * Anything else (no token, an invalid or ended one, a real account's token, a cookie without
- * the CSRF proof) is ignored and the request is a plain register or login.
+ * The guest a register or login request turns into the account: the caller's own guest session
+ * (callerSession). Anything else (no token, an invalid or ended one, a real account's token, a
+ * cookie without the CSRF proof) is ignored and the request is a plain register or login.
  */
 async function guestCaller(c: Context<AppEnv>): Promise<GuestCaller | undefined> {
-  const auth = await optionalAuth(c);
-  if (!auth?.isGuest) return undefined;
-  const [scheme, token] = (c.req.header("Authorization") ?? "").split(" ");
-  const viaBearer = scheme?.toLowerCase() === "bearer" && Boolean(token);
-  if (!viaBearer) {
-    const header = c.req.header(CSRF_HEADER);
-    const cookie = getCookie(c, CSRF_COOKIE);
-    if (!header || header !== cookie) return undefined;
-    if (!(await verifyCsrfToken(c.get("deps"), auth.sessionId, header))) return undefined;
-  }
-  return { userId: auth.userId, sessionId: auth.sessionId };
+  const caller = await callerSession(c);
+  if (!caller?.isGuest) return undefined;
+  return { userId: caller.userId, sessionId: caller.sessionId };
 }
 
 /** Sets the three cookies and answers the session body every login flavour shares. */

@@ -4,7 +4,8 @@ import { type Db, queryRows } from "../../../db/client";
 import { type EMAIL_TOKEN_PURPOSES, emailTokens, refreshTokens, users } from "../../../db/schema";
 import { col, columnNames, type DbRow } from "../../../db/sql";
 import {
-  bootstrapAuditCte,
+  claimAuditCte,
+  claimsListedAddress,
   resetPasswordUserCte,
   verifiedUserCte,
 } from "../../users/queries/account";
@@ -87,34 +88,49 @@ export async function resetTokenUsable(db: Db, { hash, now }: { hash: string; no
 interface VerifyParams {
   hash: string;
   now: string;
-  adminEmails: readonly string[];
-  requestId: string | undefined;
+  /** The caller's own session (sent with the click): the one session the use does not end. */
+  keepSessionId: string | null;
   /** growth's referral reward: SET items over `u`, and the CTEs after the verified rows. */
   rewardSet: SQL;
   rewardCtes: (verifiedCte: string) => SQL;
 }
 
 /**
+ * CTE `ended`: every live refresh-token family of the users in CTE `of` but `keep` is revoked
+ * (the triggers of migration 0013 record each for the access tokens). Returns family_id.
+ */
+function endedSessionsCte(of: string, at: SQL, keep: string | null): SQL {
+  const r = alias(refreshTokens, "r");
+  return sql`ended as (
+      update ${refreshTokens} ${r} set ${col(r.revokedAt)} = ${at} from ${sql.raw(of)} v
+      where ${r.userId} = v.id and ${r.revokedAt} is null
+        and ${r.familyId} is distinct from ${keep}::uuid
+      returning ${r.familyId})`;
+}
+
+/** The ended sessions as the statement's `sessions` column. */
+const endedSessions = sql`(select coalesce(array_agg(distinct family_id), '{}') from ended)`;
+
+/**
  * Uses a verify_email token (unused, unexpired, for the active account's current address) and
- * verifies the address in one statement, with the first-admin bootstrap and the referral
- * reward. Undefined: the token did nothing.
+ * verifies the address in one statement, with the referral reward. A first verification ends
+ * every session of the account but `keepSessionId` (ADR 0084: whoever registered may not be who
+ * holds the mailbox). Undefined: the token did nothing.
  */
 export async function useVerifyToken(db: Db, p: VerifyParams) {
   const at = sql`${p.now}::timestamptz`;
-  const [row] = await queryRows<{ email: string; first: boolean; promoted: boolean }>(
+  const [row] = await queryRows<{ email: string; first: boolean; sessions: string[] }>(
     db,
     sql`with tok as (
         update ${e} ${t} set ${col(t.usedAt)} = ${at} from ${users} ${u}
         where ${t.tokenHash} = ${p.hash} and ${t.purpose} = 'verify_email' and ${t.usedAt} is null
           and ${t.expiresAt} > ${at} and ${u.id} = ${t.userId} and ${u.email} = ${t.email}
           and ${u.status} = 'active'
-        returning ${t.userId}, ${t.email},
-          (${u.role} = 'user' and ${u.email} in ${addressSet(p.adminEmails)}) as promote),
+        returning ${t.userId}, ${t.email}),
       ${verifiedUserCte({ name: "verified", at, onlyUnverified: true, newEmail: false, extraSets: p.rewardSet })},
-      ${bootstrapAuditCte("verified", at, p.requestId)},
+      ${endedSessionsCte("verified", at, p.keepSessionId)},
       ${p.rewardCtes("verified")}
-      select tok.email, exists (select 1 from verified) as first,
-        coalesce((select promoted from verified), false) as promoted
+      select tok.email, exists (select 1 from verified) as first, ${endedSessions} as sessions
       from tok`,
   );
   return row;
@@ -122,19 +138,20 @@ export async function useVerifyToken(db: Db, p: VerifyParams) {
 
 /**
  * Uses a change_email token: the new address takes effect, verified; the account's other
- * unused links stop working; with the bootstrap and (first verification) the referral reward.
+ * unused links stop working; every session but `keepSessionId` ends (as a first verification
+ * does: the clicker holds the new mailbox, the requester holds the password); with (first
+ * verification) the referral reward. Never the admin role, whatever the address (ADR 0084).
  * Undefined: the token did nothing. A unique violation on users_email_key: the address is taken.
  */
 export async function useEmailChangeToken(db: Db, p: VerifyParams) {
   const at = sql`${p.now}::timestamptz`;
-  const [row] = await queryRows<{ email: string; first: boolean; promoted: boolean }>(
+  const [row] = await queryRows<{ email: string; first: boolean; sessions: string[] }>(
     db,
     sql`with tok as (
         update ${e} ${t} set ${col(t.usedAt)} = ${at} from ${users} ${u}
         where ${t.tokenHash} = ${p.hash} and ${t.purpose} = 'change_email' and ${t.usedAt} is null
           and ${t.expiresAt} > ${at} and ${u.id} = ${t.userId} and ${u.status} = 'active'
-        returning ${t.userId}, ${t.email}, ${u.emailVerifiedAt} is null as first,
-          (${u.role} = 'user' and ${t.email} in ${addressSet(p.adminEmails)}) as promote),
+        returning ${t.userId}, ${t.email}, ${u.emailVerifiedAt} is null as first),
       ${verifiedUserCte({
         name: "changed",
         at,
@@ -149,34 +166,48 @@ export async function useEmailChangeToken(db: Db, p: VerifyParams) {
         update ${e} ${t} set ${col(t.expiresAt)} = ${at} from tok
         where ${t.userId} = tok.user_id and ${t.tokenHash} <> ${p.hash} and ${t.usedAt} is null
           and ${t.expiresAt} > ${at}),
-      ${bootstrapAuditCte("changed", at, p.requestId)},
+      ${endedSessionsCte("changed", at, p.keepSessionId)},
       ${p.rewardCtes("verified")}
-      select tok.email, tok.first, coalesce((select promoted from changed), false) as promoted
+      select tok.email, tok.first, ${endedSessions} as sessions
       from tok`,
   );
   return row;
 }
 
 /**
- * Uses a reset token: the password replaced, the login-failure count cleared, every session of
- * the account revoked and its other reset and e-mail change links expired, in one statement.
- * Undefined: the token did nothing; else the revoked session ids.
+ * Uses a reset token: the password replaced, the address verified (the link reached it, with
+ * the referral reward on a first verification), the login-failure state cleared, every session
+ * of the account revoked and its other pending links expired, in one statement. An address in
+ * `adminEmails` makes the account admin here, with its audit row: the only way ADMIN_EMAILS
+ * grants anything, since only here does the mailbox holder set the password and end everyone
+ * else's access at once (ADR 0084). Undefined: the token did nothing.
  */
 export async function useResetToken(
   db: Db,
-  p: { hash: string; now: string; passwordHash: string },
+  p: {
+    hash: string;
+    now: string;
+    passwordHash: string;
+    adminEmails: readonly string[];
+    requestId: string | undefined;
+    rewardSet: SQL;
+    rewardCtes: (verifiedCte: string) => SQL;
+  },
 ) {
   const at = sql`${p.now}::timestamptz`;
   const r = alias(refreshTokens, "r");
-  const [row] = await queryRows<{ sessions: string[] | null }>(
+  const [row] = await queryRows<{ sessions: string[] | null; promoted: boolean }>(
     db,
     sql`with tok as (
         update ${e} ${t} set ${col(t.usedAt)} = ${at} from ${users} ${u}
         where ${t.tokenHash} = ${p.hash} and ${t.purpose} = 'reset_password' and ${t.usedAt} is null
           and ${t.expiresAt} > ${at} and ${u.id} = ${t.userId} and ${u.email} = ${t.email}
           and ${u.status} = 'active'
-        returning ${t.userId}),
-      ${resetPasswordUserCte({ passwordHash: p.passwordHash, at })},
+        returning ${t.userId}, ${u.emailVerifiedAt} is null as first,
+          ${claimsListedAddress("u", addressSet(p.adminEmails))} as promote),
+      ${resetPasswordUserCte({ passwordHash: p.passwordHash, at, rewardSet: p.rewardSet })},
+      verified as (
+        select id, referred_by, plan, plan_expires_at from changed where first),
       revoked as (
         update ${refreshTokens} ${r} set ${col(r.revokedAt)} = ${at} from changed
         where ${r.userId} = changed.id and ${r.revokedAt} is null returning ${r.familyId}),
@@ -184,9 +215,12 @@ export async function useResetToken(
       -- account back, and an e-mail change someone else started must not outlive it.
       others as (
         update ${e} ${t} set ${col(t.expiresAt)} = ${at} from tok
-        where ${t.userId} = tok.user_id and ${t.purpose} in ('reset_password', 'change_email')
-          and ${t.tokenHash} <> ${p.hash} and ${t.usedAt} is null and ${t.expiresAt} > ${at})
-      select (select array_agg(distinct family_id) from revoked) as sessions from changed`,
+        where ${t.userId} = tok.user_id and ${t.tokenHash} <> ${p.hash} and ${t.usedAt} is null
+          and ${t.expiresAt} > ${at}),
+      ${claimAuditCte("changed", at, p.requestId)},
+      ${p.rewardCtes("verified")}
+      select (select array_agg(distinct family_id) from revoked) as sessions, changed.promoted
+      from changed`,
   );
   return row;
 }

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
-import { users } from "../../../db/schema";
+import { adminAuditLog, users } from "../../../db/schema";
 import { col, type DbRow } from "../../../db/sql";
 import { auditCte } from "../../admin/queries/audit";
 
@@ -56,10 +56,12 @@ export const mailTargets = {
 };
 
 /**
- * A verification's UPDATE of the users row as CTE `name`, from CTE `tok` (user_id, promote
- * and, with `newEmail`, email: the changed address): verified now, made admin when `promote`,
- * plus `extraSets` (the referral reward's SET items over alias `u`). Returns id, referred_by,
- * plan, plan_expires_at and `promoted`, plus `returning`.
+ * A verification's UPDATE of the users row as CTE `name`, from CTE `tok` (user_id and, with
+ * `newEmail`, email: the changed address): verified now, plus `extraSets` (the referral
+ * reward's SET items over alias `u`). Returns id, referred_by, plan, plan_expires_at, plus
+ * `returning`. It never changes the role: a click on a link proves the mailbox, not who holds
+ * the account's password and sessions (ADR 0084); the ADMIN_EMAILS bootstrap rides on a
+ * password reset instead (resetPasswordUserCte).
  */
 export function verifiedUserCte(p: {
   name: string;
@@ -72,21 +74,25 @@ export function verifiedUserCte(p: {
   return sql`${sql.raw(p.name)} as (
       update ${users} ${u} set ${p.newEmail ? sql`${col(u.email)} = tok.email, ` : sql``}${col(u.emailVerifiedAt)} = ${p.at},
         ${col(u.updatedAt)} = ${p.at},
-        ${col(u.role)} = case when tok.promote then 'admin' else ${u.role} end,
         ${p.extraSets}
       from tok where ${u.id} = tok.user_id${p.onlyUnverified ? sql` and ${u.emailVerifiedAt} is null` : sql``}
-      returning ${u.id}, ${u.referredBy}, ${u.plan}, ${u.planExpiresAt}, tok.promote as promoted${p.returning ?? sql``})`;
+      returning ${u.id}, ${u.referredBy}, ${u.plan}, ${u.planExpiresAt}${p.returning ?? sql``})`;
 }
+
+/** Whether the users row `row` may be made admin by ADMIN_EMAILS now (`listed`: the addresses). */
+export const claimsListedAddress = (row: string, listed: SQL) =>
+  sql`(${sql.raw(row)}.${col(users.role)} = 'user' and not ${sql.raw(row)}.${col(users.isGuest)}
+    and ${sql.raw(row)}.${col(users.email)} in ${listed})`;
 
 /**
  * The first-admin bootstrap's audit row (docs/deploy.md) as CTE `audit`: one per row of CTE
- * `from` (users rows just verified) whose `promoted` flag is set.
+ * `from` (users rows whose password the mailbox holder just set) whose `promoted` flag is set.
  */
-export function bootstrapAuditCte(from: string, at: SQL, requestId: string | undefined): SQL {
+export function claimAuditCte(from: string, at: SQL, requestId: string | undefined): SQL {
   return auditCte(
     { id: null, ip: null, requestId: requestId ?? null },
     {
-      action: "user.role_bootstrap",
+      action: CLAIM_ACTION,
       target: "user",
       rows: sql`(select * from ${sql.raw(from)} where promoted)`,
       kind: "custom",
@@ -98,12 +104,32 @@ export function bootstrapAuditCte(from: string, at: SQL, requestId: string | und
   );
 }
 
-/** A password reset's UPDATE of the users row as CTE `changed`, from CTE `tok` (user_id). */
-export function resetPasswordUserCte(p: { passwordHash: string; at: SQL }): SQL {
+/** The audit action of a bootstrap by password reset (ADR 0084). */
+const CLAIM_ACTION = "user.role_claim";
+/** The audit action of the old bootstrap by a click on the verification link (ADR 0054). */
+const CLICK_BOOTSTRAP_ACTION = "user.role_bootstrap";
+
+/**
+ * A password reset's UPDATE of the users row as CTE `changed`, from CTE `tok` (user_id,
+ * `first`: the address was unverified, `promote`: see claimsListedAddress). The link reached
+ * the mailbox, so the address is verified (with `rewardSet`, the referral reward's SET items,
+ * which apply only to an unverified row); the login-failure count and the known login addresses
+ * go (a reset is how an owner takes an account back, and an attacker's addresses must not skip
+ * the delay); a listed address becomes admin. Returns id, referred_by, plan, plan_expires_at,
+ * `first` and `promoted`.
+ */
+export function resetPasswordUserCte(p: { passwordHash: string; at: SQL; rewardSet: SQL }): SQL {
   return sql`changed as (
       update ${users} ${u} set ${col(u.passwordHash)} = ${p.passwordHash},
-        ${col(u.failedLoginCount)} = 0, ${col(u.updatedAt)} = ${p.at}
-      from tok where ${u.id} = tok.user_id returning ${u.id})`;
+        ${col(u.failedLoginCount)} = 0, ${col(u.lastFailedLoginAt)} = null,
+        ${col(u.loginAddresses)} = '{}'::text[],
+        ${col(u.emailVerifiedAt)} = coalesce(${u.emailVerifiedAt}, ${p.at}),
+        ${col(u.role)} = case when tok.promote then 'admin' else ${u.role} end,
+        ${col(u.updatedAt)} = ${p.at},
+        ${p.rewardSet}
+      from tok where ${u.id} = tok.user_id
+      returning ${u.id}, ${u.referredBy}, ${u.plan}, ${u.planExpiresAt}, tok.first,
+        tok.promote as promoted)`;
 }
 
 /**
@@ -122,6 +148,44 @@ export async function demoteUnverifiedAdmins(db: Db, { listed }: { listed: strin
         { id: null, ip: null, requestId: "startup" },
         {
           action: "user.role_unverified_demote",
+          target: "user",
+          rows: sql`demoted`,
+          kind: "custom",
+          before: sql`jsonb_build_object('role', 'admin')`,
+          after: sql`jsonb_build_object('role', 'user')`,
+          fields: ["role"],
+        },
+      )}
+      select count(*)::int as n from demoted`,
+  );
+  return row?.n ?? 0;
+}
+
+/**
+ * Listed accounts whose admin role came last from the old bootstrap, a click on the
+ * verification link (`user.role_bootstrap`), go back to `user` with an audit row (request id
+ * `startup`): the click proved the mailbox but not who holds the password, so the account may be
+ * an attacker's (ADR 0084). The mailbox holder takes it back, admin again, with a password reset.
+ * A later grant (`admin:grant`, an admin's PATCH, a reset's claim) keeps the role. Returns how many.
+ */
+export async function demoteClickBootstrappedAdmins(db: Db, { listed }: { listed: string[] }) {
+  const a = adminAuditLog;
+  const roleChanges = sql`(${a.action} in (${CLICK_BOOTSTRAP_ACTION}, ${CLAIM_ACTION}, 'user.role_grant')
+    or (${a.action} = 'user.update' and ${a.changes} ? 'role'))`;
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`with demoted as (
+        update ${users} set ${col(users.role)} = 'user', ${col(users.updatedAt)} = now()
+        where ${users.role} = 'admin'
+          and ${users.email} in (select jsonb_array_elements_text(${JSON.stringify(listed)}::jsonb))
+          and (select ${a.action} from ${a}
+               where ${a.targetType} = 'user' and ${a.targetId} = ${users.id}::text and ${roleChanges}
+               order by ${a.createdAt} desc, ${a.id} desc limit 1) = ${CLICK_BOOTSTRAP_ACTION}
+        returning ${users.id}),
+      ${auditCte(
+        { id: null, ip: null, requestId: "startup" },
+        {
+          action: "user.role_unclaimed_demote",
           target: "user",
           rows: sql`demoted`,
           kind: "custom",
