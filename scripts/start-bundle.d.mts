@@ -9,3 +9,6 @@ export interface StartBundleOptions {
 export function ensureStartBundle(
   options?: StartBundleOptions,
 ): Promise<{ path: string; built: boolean }>;
+
+/** The document pool's thread script (src/runtime/node/document-worker.ts), bundled. */
+export const DOCUMENT_WORKER: StartBundleOptions;

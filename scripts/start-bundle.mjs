@@ -19,6 +19,17 @@ const SERVER = {
   bundle: "node_modules/.cache/app/server.mjs",
 };
 
+/**
+ * The document pool's thread (src/runtime/node/document-pool.ts): a bundle of its own beside the
+ * server's, so the thread loads one file whether the server runs bundled, under tsx or in vitest
+ * (a worker thread does not inherit tsx's loader there). `npm start` builds both.
+ */
+export const DOCUMENT_WORKER = {
+  root: ROOT,
+  entry: "src/runtime/node/document-worker.ts",
+  bundle: "node_modules/.cache/app/document-worker.mjs",
+};
+
 /** Files besides the sources whose change must rebuild the bundle (those that exist). */
 const BUILD_FILES = [fileURLToPath(import.meta.url), "package.json", "tsconfig.json"];
 
@@ -102,8 +113,10 @@ export async function ensureStartBundle({ root, entry, bundle: relativeBundle } 
 // only loads it. A failure never fails the install: `npm start` builds it then.
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const { path } = await ensureStartBundle();
-    console.log(`start bundle ready: ${path}`);
+    for (const target of [SERVER, DOCUMENT_WORKER]) {
+      const { path } = await ensureStartBundle(target);
+      console.log(`start bundle ready: ${path}`);
+    }
   } catch (error) {
     console.warn(`start bundle not built (npm start will build it): ${String(error)}`);
   }

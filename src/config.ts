@@ -62,6 +62,11 @@ export const configSchema = z.object({
   DOH_ENDPOINT: z.url().default("https://cloudflare-dns.com/dns-query"),
   /** Workers only: where the PDF export's CJK font (a .ttf/.otf) is fetched from, once per isolate. */
   PDF_FONT_URL: optionalUrl,
+  /**
+   * Node: the longest one quotation PDF or .xlsx may take, queue wait included; past it the
+   * request answers 503 and the worker thread rendering it is ended (docs/adr/0083).
+   */
+  DOCUMENT_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: optionalUrl,
   UPSTASH_REDIS_REST_URL: optionalUrl,

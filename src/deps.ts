@@ -18,6 +18,7 @@ import {
   type HeartbeatMode,
   type WorkInFlight,
 } from "./modules/inflight/heartbeat";
+import type { DocumentRenderer } from "./modules/quotations/documents";
 import { createHttpMailer } from "./providers/mail/http";
 import { createLogMailer } from "./providers/mail/log";
 import type { Mailer } from "./providers/mail/types";
@@ -75,6 +76,12 @@ export interface RuntimeAdapters {
    * code reads the provider has it). Without it, the provider is null: "not configured".
    */
   stripe?: (options: StripeProviderOptions) => StripeProvider;
+  /**
+   * Node: the pool of threads that make quotation PDFs and spreadsheets, each within
+   * DOCUMENT_TIME_BUDGET_MS (runtime/node/document-pool.ts, ADR 0083). Without it (Workers,
+   * in-process tests) the export route makes them in the isolate.
+   */
+  documents?: DocumentRenderer;
 }
 
 /** Everything with I/O, handed to routes and services; nothing else reads globals. */
@@ -104,6 +111,8 @@ export interface Deps {
   idempotencyKeys: IdempotencyKeyStore;
   /** Feature gates and plan-limit refusals for src/http (modules/entitlements/gate.ts). */
   entitlements: EntitlementGate;
+  /** Where quotation documents are made; null: in this isolate (RuntimeAdapters.documents). */
+  documents: DocumentRenderer | null;
 }
 
 interface PaymentProviders {
@@ -214,6 +223,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     sessions: sessionAuthority,
     idempotencyKeys: idempotencyKeyStore,
     entitlements: entitlementGate,
+    documents: runtime.documents ?? null,
   };
 }
 

@@ -58,7 +58,11 @@ async function main() {
       // Mails already accepted by a request (verification, reset) go out before exit.
       await Promise.all([scheduler?.stop(), pendingMail()]);
       deps.work.stop();
-      await Promise.allSettled([deps.limiter.close?.(), deps.database.close()]);
+      await Promise.allSettled([
+        deps.limiter.close?.(),
+        deps.database.close(),
+        deps.documents?.close(),
+      ]);
       process.exit(0);
     });
     // Keep-alive sockets would hold close() open; idle ones can go now.

@@ -16,8 +16,7 @@ import {
   bearerSecurity as security,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
-import { renderQuotationPdf } from "./pdf";
-import { loadCjkFont } from "./pdf-font";
+import { type DocumentFormat, type DocumentRefusal, renderDocument } from "./documents";
 import {
   BinaryDocument,
   ExportQuery,
@@ -32,10 +31,10 @@ import {
   deleteQuotation,
   getQuotation,
   listQuotations,
+  type QuotationDocument,
   quotationDocument,
   updateQuotation,
 } from "./service";
-import { renderQuotationXlsx } from "./xlsx";
 
 const tags = ["Quotations"];
 // API.md marks these B only; a browser session riding on cookies still needs the CSRF token,
@@ -128,10 +127,45 @@ const exportQuotationRoute = createRoute({
       },
     },
     ...noSuchQuotation,
-    503: errorResponse(ErrorSchema, "PDF font not available on this runtime"),
+    503: errorResponse(
+      ErrorSchema,
+      "PDF font not available on this runtime, too many documents being made, or the document not made within its time budget (DOCUMENT_TIME_BUDGET_MS)",
+    ),
     ...authErrorResponses,
   },
 });
+
+/** The document's bytes, from the runtime's pool (Node) or made here; a 503 when refused. */
+async function makeDocument(
+  deps: Deps,
+  format: DocumentFormat,
+  doc: QuotationDocument,
+): Promise<Uint8Array> {
+  const rendered = await (deps.documents
+    ? deps.documents.render(format, doc)
+    : renderDocument(format, doc));
+  if (rendered instanceof Uint8Array) return rendered;
+  throw refused(deps, rendered);
+}
+
+function refused(deps: Deps, refusal: DocumentRefusal) {
+  switch (refusal.reason) {
+    case "no-font":
+      return unavailable("PDF export is not available on this runtime");
+    case "font-failed":
+      deps.logger.error("pdf font load failed", { error: refusal.error });
+      return unavailable("The PDF font could not be loaded; try again shortly");
+    case "busy":
+      return unavailable("Too many documents are being made right now; try again shortly");
+    case "over-budget":
+      return unavailable(
+        `The document could not be made within ${refusal.budgetMs / 1000} s; try again shortly, or shorten or split the quotation`,
+      );
+    case "failed":
+      deps.logger.error("document thread failed", { error: refusal.error });
+      return unavailable("The document could not be made; try again shortly");
+  }
+}
 
 export function createQuotationRoutes() {
   const router = createRouter();
@@ -141,17 +175,6 @@ export function createQuotationRoutes() {
   router.openapi(createQuotationRoute, async (c) =>
     c.json(await createQuotation(c.get("deps"), c.get("auth").userId, c.req.valid("json")), 201),
   );
-  async function loadFontOrExplain(deps: Deps): Promise<Uint8Array> {
-    const font = loadCjkFont();
-    if (!font) throw unavailable("PDF export is not available on this runtime");
-    try {
-      return await font;
-    } catch (error) {
-      deps.logger.error("pdf font load failed", { error: String(error) });
-      throw unavailable("The PDF font could not be loaded; try again shortly");
-    }
-  }
-
   // Literal /export is a sub-path of /{id}, so it cannot collide with the id route.
   router.openapi(exportQuotationRoute, async (c) => {
     const { format } = c.req.valid("query");
@@ -160,13 +183,7 @@ export function createQuotationRoutes() {
       c.get("auth").userId,
       c.req.valid("param").id,
     );
-    let bytes: Uint8Array;
-    if (format === "pdf") {
-      const font = await loadFontOrExplain(c.get("deps"));
-      bytes = await renderQuotationPdf(doc, font);
-    } else {
-      bytes = await renderQuotationXlsx(doc);
-    }
+    const bytes = await makeDocument(c.get("deps"), format, doc);
     const filename = `${doc.quotation.quote_no.replace(/[^A-Za-z0-9._-]/g, "_")}.${format}`;
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       "Content-Type": format === "pdf" ? "application/pdf" : XLSX_TYPE,

@@ -4,6 +4,18 @@ import { calendarDay } from "../../http/schemas";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { currencyCode, minorUnits } from "../products/schemas";
 
+/**
+ * Bounds sized for real quotations, which also bound the time and memory one document takes
+ * (ADR 0083): an export seller's longest quotes run to a few dozen lines, rarely past a hundred.
+ */
+export const QUOTATION_ITEMS_MAX = 200;
+const ITEM_DESCRIPTION_MAX = 5000;
+/**
+ * The names and descriptions of all items together, counted after product defaults are applied
+ * (service.ts): about 50 A4 pages, made in a second or two.
+ */
+export const QUOTATION_ITEM_TEXT_MAX = 100_000;
+
 const ItemInput = z
   .object({
     product_id: z.uuid({ error: "Not a valid id" }).nullable().optional(),
@@ -16,7 +28,8 @@ const ItemInput = z
         "Minor units of the quotation's currency; defaults to the product's price, converted at the stored exchange rate when the product is priced in another currency",
     }),
     unit: z.string().trim().min(1).max(20).optional(),
-    description: z.string().trim().max(2000).nullable().optional(),
+    // As long as a product's description (products/schemas.ts), which an item defaults to.
+    description: z.string().trim().max(ITEM_DESCRIPTION_MAX).nullable().optional(),
   })
   .strict()
   .refine((i) => i.name !== undefined || i.product_id, {
@@ -31,7 +44,13 @@ const ItemInput = z
 export type ItemInputT = z.infer<typeof ItemInput>;
 
 const dateOnly = z.iso.date({ error: "A date, YYYY-MM-DD" });
-const items = z.array(ItemInput).min(1).max(500);
+const items = z
+  .array(ItemInput)
+  .min(1)
+  .max(QUOTATION_ITEMS_MAX, { error: `At most ${QUOTATION_ITEMS_MAX} items in one quotation` })
+  .openapi({
+    description: `1 to ${QUOTATION_ITEMS_MAX} items; their names and descriptions (a product's, where an item takes it) together at most ${QUOTATION_ITEM_TEXT_MAX.toLocaleString("en-US")} characters`,
+  });
 
 export const QuotationBody = z
   .object({

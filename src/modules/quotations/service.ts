@@ -15,7 +15,13 @@ import { getProductRefs, type ProductRef } from "../products/queries";
 import { convertMinor } from "./money";
 import type { QuotationItemRow, QuotationItemValues, QuotationRow } from "./queries";
 import * as queries from "./queries";
-import type { FrozenRate, ItemInputT, QuotationInput, QuotationPatchInput } from "./schemas";
+import {
+  type FrozenRate,
+  type ItemInputT,
+  QUOTATION_ITEM_TEXT_MAX,
+  type QuotationInput,
+  type QuotationPatchInput,
+} from "./schemas";
 
 const INT4_MAX = 2_147_483_647;
 type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
@@ -188,6 +194,14 @@ async function priceItems(
       unit_price: unitPrice ?? 0,
     };
   });
+  const text = priced.reduce((sum, i) => sum + i.name.length + (i.description?.length ?? 0), 0);
+  if (text > QUOTATION_ITEM_TEXT_MAX) {
+    issues.push({
+      loc: ["body", "items"],
+      msg: `The items' names and descriptions come to ${text} characters; a quotation holds at most ${QUOTATION_ITEM_TEXT_MAX} (shorten the descriptions or split the quotation)`,
+      type: "too_big",
+    });
+  }
   if (issues.length > 0) throw validationError(issues, issues[0]!.msg);
   const exchangeRates = [...rates.values()].filter((r): r is FrozenRate => r !== null);
   return { items: priced, exchangeRates };

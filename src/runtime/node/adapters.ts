@@ -8,6 +8,7 @@ import { createMemoryRateLimiter } from "../../providers/ratelimit/memory";
 import type { RateLimiter } from "../../providers/ratelimit/types";
 import { openConfiguredDatabase } from "./database";
 import { createGuardedNodeFetch, nodeResolver } from "./dns";
+import { createDocumentPool } from "./document-pool";
 import { createNodePasswordHasher } from "./password";
 import { createRedisRateLimiter } from "./redis-rate-limiter";
 import { loadNodeSecrets } from "./secrets";
@@ -18,8 +19,9 @@ function createNodeRateLimiter(config: Config): RateLimiter {
 }
 
 /**
- * Node picks: PGlite or node-postgres, memory or Redis limiter, native argon2, OS DNS, and SMTP
- * mail when SMTP_URL is set (else buildDeps picks the HTTP mail API or the log).
+ * Node picks: PGlite or node-postgres, memory or Redis limiter, native argon2, OS DNS, SMTP
+ * mail when SMTP_URL is set (else buildDeps picks the HTTP mail API or the log), and quotation
+ * documents on worker threads.
  */
 export async function createNodeRuntime(
   config: Config,
@@ -36,6 +38,8 @@ export async function createNodeRuntime(
     passwords: createNodePasswordHasher(),
     resolveHost: nodeResolver,
     stripe: createStripeProvider,
+    // Threads start on the first document, so a CLI that never makes one starts none.
+    documents: createDocumentPool({ timeBudgetMs: config.DOCUMENT_TIME_BUDGET_MS }),
     // Outbound calls re-check the address they connect to (DNS rebinding), lib/outbound.ts.
     fetch: createGuardedNodeFetch(outboundPolicy(config)),
     ...(config.SMTP_URL
