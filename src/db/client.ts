@@ -97,3 +97,14 @@ export async function queryPrebuilt<T>(
   };
   return result.rows;
 }
+
+/**
+ * Runs `work` in one transaction on every driver (PGlite, node-postgres, Neon's WebSocket
+ * pool): it commits when `work` resolves and rolls back when it throws. For writes that must
+ * land together but come from more than one module (a billed operation's stored output, its
+ * settled charge and its Idempotency-Key's answer: ai/billing.ts). On PGlite, one connection,
+ * other statements wait for the commit, so keep `work` to a few statements and no network.
+ */
+export function withTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => work(tx as unknown as Db));
+}

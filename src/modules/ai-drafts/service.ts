@@ -111,38 +111,47 @@ export async function draftFollowup(
     `Goal: ${input.goal ?? "move the conversation to the next step that fits the pipeline status"}`,
     `<customer>\n${customerBlock(customer, today)}\n</customer>`,
   ].join("\n");
-  const { result, charge } = await billed(
+  const { answer } = await billed(
     deps,
     { ...billing(ctx), operation: "followup_draft", requires: "llm" },
-    () =>
-      runLlmParsedTask(
-        deps,
-        "followup_draft",
-        {
-          system: FOLLOWUP_SYSTEM,
-          messages: [{ role: "user", content: prompt }],
-          maxOutputTokens: 1000,
-          temperature: 0.5,
-        },
-        (text) => {
-          const outcome = parseJsonOutput(text, FollowupAnswer);
-          if (outcome.ok) return outcome.value;
-          return outcome.reason === "no_json" ? { subject: null, body: text.trim() } : undefined;
-        },
-      ),
-    (r) => ({ provider: r.result.provider, model: r.result.model, customer_id: customerId }),
+    {
+      run: () =>
+        runLlmParsedTask(
+          deps,
+          "followup_draft",
+          {
+            system: FOLLOWUP_SYSTEM,
+            messages: [{ role: "user", content: prompt }],
+            maxOutputTokens: 1000,
+            temperature: 0.5,
+          },
+          (text) => {
+            const outcome = parseJsonOutput(text, FollowupAnswer);
+            if (outcome.ok) return outcome.value;
+            return outcome.reason === "no_json" ? { subject: null, body: text.trim() } : undefined;
+          },
+        ),
+      describe: (r) => ({
+        provider: r.result.provider,
+        model: r.result.model,
+        customer_id: customerId,
+      }),
+      answer: ({ value, result }, charge) => {
+        const subject = channel === "email" ? value.subject || undefined : undefined;
+        return {
+          customer_id: customer.id,
+          channel,
+          language,
+          ...(subject ? { subject } : {}),
+          body: value.body,
+          provider: result.provider,
+          credits_charged: charge.cost,
+          balance: charge.balance,
+        };
+      },
+    },
   );
-  const subject = channel === "email" ? result.value.subject || undefined : undefined;
-  return {
-    customer_id: customer.id,
-    channel,
-    language,
-    ...(subject ? { subject } : {}),
-    body: result.value.body,
-    provider: result.result.provider,
-    credits_charged: charge.cost,
-    balance: charge.balance,
-  };
+  return answer;
 }
 
 /* ------------------------------------------------------------------ quotation from inquiry */
@@ -208,85 +217,91 @@ export async function quotationFromInquiry(
       throw notFound("Customer not found");
     }
   }
-  const { result, charge } = await billed(
+  const { answer } = await billed(
     deps,
-    { ...billing(ctx), operation: "quotation_from_inquiry", requires: "llm" },
-    async () => {
-      const { value: extraction, result: answer } = await runLlmParsedTask(
-        deps,
-        "quotation_from_inquiry",
-        {
-          system: EXTRACTION_SYSTEM,
-          messages: [{ role: "user", content: `<inquiry>\n${input.inquiry_text}\n</inquiry>` }],
-          maxOutputTokens: 2000,
-          temperature: 0,
-        },
-        (text) => {
-          const outcome = parseJsonOutput(text, InquiryExtraction);
-          return outcome.ok ? outcome.value : undefined;
-        },
-      );
-      if (extraction.items.length === 0) {
-        throw validationError(
-          [{ loc: ["body", "inquiry_text"], msg: "No products found", type: "no_items" }],
-          "No products could be read from the inquiry; your credits were returned",
+    { ...billing(ctx), operation: "quotation_from_inquiry", requires: "llm", status: 201 },
+    {
+      run: async () => {
+        const { value: extraction, result: answer } = await runLlmParsedTask(
+          deps,
+          "quotation_from_inquiry",
+          {
+            system: EXTRACTION_SYSTEM,
+            messages: [{ role: "user", content: `<inquiry>\n${input.inquiry_text}\n</inquiry>` }],
+            maxOutputTokens: 2000,
+            temperature: 0,
+          },
+          (text) => {
+            const outcome = parseJsonOutput(text, InquiryExtraction);
+            return outcome.ok ? outcome.value : undefined;
+          },
         );
-      }
-      const matches = await matchProducts(deps, ctx.userId, extraction.items);
-      const named = extraction.currency?.toUpperCase();
-      const currency =
-        input.currency ??
-        (named && isCurrencyCode(named) ? named : undefined) ??
-        matches.find((m) => m.currency)?.currency ??
-        "USD";
-      const incoterm = extraction.incoterm?.toUpperCase();
-      const items: ItemInputT[] = extraction.items.map((item, index) => {
-        const match = matches[index]!;
-        const target = toMinor(item.target_unit_price, currency);
-        if (match.id) {
-          // The seller's own price (converted by the quotation service when needed); the
-          // buyer's target only stands in for a product without a price.
-          return {
-            product_id: match.id,
-            quantity: item.quantity,
-            ...(match.price === null ? { unit_price: target ?? 0 } : {}),
-          };
+        if (extraction.items.length === 0) {
+          throw validationError(
+            [{ loc: ["body", "inquiry_text"], msg: "No products found", type: "no_items" }],
+            "No products could be read from the inquiry; your credits were returned",
+          );
         }
-        return {
-          name: item.name,
-          quantity: item.quantity,
-          unit_price: target ?? 0,
-          ...(item.unit ? { unit: item.unit } : {}),
+        const matches = await matchProducts(deps, ctx.userId, extraction.items);
+        const named = extraction.currency?.toUpperCase();
+        const currency =
+          input.currency ??
+          (named && isCurrencyCode(named) ? named : undefined) ??
+          matches.find((m) => m.currency)?.currency ??
+          "USD";
+        const incoterm = extraction.incoterm?.toUpperCase();
+        const items: ItemInputT[] = extraction.items.map((item, index) => {
+          const match = matches[index]!;
+          const target = toMinor(item.target_unit_price, currency);
+          if (match.id) {
+            // The seller's own price (converted by the quotation service when needed); the
+            // buyer's target only stands in for a product without a price.
+            return {
+              product_id: match.id,
+              quantity: item.quantity,
+              ...(match.price === null ? { unit_price: target ?? 0 } : {}),
+            };
+          }
+          return {
+            name: item.name,
+            quantity: item.quantity,
+            unit_price: target ?? 0,
+            ...(item.unit ? { unit: item.unit } : {}),
+          };
+        });
+        const quotation: QuotationInput = {
+          customer_id: input.customer_id ?? null,
+          currency,
+          incoterm: INCOTERMS.find((t) => t === incoterm) ?? null,
+          discount: 0,
+          shipping: 0,
+          notes: extraction.notes ?? null,
+          items,
         };
-      });
-      const quotation: QuotationInput = {
-        customer_id: input.customer_id ?? null,
-        currency,
-        incoterm: INCOTERMS.find((t) => t === incoterm) ?? null,
-        discount: 0,
-        shipping: 0,
-        notes: extraction.notes ?? null,
-        items,
-      };
-      const created = await createWithFallbackPrices(deps, ctx.userId, quotation, extraction);
-      return { created, extraction, matches, provider: answer.provider, model: answer.model };
+        return { quotation, extraction, matches, provider: answer.provider, model: answer.model };
+      },
+      store: async (tx, r) => ({
+        ...r,
+        created: await createWithFallbackPrices(tx, ctx.userId, r.quotation, r.extraction),
+      }),
+      describe: (r) => ({ provider: r.provider, model: r.model, quotation_id: r.created.id }),
+      answer: (r, charge) => ({
+        ...r.created,
+        extraction: {
+          items: r.extraction.items.map((item, i) => ({
+            name: item.name,
+            quantity: item.quantity,
+            matched_product_id: r.matches[i]!.id,
+            similarity: r.matches[i]!.id ? r.matches[i]!.similarity : null,
+          })),
+          notes: r.extraction.notes ?? null,
+        },
+        credits_charged: charge.cost,
+        balance: charge.balance,
+      }),
     },
-    (r) => ({ provider: r.provider, model: r.model, quotation_id: r.created.id }),
   );
-  return {
-    ...result.created,
-    extraction: {
-      items: result.extraction.items.map((item, i) => ({
-        name: item.name,
-        quantity: item.quantity,
-        matched_product_id: result.matches[i]!.id,
-        similarity: result.matches[i]!.id ? result.matches[i]!.similarity : null,
-      })),
-      notes: result.extraction.notes ?? null,
-    },
-    credits_charged: charge.cost,
-    balance: charge.balance,
-  };
+  return answer;
 }
 
 /**

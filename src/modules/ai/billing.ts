@@ -1,11 +1,13 @@
+import { withTransaction } from "../../db/client";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { configuredProviders } from "../ai-admin/queries";
 import { refundHold } from "../credits/holds";
+import { keptIdempotencyOutcomeSql } from "../credits/idempotency";
 import { consumptionRefundedSql, settleHoldCte } from "../credits/queries/ai-holds";
 import { type Charge, type CreditOperation, chargeCredits } from "../credits/service";
 import { billingLogCte } from "../usage/queries/billing-log";
-import { settleHoldAndLog } from "./queries";
+import { notRefundedSql, settleHoldAndLog } from "./queries";
 
 /** The providers an operation cannot run without: checked before anything is charged. */
 type ProviderNeed = "llm" | "translation" | "discovery";
@@ -16,8 +18,26 @@ export interface BilledInput {
   /** Without such a provider configured: 503, and nothing is charged (ARCHITECTURE.md). */
   requires?: ProviderNeed;
   /** The request's Idempotency-Key: a retried request is charged once. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   ip?: string | null;
+  /** The status the route answers a success with, kept with the answer under the key. */
+  status?: number;
+}
+
+/** A billed operation in its steps (billed()). */
+export interface BilledSteps<P, T, A> {
+  /** The work itself (provider calls): it writes nothing, so a crash here leaves only the hold. */
+  run(charge: Charge): Promise<P>;
+  /**
+   * Writes the work's output, in the transaction that settles the charge and keeps the answer
+   * under the Idempotency-Key: `deps.db` is that transaction, and a throw rolls it back and
+   * refunds. Without it, what `run` produced is the result.
+   */
+  store?(deps: Deps, produced: P, charge: Charge): Promise<T>;
+  /** What the usage log says of the result. */
+  describe?(result: T): Record<string, unknown>;
+  /** The route's answer, kept under the Idempotency-Key; without it, the result itself. */
+  answer?(result: T, charge: Charge): A;
 }
 
 /**
@@ -26,35 +46,77 @@ export interface BilledInput {
  * credits back if the work fails (a provider outage costs the user nothing; a second refund
  * changes nothing). Until the work answers, the charge is a hold of this instance
  * (credits/holds.ts): if the process dies first, the credits come back when it restarts or when
- * its heartbeat has been silent for two minutes. A usage-log row records each billed operation
- * with what it cost and which provider served it (spec: usage logs are written on billable
- * operations), in the statement that settles the hold.
+ * its heartbeat has been silent for two minutes.
+ *
+ * Exactly once across a crash: the work's stored output, the settled charge, the usage-log row
+ * and the answer kept under the request's Idempotency-Key commit together (one transaction,
+ * ADR 0085). A crash before the commit leaves the hold, refunded at restart, and no output; a
+ * crash after it leaves a key that replays the answer, so the client's retry is never charged
+ * twice and never finds an output nobody paid for.
  * When the operation's providers are not configured at all, it answers 503 before charging,
  * so an unconfigured deployment leaves no charge-and-refund pairs in the ledger.
  */
-export async function billed<T>(
+export async function billed<P, T = P, A = T>(
   deps: Deps,
   input: BilledInput,
-  work: (charge: Charge) => Promise<T>,
-  describe: (result: T) => Record<string, unknown> = () => ({}),
-): Promise<{ result: T; charge: Charge }> {
-  const { charge, settle, fail } = await billedHold(deps, input);
-  let result: T;
-  try {
-    result = await work(charge);
-  } catch (error) {
-    await fail(`${input.operation} failed`);
+  steps: BilledSteps<P, T, A>,
+): Promise<{ result: T; charge: Charge; answer: A }> {
+  const hold = await billedHold(deps, input);
+  const { charge } = hold;
+  const failed = async (error: unknown): Promise<never> => {
+    await hold.fail(`${input.operation} failed`);
     throw error;
+  };
+  let produced: P;
+  try {
+    produced = await steps.run(charge);
+  } catch (error) {
+    return failed(error);
   }
-  await settle(describe(result));
-  return { result, charge };
+  const { store, describe } = steps;
+  // Made once: the answer kept under the key is the very one the route sends.
+  let answered: { value: A } | undefined;
+  const answer = (result: T): A => {
+    answered ??= {
+      value: steps.answer ? steps.answer(result, charge) : (result as unknown as A),
+    };
+    return answered.value;
+  };
+  try {
+    const result = await hold.settle<T>({
+      ...(store
+        ? { store: (tx: Deps) => store(tx, produced, charge) }
+        : { value: produced as unknown as T }),
+      ...(describe ? { describe } : {}),
+      answer,
+    });
+    return { result, charge, answer: answer(result) };
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+/** How a hold ends when its work answered (BilledHold.settle). */
+export interface HoldSettlement<T> {
+  /** Writes the output in the settling transaction (`deps.db` is it); its value is the result. */
+  store?(deps: Deps): Promise<T>;
+  /** The result when there is nothing to store. */
+  value?: T;
+  /** What the usage log says of the result. */
+  describe?(result: T): Record<string, unknown>;
+  /** The answer kept under the Idempotency-Key, when the request has one. */
+  answer?(result: T): unknown;
 }
 
 export interface BilledHold {
   charge: Charge;
-  /** The work answered: the credits stay spent, and the usage log says what it cost. */
-  settle(details?: Record<string, unknown>): Promise<void>;
-  /** The work failed: the credits come back. */
+  /**
+   * The work answered: its output is stored, the credits stay spent, the usage log says what
+   * it cost and the key keeps the answer, all in one commit. Throws, having written nothing,
+   * when the store throws or when the charge was refunded meanwhile (the caller then fails).
+   */
+  settle<T = undefined>(settlement?: HoldSettlement<T>): Promise<T>;
+  /** The work failed: the credits come back (a no-op once settled). */
   fail(reason: string): Promise<void>;
 }
 
@@ -70,54 +132,91 @@ export async function billedHold(deps: Deps, input: BilledInput): Promise<Billed
     hold: true,
     ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
   });
-  let ended = false;
+  let settled = false;
   return {
     charge,
-    settle: async (details = {}) => {
-      if (ended) return;
-      ended = true;
-      await settleHold(deps, input, charge, details);
+    settle: async <T>(settlement: HoldSettlement<T> = {}) => {
+      if (settled) throw new Error("billed hold settled twice");
+      const result = await settleHold(deps, input, charge, settlement);
+      settled = true;
+      return result;
     },
     fail: async (reason) => {
-      if (ended) return;
-      ended = true;
-      if (charge.consumptionId) await refundHold(deps, charge.consumptionId, reason);
+      if (settled) return;
+      settled = true;
+      try {
+        if (charge.consumptionId) await refundHold(deps, charge.consumptionId, reason);
+      } finally {
+        if (charge.consumptionId) deps.work.untrackHold(charge.consumptionId);
+      }
     },
   };
 }
 
+/** Said when the charge was given back before the work could be stored: nothing was kept. */
+const STALLED = "The request took too long and its credits were returned; please try again";
+
 /**
- * One statement: the hold goes (its credits stay spent) and the usage log is written. A hold
- * already gone with its consumption refunded means the heartbeat stopped long enough for the
- * sweep to refund it (a stalled instance): the answer is served anyway, and logged.
+ * Stores the output (when there is any to store) and settles in one transaction; without an
+ * output to store, the settling statement alone. The statement deletes the hold (its credits
+ * stay spent), writes the usage log and keeps the answer under the key, unless the hold was
+ * already gone with its consumption refunded: the heartbeat stopped long enough for the sweep
+ * to refund it (a stalled instance). Then nothing is kept: 503, and the client's retry runs.
  */
-async function settleHold(
+async function settleHold<T>(
   deps: Deps,
   input: BilledInput,
   charge: Charge,
-  details: Record<string, unknown>,
-) {
+  settlement: HoldSettlement<T>,
+): Promise<T> {
   const id = charge.consumptionId;
-  try {
-    const refunded = await settleHoldAndLog(deps.db, {
+  const key = input.idempotencyKey;
+  const settleWith = async (db: Deps["db"], result: T) => {
+    const refunded = await settleHoldAndLog(db, {
       settle: settleHoldCte(id),
+      refunded: consumptionRefundedSql(id),
       log: billingLogCte({
         userId: input.userId,
         event: input.operation,
         ip: input.ip ?? null,
-        metadata: { credits: charge.cost, consumption_id: id, ...details },
+        metadata: {
+          credits: charge.cost,
+          consumption_id: id,
+          ...(settlement.describe?.(result) ?? {}),
+        },
+        when: notRefundedSql,
       }),
-      refunded: consumptionRefundedSql(id),
+      ...(key
+        ? {
+            keep: keptIdempotencyOutcomeSql(
+              deps,
+              {
+                userId: input.userId,
+                key,
+                status: input.status ?? 200,
+                body: settlement.answer ? settlement.answer(result) : result,
+              },
+              notRefundedSql,
+            ),
+          }
+        : {}),
     });
     if (refunded) {
       deps.logger.warn("billed work answered after its hold was refunded", {
         operation: input.operation,
         consumption_id: id,
       });
+      throw new ApiError(503, STALLED);
     }
-  } finally {
-    if (id) deps.work.untrackHold(id);
-  }
+    return result;
+  };
+  const { store } = settlement;
+  const result = store
+    ? await withTransaction(deps.db, async (tx) => settleWith(tx, await store({ ...deps, db: tx })))
+    : await settleWith(deps.db, settlement.value as T);
+  if (id) deps.work.untrackHold(id);
+  if (key) deps.work.untrackKey(input.userId, key);
+  return result;
 }
 
 /** One query: whether any enabled provider of each kind exists. */

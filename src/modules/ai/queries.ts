@@ -278,18 +278,26 @@ export async function deleteQuotaRow(
 // ---------------------------------------------------------------- billing
 
 /**
- * One statement settling a billed operation: the hold goes (credits' fragment `settled`), the
- * usage log is written (usage's fragment `logged`); answers whether the hold was already gone
- * with its consumption refunded.
+ * One statement settling a billed operation: the hold goes (credits' fragment `settled`), and
+ * unless the hold was already gone with its consumption refunded (a stalled instance whose
+ * charge the sweep gave back), the usage log is written (usage's fragment `logged`) and the
+ * request's answer kept under its Idempotency-Key (credits' fragment `kept`, when there is a
+ * key). Answers whether the charge had been refunded. The fragments read the verdict as
+ * `(select yes from refunded)`.
  */
 export async function settleHoldAndLog(
   db: Db,
-  input: { settle: SQL; log: SQL; refunded: SQL },
+  input: { settle: SQL; refunded: SQL; log: SQL; keep?: SQL },
 ): Promise<boolean> {
   const [row] = await queryRows<{ refunded: boolean }>(
     db,
-    sql`with ${input.settle}, ${input.log}
-      select not exists (select 1 from settled) and ${input.refunded} as refunded`,
+    sql`with ${input.settle},
+      refunded as (select not exists (select 1 from settled) and ${input.refunded} as yes),
+      ${input.log}${input.keep ? sql`, ${input.keep}` : sql``}
+      select (select yes from refunded) as refunded`,
   );
   return row?.refunded ?? false;
 }
+
+/** The verdict of settleHoldAndLog's `refunded` CTE, for the fragments it runs. */
+export const notRefundedSql = sql`not (select yes from refunded)`;

@@ -178,17 +178,20 @@ export async function chat(deps: Deps, request: ChatRequest) {
     });
     return respond(base.conversationId, stored, 0, stored.balance);
   }
-  const { result, charge } = await billed(
-    deps,
-    billedInput(request),
-    async () => {
+  const { answer } = await billed(deps, billedInput(request), {
+    run: async () => {
       const reply = await runLlmTask(deps, "chat", llm);
-      const stored = await storeTurn(deps, { ...base, ...answerOf(reply.text), source: "llm" });
-      return { reply, stored };
+      return { reply, answer: answerOf(reply.text) };
     },
-    ({ reply }) => ({ provider: reply.provider, model: reply.model }),
-  );
-  return respond(base.conversationId, result.stored, charge.cost, charge.balance);
+    store: async (tx, { reply, answer }) => ({
+      reply,
+      stored: await storeTurn(tx, { ...base, ...answer, source: "llm" }),
+    }),
+    describe: ({ reply }) => ({ provider: reply.provider, model: reply.model }),
+    answer: ({ stored }, charge) =>
+      respond(base.conversationId, stored, charge.cost, charge.balance),
+  });
+  return answer;
 }
 
 function respond(conversationId: string, stored: StoredTurn, charged: number, balance: number) {
@@ -281,18 +284,26 @@ export async function chatStream(
         // Text the model wrote after its action block was held back with it: send it now.
         const sent = shown.trim();
         if (answer.content.startsWith(sent) && answer.content.length > sent.length) {
-          yield { event: "delta", data: { text: answer.content.slice(sent.length) } };
+          const rest = answer.content.slice(sent.length);
+          shown += rest;
+          yield { event: "delta", data: { text: rest } };
         }
-        stored = await storeTurn(deps, { ...base, ...answer, source: "llm" });
+        // The turn, the settled charge and (with a key) the turn kept for a replay commit
+        // together: the kept turn is what the client was sent (assistant/routes.ts replays it).
+        stored = await hold.settle({
+          store: (tx) => storeTurn(tx, { ...base, ...answer, source: "llm" }),
+          describe: () => ({ provider: stream.provider, model: stream.model, stream: true }),
+          answer: (turn) => ({
+            conversation_id: base.conversationId,
+            content: shown,
+            done: done(turn, charge.cost, charge.balance).data,
+          }),
+        });
       } catch (error) {
         await endHold(deps, hold.fail("chat failed"));
         yield failure(deps, error);
         return;
       }
-      await endHold(
-        deps,
-        hold.settle({ provider: stream.provider, model: stream.model, stream: true }),
-      );
       yield done(stored, charge.cost, charge.balance);
     } finally {
       // The client left mid-stream (the generator was closed early): nothing was answered.

@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { Deps } from "../../deps";
 import type { IdempotencyClaim, IdempotencyKeyStore } from "../../http/idempotency";
 import { nowIso } from "../../lib/clock";
@@ -9,6 +10,7 @@ import {
   deleteExpiredKeys,
   deleteInFlightKey,
   deleteInFlightKeysOfInstance,
+  keptOutcomeCte,
 } from "./queries";
 
 /** Outcomes are replayed for at least this long (the issue asks for 24 hours). */
@@ -51,22 +53,32 @@ async function claimIdempotencyKey(
   return { kind: "replay", status: row.response_status ?? 200, body: row.response_body };
 }
 
-export async function completeIdempotencyKey(
-  deps: Deps,
-  input: { userId: string; key: string; status: number; body: unknown },
-) {
-  const expires = new Date(deps.clock.now().getTime() + IDEMPOTENCY_TTL_MS).toISOString();
+interface KeyOutcome {
+  userId: string;
+  key: string;
+  status: number;
+  body: unknown;
+}
+
+const keptUntil = (deps: Deps) =>
+  new Date(deps.clock.now().getTime() + IDEMPOTENCY_TTL_MS).toISOString();
+
+/** Keeps the outcome of a request whose key is still in flight (one kept already stays). */
+export async function completeIdempotencyKey(deps: Deps, input: KeyOutcome) {
   try {
-    await completeKey(deps.db, {
-      userId: input.userId,
-      key: input.key,
-      status: input.status,
-      body: input.body,
-      expiresAt: expires,
-    });
+    await completeKey(deps.db, { ...input, expiresAt: keptUntil(deps) });
   } finally {
     deps.work.untrackKey(input.userId, input.key);
   }
+}
+
+/**
+ * The CTE `kept` that keeps `input` as the key's outcome when `condition` holds, for the
+ * statement that settles the request's charge (ai/billing.ts). The caller stops tracking the
+ * key (`deps.work.untrackKey`) once that statement has committed.
+ */
+export function keptIdempotencyOutcomeSql(deps: Deps, input: KeyOutcome, condition: SQL): SQL {
+  return keptOutcomeCte({ ...input, expiresAt: keptUntil(deps) }, condition);
 }
 
 /** A request that failed on our side gives its key back, so the client's retry can run. */

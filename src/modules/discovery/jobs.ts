@@ -95,25 +95,29 @@ export async function startDiscoveryJob(
       userId: caller.userId,
       operation: "discovery",
       requires: "discovery",
-      ...(caller.idempotencyKey ? { idempotencyKey: caller.idempotencyKey } : {}),
+      idempotencyKey: caller.idempotencyKey,
       ip: caller.ip,
+      status: 202,
     },
-    async (charge) => {
-      // From here a crash is the job's to recover (it refunds when it fails), not the hold's.
-      return insertQueuedJob(deps.db, {
-        id: deps.ids.uuid(),
-        userId: caller.userId,
-        product,
-        market,
-        maxCompanies: input.max_companies ?? null,
-        consumptionId: charge.consumptionId,
-        creditsCharged: charge.cost,
-        balanceAfter: charge.balance,
-        progress: pendingProgress(product, market),
-        now: nowIso(deps),
-      });
+    {
+      run: async () => undefined,
+      // The job takes the charge over from the hold in the statement that records it: from
+      // the commit on, a crash is the job's to recover (it refunds when it fails), not the hold's.
+      store: (tx, _none, charge) =>
+        insertQueuedJob(tx.db, {
+          id: deps.ids.uuid(),
+          userId: caller.userId,
+          product,
+          market,
+          maxCompanies: input.max_companies ?? null,
+          consumptionId: charge.consumptionId,
+          creditsCharged: charge.cost,
+          balanceAfter: charge.balance,
+          progress: pendingProgress(product, market),
+          now: nowIso(deps),
+        }),
+      describe: (row) => ({ job_id: row.id }),
     },
-    (row) => ({ job_id: row.id }),
   );
   await dispatchDiscoveryJob(deps, result.id, keepAlive);
   return result;

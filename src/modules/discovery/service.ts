@@ -429,7 +429,7 @@ export async function searchDiscovery(
   ctx: { userId: string; idempotencyKey?: string; ip: string | null },
   input: { product: string; market: string; max_companies?: number },
 ) {
-  const { result, charge } = await billed(
+  const { answer } = await billed(
     deps,
     {
       userId: ctx.userId,
@@ -438,17 +438,20 @@ export async function searchDiscovery(
       idempotencyKey: ctx.idempotencyKey,
       ip: ctx.ip,
     },
-    () =>
-      runDiscovery(deps, {
-        product: input.product,
-        market: input.market,
-        ...(input.max_companies ? { maxCompanies: input.max_companies } : {}),
+    {
+      run: () =>
+        runDiscovery(deps, {
+          product: input.product,
+          market: input.market,
+          ...(input.max_companies ? { maxCompanies: input.max_companies } : {}),
+        }),
+      describe: (r) => ({
+        search_providers: r.search_providers,
+        provider: r.analysis_provider,
+        companies: r.companies.length,
       }),
-    (r) => ({
-      search_providers: r.search_providers,
-      provider: r.analysis_provider,
-      companies: r.companies.length,
-    }),
+      answer: (r, charge) => ({ ...r, credits_charged: charge.cost, balance: charge.balance }),
+    },
   );
-  return { ...result, credits_charged: charge.cost, balance: charge.balance };
+  return answer;
 }

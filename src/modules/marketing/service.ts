@@ -115,7 +115,7 @@ export async function generateMarketing(
     audience,
     product,
   });
-  const { result, charge } = await billed(
+  const { answer } = await billed(
     deps,
     {
       userId: ctx.userId,
@@ -123,30 +123,44 @@ export async function generateMarketing(
       requires: "llm",
       idempotencyKey: ctx.idempotencyKey,
       ip: ctx.ip,
+      status: 201,
     },
-    async () => {
-      const answer = await runLlmTask(deps, "marketing", {
-        system: SYSTEM_PROMPT,
-        messages: [{ role: "user", content: prompt }],
-        maxOutputTokens: 1500,
-        temperature: 0.7,
-      });
-      const row = await queries.insertMarketingContent(deps.db, {
-        userId: ctx.userId,
-        kind: input.kind,
-        productId: product?.id ?? null,
-        audience,
-        language: input.language,
-        tone,
-        content: answer.text.trim(),
-        provider: answer.provider,
-        now: nowIso(deps),
-      });
-      return { row, model: answer.model };
+    {
+      run: () =>
+        runLlmTask(deps, "marketing", {
+          system: SYSTEM_PROMPT,
+          messages: [{ role: "user", content: prompt }],
+          maxOutputTokens: 1500,
+          temperature: 0.7,
+        }),
+      store: async (tx, reply) => ({
+        row: await queries.insertMarketingContent(tx.db, {
+          userId: ctx.userId,
+          kind: input.kind,
+          productId: product?.id ?? null,
+          audience,
+          language: input.language,
+          tone,
+          content: reply.text.trim(),
+          provider: reply.provider,
+          now: nowIso(deps),
+        }),
+        model: reply.model,
+      }),
+      describe: (r) => ({
+        provider: r.row.provider,
+        model: r.model,
+        content_id: r.row.id,
+        kind: r.row.kind,
+      }),
+      answer: ({ row }, charge) => ({
+        ...contentOut(row),
+        credits_charged: charge.cost,
+        balance: charge.balance,
+      }),
     },
-    (r) => ({ provider: r.row.provider, model: r.model, content_id: r.row.id, kind: r.row.kind }),
   );
-  return { ...contentOut(result.row), credits_charged: charge.cost, balance: charge.balance };
+  return answer;
 }
 
 export async function listMarketingContents(

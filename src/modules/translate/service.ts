@@ -269,51 +269,56 @@ export async function translate(
   input: TranslateInput,
 ) {
   const chars = codePoints(input.text);
-  const { result, charge } = await billed(
+  const { answer } = await billed(
     deps,
     {
       userId: context.userId,
       operation: "translate",
       requires: "translation",
-      ...(context.idempotencyKey ? { idempotencyKey: context.idempotencyKey } : {}),
+      idempotencyKey: context.idempotencyKey,
       ip: context.ip ?? null,
     },
-    async () => {
-      const [mt, llm] = await Promise.all([mtProviders(deps), llmCandidates(deps, "translate")]);
-      const translated = await translateText(deps, input, chars, { mt, llm });
-      const replies = input.with_replies
-        ? await suggestReplies(deps, input, translated, llm)
-        : undefined;
-      const row = await insertTranslation(deps.db, {
-        userId: context.userId,
-        source_text: input.text,
-        source_lang: translated.sourceLang,
-        target_lang: input.target_lang,
-        translated_text: translated.translation,
-        replies: replies ?? [],
-        provider: translated.provider,
-        tier: translated.tier,
-        chars,
-        at: nowIso(deps),
-      });
-      return { row, repliesFailed: input.with_replies && !replies };
+    {
+      run: async () => {
+        const [mt, llm] = await Promise.all([mtProviders(deps), llmCandidates(deps, "translate")]);
+        const translated = await translateText(deps, input, chars, { mt, llm });
+        const replies = input.with_replies
+          ? await suggestReplies(deps, input, translated, llm)
+          : undefined;
+        return { translated, replies };
+      },
+      store: async (tx, { translated, replies }) => ({
+        row: await insertTranslation(tx.db, {
+          userId: context.userId,
+          source_text: input.text,
+          source_lang: translated.sourceLang,
+          target_lang: input.target_lang,
+          translated_text: translated.translation,
+          replies: replies ?? [],
+          provider: translated.provider,
+          tier: translated.tier,
+          chars,
+          at: nowIso(deps),
+        }),
+        repliesFailed: input.with_replies && !replies,
+      }),
+      describe: ({ row }) => ({ provider: row.provider, tier: row.tier, chars }),
+      answer: ({ row, repliesFailed }, charge) => ({
+        id: row.id,
+        translation: row.translated_text,
+        source_lang: row.source_lang,
+        target_lang: row.target_lang,
+        provider: row.provider,
+        tier: row.tier,
+        ...(input.with_replies ? { replies: row.replies as Reply[] } : {}),
+        ...(repliesFailed ? { replies_error: "unavailable" as const } : {}),
+        credits_charged: charge.cost,
+        balance: charge.balance,
+        created_at: iso(row.created_at),
+      }),
     },
-    ({ row }) => ({ provider: row.provider, tier: row.tier, chars }),
   );
-  const { row, repliesFailed } = result;
-  return {
-    id: row.id,
-    translation: row.translated_text,
-    source_lang: row.source_lang,
-    target_lang: row.target_lang,
-    provider: row.provider,
-    tier: row.tier,
-    ...(input.with_replies ? { replies: row.replies as Reply[] } : {}),
-    ...(repliesFailed ? { replies_error: "unavailable" as const } : {}),
-    credits_charged: charge.cost,
-    balance: charge.balance,
-    created_at: iso(row.created_at),
-  };
+  return answer;
 }
 
 /** The caller's translations, newest first. */

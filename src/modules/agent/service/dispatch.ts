@@ -56,22 +56,26 @@ export async function startAgentRun(
       userId: caller.userId,
       operation: "agent_run",
       requires: "discovery",
-      ...(caller.idempotencyKey ? { idempotencyKey: caller.idempotencyKey } : {}),
+      idempotencyKey: caller.idempotencyKey,
       ip: caller.ip,
+      status: 202,
     },
-    // The run takes the charge over from the hold in the statement that records it: from
-    // here a crash is the run's to recover (it refunds when it fails), not the hold's.
-    (charge) =>
-      insertQueuedRun(deps.db, {
-        id: deps.ids.uuid(),
-        userId: caller.userId,
-        product: input.product,
-        market: input.market,
-        maxLeads: input.max_leads,
-        consumptionId: charge.consumptionId,
-        now: nowIso(deps),
-      }),
-    (row) => ({ pipeline_id: row.id }),
+    {
+      run: async () => undefined,
+      // The run takes the charge over from the hold in the statement that records it: from
+      // the commit on, a crash is the run's to recover (it refunds when it fails), not the hold's.
+      store: (tx, _none, charge) =>
+        insertQueuedRun(tx.db, {
+          id: deps.ids.uuid(),
+          userId: caller.userId,
+          product: input.product,
+          market: input.market,
+          maxLeads: input.max_leads,
+          consumptionId: charge.consumptionId,
+          now: nowIso(deps),
+        }),
+      describe: (row) => ({ pipeline_id: row.id }),
+    },
   );
   await dispatchAgentRun(deps, result.id, keepAlive);
   return result;

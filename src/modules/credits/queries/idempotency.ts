@@ -73,18 +73,40 @@ export async function claimKey(
   return row;
 }
 
-/** Stores a request's outcome under its key, replayed until `expiresAt`. */
-export async function completeKey(
-  db: Db,
-  params: { userId: string; key: string; status: number; body: unknown; expiresAt: string },
-): Promise<void> {
+interface KeptOutcome {
+  userId: string;
+  key: string;
+  status: number;
+  body: unknown;
+  expiresAt: string;
+}
+
+/**
+ * The UPDATE that keeps a request's outcome under its key, replayed until `expiresAt`. Only a
+ * key still in flight takes it: an outcome already kept (by the statement that settled the
+ * charge, ai/billing.ts) is never overwritten by a later copy.
+ */
+function keptOutcomeUpdate(params: KeptOutcome, extraCondition?: SQL): SQL {
   const t = idempotencyKeys;
-  await db.execute(
-    sql`update ${t} set ${col(t.status)} = 'completed', ${col(t.responseStatus)} = ${params.status},
+  return sql`update ${t} set ${col(t.status)} = 'completed', ${col(t.responseStatus)} = ${params.status},
           ${col(t.responseBody)} = ${JSON.stringify(params.body ?? null)}::jsonb,
           ${col(t.instanceId)} = null, ${col(t.expiresAt)} = ${params.expiresAt}::timestamptz
-        where ${t.userId} = ${params.userId} and ${t.key} = ${params.key}`,
-  );
+        where ${t.userId} = ${params.userId} and ${t.key} = ${params.key} and ${t.status} = 'in_flight'
+          ${extraCondition ? sql`and ${extraCondition}` : sql``}`;
+}
+
+/** Stores a request's outcome under its key (still in flight), replayed until `expiresAt`. */
+export async function completeKey(db: Db, params: KeptOutcome): Promise<void> {
+  await db.execute(keptOutcomeUpdate(params));
+}
+
+/**
+ * A CTE `kept` that keeps the outcome under the key when `condition` holds: for the statement
+ * that settles a billed operation's charge, so the charge and the answer a retry gets commit
+ * together (a crash can no longer leave a settled charge behind a key that is free again).
+ */
+export function keptOutcomeCte(params: KeptOutcome, condition: SQL): SQL {
+  return sql`kept as (${keptOutcomeUpdate(params, condition)} returning 1)`;
 }
 
 /** Frees a key still in flight. */
