@@ -71,7 +71,13 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
   // Vary needed on no-store answers; the cacheable ones say Vary: Origin, see caching.ts).
   app.use(async function corsForBrowsers(c, next) {
     if (c.req.header("Origin") === undefined) return next();
-    return corsAllowList(c, next);
+    const preflight = await corsAllowList(c, next);
+    // hono/cors says Allow-Credentials to every origin; only a listed one may read that. (A
+    // preflight's answer is merged with c.res's headers, so both lose it.)
+    if (!(preflight ?? c.res).headers.has("Access-Control-Allow-Origin")) {
+      for (const res of [preflight, c.res]) res?.headers.delete("Access-Control-Allow-Credentials");
+    }
+    return preflight;
   });
   const limitBody = bodyLimit({
     maxSize: deps.config.BODY_LIMIT_BYTES,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseAllowEntry } from "./lib/outbound";
+import { patternEstimator, weakSecretProblems } from "./lib/secret-strength";
 
 const csv = z
   .string()
@@ -29,6 +30,21 @@ const optionalSecret = z
   .default("")
   .transform((s) => s.trim() || undefined)
   .pipe(z.string().min(32, "must be at least 32 characters").optional());
+
+/** Why a CORS_ORIGINS entry cannot be allowed with credentials, or undefined if it can. */
+function corsOriginProblem(entry: string): string | undefined {
+  if (entry === "*" || entry.toLowerCase() === "null") {
+    return `"${entry}" cannot be allowed with credentials (list the web app's exact origins)`;
+  }
+  if (!URL.canParse(entry)) return `"${entry}" is not an origin (scheme://host[:port])`;
+  const url = new URL(entry);
+  // A browser sends the serialized origin; anything else (a path, a wildcard host) never matches.
+  const exact = url.origin === entry && !url.hostname.includes("*");
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || !exact) {
+    return `"${entry}" is not an origin (scheme://host[:port], no path or trailing slash)`;
+  }
+  return undefined;
+}
 
 /** Every setting the service reads, from env vars (Node) or bindings (Workers). */
 export const configSchema = z.object({
@@ -97,7 +113,17 @@ export const configSchema = z.object({
    * it needs Secure cookies (COOKIE_SECURE=true, or auto in production). `strict`: all Strict.
    */
   COOKIE_SAMESITE: z.enum(["lax", "strict", "none"]).default("lax"),
-  CORS_ORIGINS: csv,
+  /**
+   * Exact origins (`https://app.example.com`) whose scripts may call the API with credentials.
+   * `*` and `null` are refused in every environment: credentials with a wildcard are never
+   * right, and `null` is the origin of sandboxed iframes and `data:` pages anyone can open.
+   */
+  CORS_ORIGINS: csv.superRefine((list, ctx) => {
+    for (const entry of list) {
+      const problem = corsOriginProblem(entry);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }
+  }),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
@@ -258,6 +284,13 @@ function ratesApiUrl(config: Pick<Config, "APP_ENV" | "RATES_API_URL">): string 
 }
 
 const SECRET_SETTINGS = ["JWT_SECRET", "CSRF_SECRET", "APP_ENCRYPTION_KEY"] as const;
+/**
+ * Our own keys that may be left unset (then generated). Keys a provider issues (Stripe, the
+ * gateway, WeChat, QStash, the mail API) are judged by their issuer, not here.
+ */
+const OPTIONAL_SECRET_SETTINGS = ["PAYMENT_SANDBOX_SECRET"] as const;
+/** Every secret setting production judges for strength (the Node runtime again, with words). */
+export const JUDGED_SECRET_SETTINGS = [...SECRET_SETTINGS, ...OPTIONAL_SECRET_SETTINGS] as const;
 /** Outbound endpoints: production talks to each over TLS, or the traffic is readable in transit. */
 const PROVIDER_URL_SETTINGS = [
   "PAYMENT_GATEWAY_URL",
@@ -269,49 +302,29 @@ const PROVIDER_URL_SETTINGS = [
   "WECHAT_API_BASE",
   "DOH_ENDPOINT",
 ] as const;
-/** Estimated bits a secret must carry; 32 random base64url characters estimate at about 140. */
-const MIN_SECRET_BITS = 96;
-const MIN_SECRET_DISTINCT = 10;
-
-/**
- * A rough strength estimate of a secret: Shannon entropy of its characters times its length.
- * It cannot see a guessable phrase, but it does refuse the placeholders people paste
- * ('a' x 32, 'changeme' repeated, one word copied four times).
- */
-export function secretBits(secret: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  const length = [...secret].length;
-  let perChar = 0;
-  for (const n of counts.values()) perChar -= (n / length) * Math.log2(n / length);
-  return perChar * length;
-}
-
-function weakSecret(secret: string): boolean {
-  // A short unit repeated ("abcd" x 8) estimates well per character but is as weak as its unit.
-  if (/^(.{1,16}?)\1+$/su.test(secret)) return true;
-  return new Set(secret).size < MIN_SECRET_DISTINCT || secretBits(secret) < MIN_SECRET_BITS;
-}
-
 /** Plain http is only harmless when it never leaves the machine (a local sidecar). */
 function loopback(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** Each secret set, strong, and different from the others. */
+/**
+ * Each secret set, hard to guess (lib/secret-strength.ts: keyboard runs, sequences, repeats;
+ * the Node runtime adds the dictionaries when it loads them), and different from the others.
+ */
 function secretProblems(config: Config): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
-  for (const name of SECRET_SETTINGS) {
+  const estimate = patternEstimator();
+  for (const name of JUDGED_SECRET_SETTINGS) {
     const value = config[name];
     if (!value) {
-      problems.push(`${name}: required in production (at least 32 characters)`);
+      if ((SECRET_SETTINGS as readonly string[]).includes(name)) {
+        problems.push(`${name}: required in production (at least 32 characters)`);
+      }
       continue;
     }
-    if (weakSecret(value)) {
-      problems.push(`${name}: too guessable for production (use 32+ random characters)`);
-    }
+    problems.push(...weakSecretProblems([[name, value]], estimate));
     const twin = seen.get(value);
     if (twin) problems.push(`${name}: must differ from ${twin}`);
     else seen.set(value, name);

@@ -102,6 +102,22 @@ describe("compression", () => {
 });
 
 describe("CORS", () => {
+  it("never gives `Origin: null` (sandboxed frames, data: pages) credentials or a reflection", async () => {
+    // The reported configuration no longer starts, in any environment.
+    await expect(ctx.makeApp({}, { CORS_ORIGINS: `${ORIGIN},*,null` })).rejects.toThrow(
+      /CORS_ORIGINS: "\*" cannot be allowed with credentials/,
+    );
+    const preflight = await app.request("/api/v1/auth/me", {
+      method: "OPTIONS",
+      headers: { Origin: "null", "Access-Control-Request-Method": "GET" },
+    });
+    const simple = await app.request("/api/v1/credits/plans", { headers: { Origin: "null" } });
+    for (const res of [preflight, simple]) {
+      expect(res.headers.get("access-control-allow-origin")).toBeNull();
+      expect(res.headers.get("access-control-allow-credentials"), String(res.status)).toBeNull();
+    }
+  });
+
   it("exposes the download name, the ETag and the rate-limit headers to a frontend", async () => {
     const res = await app.request("/api/v1/credits/plans", { headers: { Origin: ORIGIN } });
     expect(res.headers.get("access-control-allow-origin")).toBe(ORIGIN);

@@ -1,5 +1,14 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, publicBaseUrl, secretBits } from "../../src/config";
+import { ConfigError, parseConfig, publicBaseUrl } from "../../src/config";
+import {
+  dictionarySecretProblems,
+  generateSecret,
+  loadNodeSecrets,
+} from "../../src/runtime/node/secrets";
 
 /** A production configuration that starts: every later case breaks exactly one thing. */
 const GOOD = {
@@ -30,18 +39,91 @@ describe("production settings", () => {
     expect(problemsOf(GOOD)).toEqual([]);
   });
 
-  it("refuses low-entropy secrets, naming the setting", () => {
+  it("refuses guessable secrets by estimated guesses, naming the setting, never quoting it", () => {
     for (const weak of [
+      // The reported one: a keyboard run with a digit run.
+      "qwertyuiopasdfghjklzxcvbnm123456",
+      "abcdefghijklmnopqrstuvwxyz012345",
+      "zyxwvutsrqponmlkjihgfedcba987654",
+      "01234567890123456789012345678901",
       "a".repeat(32),
       "abcd".repeat(8),
       "passwordpasswordpasswordpassword",
       "0101010101010101010101010101010101",
+      "test_signing_secret_0123456789abcdef",
     ]) {
-      const problems = problemsOf({ ...GOOD, JWT_SECRET: weak });
-      expect(problems, weak).toEqual([expect.stringMatching(/^JWT_SECRET: too guessable/)]);
+      for (const name of ["JWT_SECRET", "CSRF_SECRET", "APP_ENCRYPTION_KEY"]) {
+        const problems = problemsOf({ ...GOOD, [name]: weak });
+        expect(problems, `${name}=${weak}`).toEqual([
+          expect.stringMatching(new RegExp(`^${name}: too guessable`)),
+        ]);
+        expect(problems.join("\n")).not.toContain(weak);
+      }
     }
-    expect(secretBits("a".repeat(32))).toBe(0);
-    expect(secretBits(GOOD.JWT_SECRET)).toBeGreaterThan(150);
+    // The sandbox's key is optional, but judged when set.
+    expect(
+      problemsOf({ ...GOOD, PAYMENT_SANDBOX_SECRET: "qwertyuiopasdfghjklzxcvbnm123456" }),
+    ).toEqual([expect.stringMatching(/^PAYMENT_SANDBOX_SECRET: too guessable/)]);
+  });
+
+  it("accepts random secrets: 32 bytes as base64, base64url or hex", () => {
+    for (let i = 0; i < 20; i++) {
+      const env = {
+        ...GOOD,
+        JWT_SECRET: randomBytes(32).toString("base64"),
+        CSRF_SECRET: randomBytes(32).toString("hex"),
+        APP_ENCRYPTION_KEY: randomBytes(32).toString("base64url"),
+        PAYMENT_SANDBOX_SECRET: generateSecret(),
+      };
+      expect(problemsOf(env)).toEqual([]);
+    }
+  });
+
+  it("on Node, production also refuses dictionary words and phrases (zxcvbn's word lists)", async () => {
+    const phrases = [
+      "thisismysupersecretjwtsigningkey2024!",
+      "correcthorsebatterystaplecorrecthorse",
+      "my-application-jwt-secret-for-production",
+      "sunshine-dragon-football-monkey-shadow-master",
+      // Keyboard columns: a common password list has it.
+      "1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9",
+    ];
+    for (const phrase of phrases) {
+      // Past the pattern check every runtime runs...
+      expect(problemsOf({ ...GOOD, APP_ENCRYPTION_KEY: phrase }), phrase).toEqual([]);
+      // ...but not past the word lists.
+      const config = parseConfig({ ...GOOD, APP_ENCRYPTION_KEY: phrase });
+      const problems = await dictionarySecretProblems(config);
+      expect(problems, phrase).toEqual([
+        expect.stringMatching(/^APP_ENCRYPTION_KEY: too guessable/),
+      ]);
+      expect(problems.join("\n")).not.toContain(phrase);
+      await expect(loadNodeSecrets(config)).rejects.toBeInstanceOf(ConfigError);
+    }
+    expect(await dictionarySecretProblems(parseConfig(GOOD))).toEqual([]);
+    expect(await loadNodeSecrets(parseConfig(GOOD))).toMatchObject({ jwtSecret: GOOD.JWT_SECRET });
+  });
+
+  it("the secrets Node generates into DATA_DIR pass the production judge, words included", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "secrets-"));
+    try {
+      for (let i = 0; i < 10; i++) {
+        const generated = await loadNodeSecrets(
+          parseConfig({ APP_ENV: "development", DATA_DIR: join(dir, String(i)) }),
+        );
+        const env = {
+          ...GOOD,
+          JWT_SECRET: generated.jwtSecret,
+          CSRF_SECRET: generated.csrfSecret,
+          APP_ENCRYPTION_KEY: generated.encryptionKey,
+          PAYMENT_SANDBOX_SECRET: generated.paymentSandboxSecret,
+        };
+        expect(problemsOf(env)).toEqual([]);
+        expect(await dictionarySecretProblems(parseConfig(env))).toEqual([]);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses two secrets that are equal", () => {
@@ -86,6 +168,30 @@ describe("production settings", () => {
     expect(problemsOf({ ...GOOD, CORS_ORIGINS: " , " })).toEqual([
       expect.stringMatching(/^CORS_ORIGINS: required in production/),
     ]);
+  });
+
+  it("refuses `*`, `null` and anything that is not an exact origin in CORS_ORIGINS, anywhere", () => {
+    for (const env of ["production", "development", "test"]) {
+      const base = env === "production" ? GOOD : { APP_ENV: env };
+      expect(problemsOf({ ...base, CORS_ORIGINS: "*,null" }), env).toEqual([
+        expect.stringMatching(/^CORS_ORIGINS: "\*" cannot be allowed with credentials/),
+        expect.stringMatching(/^CORS_ORIGINS: "null" cannot be allowed with credentials/),
+      ]);
+      for (const bad of [
+        "NULL",
+        "https://app.example.com/",
+        "https://*.example.com",
+        "app.example.com",
+        "file://x",
+      ]) {
+        expect(problemsOf({ ...base, CORS_ORIGINS: `https://ok.example,${bad}` }), bad).toEqual([
+          expect.stringMatching(/^CORS_ORIGINS: /),
+        ]);
+      }
+      expect(
+        problemsOf({ ...base, CORS_ORIGINS: "https://app.example.com, http://localhost:5173" }),
+      ).toEqual([]);
+    }
   });
 
   it("refuses the embedded database, the memory limiter and no mail unless allowed", () => {
