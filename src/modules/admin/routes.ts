@@ -86,6 +86,9 @@ const patchUserRoute = createRoute({
   tags,
   security,
   summary: "Change role, plan or status (disabling signs the user out everywhere)",
+  description:
+    "The last active admin is kept: demoting or disabling it (oneself included) is a 409, " +
+    "decided in the statement that writes, so two admins demoting each other at once leave one.",
   middleware: [...writeGuard],
   request: {
     params: IdParam,
@@ -94,6 +97,7 @@ const patchUserRoute = createRoute({
   responses: {
     ...ok(AdminUserSchema, "The updated user"),
     404: errorResponse(ErrorSchema, "No such user"),
+    409: errorResponse(ErrorSchema, "It is the last active admin"),
     ...adminErrors,
   },
 });

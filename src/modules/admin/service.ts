@@ -1,11 +1,16 @@
 import type { Deps } from "../../deps";
-import { notFound, validationError } from "../../http/errors";
+import { conflict, notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { isSystemConfigKey } from "../system-config/defaults";
 import * as configQueries from "../system-config/queries";
 import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";
 import { listUsageLogsPage } from "../usage/queries/admin-logs";
-import { type AdminUserRow, getUserWithBalance, listUsersPage } from "../users/queries";
+import {
+  type AdminUserRow,
+  getUserWithBalance,
+  listUsersPage,
+  takesOutAnAdmin,
+} from "../users/queries";
 import { toUserResponse } from "../users/service";
 import * as queries from "./queries";
 import type { Actor } from "./queries/audit";
@@ -57,7 +62,8 @@ export async function getUser(deps: Deps, id: string) {
 
 /**
  * Changes only the fields sent. Disabling an account also revokes its refresh tokens, and the
- * audit row is written, in the same statement.
+ * audit row is written, in the same statement. The last active admin is kept: a patch that would
+ * demote or disable it is refused by that statement (users/queries adminPatchedUserCte), a 409.
  */
 export async function patchUser(
   deps: Deps,
@@ -72,7 +78,15 @@ export async function patchUser(
     fields: changedFields(patch),
     now: nowIso(deps),
   });
-  if (!row) throw notFound("User not found");
+  if (!row) {
+    // The statement wrote nothing: no such user, or the last-admin guard refused it.
+    if (takesOutAnAdmin(patch) && (await getUserWithBalance(deps.db, { id }))) {
+      throw conflict(
+        "This is the last active admin: make another account admin before demoting or disabling this one",
+      );
+    }
+    throw notFound("User not found");
+  }
   return toAdminUser(deps, row);
 }
 

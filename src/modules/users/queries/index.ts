@@ -181,9 +181,22 @@ export interface AdminUserPatch {
   plan_expires_at?: string | null;
 }
 
+/** Whether a patch takes its user out of the active admins, if it is one. */
+export const takesOutAnAdmin = (patch: AdminUserPatch) =>
+  (patch.role !== undefined && patch.role !== "admin") ||
+  (patch.status !== undefined && patch.status !== "active");
+
 /**
  * CTE `u` of an audited admin update of user `id`: the patch's fields set, returning the
- * updated row (`users.*`) and the row as it was before (`audit_before`, see lockBefore).
+ * updated row (`users.*`) and the row as it was before (`audit_before`, as lockBefore reads it).
+ *
+ * The last active admin is kept: when the patch would take an active admin out (a role other
+ * than admin, a status other than active), the statement first locks, in id order, the target
+ * and every active admin (CTE `locked`, materialised so each is locked before the update runs),
+ * and updates only if another active admin remains. Under READ COMMITTED a lock that waited
+ * re-reads the row, so of two admins demoting each other at once the second sees the first
+ * already demoted and is refused: never zero admins (ADR 0084). Locking in one order means two
+ * such statements never deadlock. Refused, `u` is empty while the user exists.
  */
 export function adminPatchedUserCte(p: { id: string; patch: AdminUserPatch; now: string }): SQL {
   const sets: SQL[] = [sql`${col(users.updatedAt)} = ${p.now}::timestamptz`];
@@ -193,9 +206,26 @@ export function adminPatchedUserCte(p: { id: string; patch: AdminUserPatch; now:
   if (p.patch.plan_expires_at !== undefined) {
     sets.push(sql`${col(users.planExpiresAt)} = ${p.patch.plan_expires_at}::timestamptz`);
   }
-  const old = lockBefore(users, p.id);
-  return sql`u as (
+  if (!takesOutAnAdmin(p.patch)) {
+    const old = lockBefore(users, p.id);
+    return sql`u as (
       update ${users} set ${sql.join(sets, sql`, `)} from ${old.from} where ${old.where}
+      returning ${users}.*, audit_old.audit_before)`;
+  }
+  const o = alias(users, "o");
+  const activeAdmin = (row: string) =>
+    sql`(${sql.raw(row)}.${col(users.role)} = 'admin' and ${sql.raw(row)}.${col(users.status)} = 'active')`;
+  return sql`locked as materialized (
+      select to_jsonb(${o}) as audit_before, ${o.id} as audit_key, ${o.role}, ${o.status}
+      from ${users} ${o}
+      where ${o.id} = ${p.id} or ${activeAdmin("o")}
+      order by ${o.id} for update),
+    u as (
+      update ${users} set ${sql.join(sets, sql`, `)}
+      from (select audit_before, audit_key, role, status from locked where audit_key = ${p.id}) audit_old
+      where ${users.id} = audit_old.audit_key
+        and (not ${activeAdmin("audit_old")}
+          or (select count(*) from locked l where l.audit_key <> ${p.id} and ${activeAdmin("l")}) > 0)
       returning ${users}.*, audit_old.audit_before)`;
 }
 
