@@ -102,6 +102,11 @@ export const configSchema = z.object({
    */
   SESSION_CHECK: z.enum(["poll", "query"]).default("poll"),
   SESSION_REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(1000).default(500),
+  /**
+   * How many event streams (agent events, streamed chat) one user may hold open at once on one
+   * instance; one more is answered 429 (docs/adr/0088-streams-end-with-their-session.md).
+   */
+  STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
   COOKIE_SECURE: z
     .enum(["auto", "true", "false"])
     .default("auto")

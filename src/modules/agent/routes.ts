@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { streamSSE } from "hono/streaming";
 import { requireAuth } from "../../http/auth";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import {
@@ -8,9 +7,11 @@ import {
   ErrorSchema,
   errorResponse,
   notFound,
+  retryAfterHeader,
 } from "../../http/errors";
 import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
+import { liveSSE, openLiveStream, STREAM_END_DETAIL } from "../../http/live-stream";
 import { IdParam, jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { keepAliveOf } from "../jobs/background";
@@ -123,7 +124,11 @@ const eventsRoute = (path: string) =>
       "(succeeded, failed or cancelled) a final `end` {status, error, summary, finished_at}, and " +
       "the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every " +
       "15 s and closes after 10 minutes (reconnect: the first event is the current state again). " +
-      "404 (JSON, before any event) when the run is not the caller's.",
+      "The stream ends with its session: within about a second of a logout, a password change, " +
+      "the account being disabled or the access token expiring, an `error` {detail} and the " +
+      "stream closes (reconnect with a fresh token). 404 (JSON, before any event) when the run " +
+      "is not the caller's; 429 (JSON, Retry-After) when the caller already holds " +
+      "`STREAMS_PER_USER` open streams (agent events and streamed chat together, default 5).",
     middleware: [requireAuth] as const,
     request: { params: IdParam },
     responses: {
@@ -132,6 +137,10 @@ const eventsRoute = (path: string) =>
         content: { "text/event-stream": { schema: z.string() } },
       },
       404: errorResponse(ErrorSchema, "No such pipeline of the caller"),
+      429: {
+        ...errorResponse(ErrorSchema, "The caller already holds its maximum of open streams"),
+        headers: retryAfterHeader,
+      },
       ...authErrorResponses,
     },
   });
@@ -185,19 +194,24 @@ export function createAgentRoutes() {
       // 404 as JSON before the stream opens.
       const first = await readRunView(deps, userId, c.req.valid("param").id);
       if (!first) throw notFound("Pipeline not found");
-      return streamSSE(c, async (stream) => {
-        let closed = false;
-        stream.onAbort(() => {
-          closed = true;
-        });
+      // 429 when the caller already holds STREAMS_PER_USER streams (src/http/live-stream.ts).
+      const live = openLiveStream(c);
+      return liveSSE(c, live, async (stream) => {
         await streamRunEvents(deps, userId, first, {
           send: ({ event, data }) => stream.writeSSE({ event, data: JSON.stringify(data) }),
           comment: (text) => stream.write(`: ${text}\n\n`).then(() => undefined),
-          sleep: (ms) => stream.sleep(ms),
+          // Wakes early when the session ends, so the stream closes within a poll interval.
+          sleep: (ms) => live.sleep(ms),
           get closed() {
-            return closed || stream.aborted || stream.closed;
+            return live.signal.aborted || stream.aborted || stream.closed;
           },
         });
+        if (live.end && !stream.aborted) {
+          await stream.writeSSE({
+            event: "error",
+            data: JSON.stringify({ detail: STREAM_END_DETAIL[live.end] }),
+          });
+        }
       });
     });
     router.openapi(cancelRoute(paths.cancel), async (c) =>

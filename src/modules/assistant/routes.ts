@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { streamSSE } from "hono/streaming";
+import type { SSEStreamingApi } from "hono/streaming";
 import { requireAuth } from "../../http/auth";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
 import type { AppEnv } from "../../http/env";
@@ -9,6 +9,7 @@ import {
   csrfErrorResponses,
   ErrorSchema,
   errorResponse,
+  retryAfterHeader,
 } from "../../http/errors";
 import {
   claimRequestKey,
@@ -17,6 +18,12 @@ import {
   idempotentRequest,
 } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
+import {
+  type LiveStream,
+  liveSSE,
+  openLiveStream,
+  STREAM_END_DETAIL,
+} from "../../http/live-stream";
 import {
   IdParam,
   jsonResponse as json,
@@ -73,6 +80,10 @@ const chatRoute = createRoute({
     "With `stream=true` the answer is `text/event-stream`: `meta` {conversation_id}, `delta` " +
     "{text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` " +
     "{detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. " +
+    "A stream ends with its session: within about a second of a logout, a password change, the " +
+    "account being disabled or the access token expiring, an `error` {detail} ends it (the " +
+    "turn is abandoned and refunded). 429 (JSON, Retry-After) when the caller already holds " +
+    "`STREAMS_PER_USER` open streams (streamed chat and agent events together, default 5). " +
     "Send an Idempotency-Key header to make a retry charge once (a streamed turn is replayed).",
   middleware: [requireAuth, requireFeature("ai_assistant"), idempotentUnlessStreaming] as const,
   request: {
@@ -93,6 +104,13 @@ const chatRoute = createRoute({
     402: errorResponse(ErrorSchema, "Not enough credits (nothing written)"),
     ...noSuchConversation,
     409: errorResponse(ErrorSchema, "The same Idempotency-Key is still being processed"),
+    429: {
+      ...errorResponse(
+        ErrorSchema,
+        "With stream=true: the caller already holds its maximum of open streams",
+      ),
+      headers: retryAfterHeader,
+    },
     503: errorResponse(ErrorSchema, "No AI provider answered; the credits were returned"),
     ...csrfErrorResponses,
     ...featureGateResponses("ai_assistant"),
@@ -166,6 +184,41 @@ function replayedTurn(turn: StoredStreamTurn): ChatEvent[] {
   ];
 }
 
+/** A streamed turn as the client has been sent it so far. */
+interface SentTurn {
+  conversation_id: string;
+  content: string;
+  done: Record<string, unknown> | null;
+}
+
+/**
+ * Sends a turn's events to the client, noting them in `turn`, until they end or the session does
+ * (src/http/live-stream.ts). Then the client gets an `error` event and the turn is abandoned:
+ * the generator stops at its next step and its finally refunds the hold (docs/adr/0070).
+ */
+async function relayTurn(
+  stream: SSEStreamingApi,
+  live: LiveStream,
+  events: AsyncGenerator<ChatEvent>,
+  turn: SentTurn,
+) {
+  for (;;) {
+    const next = await live.next(events);
+    if (next === null) {
+      events.return(undefined).catch(() => undefined);
+      const detail = STREAM_END_DETAIL[live.end ?? "session_ended"];
+      await stream.writeSSE({ event: "error", data: JSON.stringify({ detail }) });
+      return;
+    }
+    if (next.done) return;
+    const { event, data } = next.value;
+    if (event === "meta") turn.conversation_id = String(data.conversation_id);
+    if (event === "delta") turn.content += String(data.text);
+    if (event === "done") turn.done = data;
+    await stream.writeSSE({ event, data: JSON.stringify(data) });
+  }
+}
+
 /** The AI assistant: chat (FAQ first, SSE with stream=true), quick questions, conversations. */
 export function createAssistantRoutes() {
   const router = createRouter();
@@ -180,36 +233,38 @@ export function createAssistantRoutes() {
       ip: requestIp(c),
     };
     if (!c.req.valid("query").stream) return c.json(await chat(deps, request), 200);
+    // A stream slot first: 429 (src/http/live-stream.ts) before a key is claimed or a credit held.
+    const live = openLiveStream(c);
     const key = request.idempotencyKey;
-    const claim = key
-      ? await claimRequestKey(c, key, `POST ${c.req.path}?stream=true\n${await c.req.text()}`)
-      : undefined;
-    if (claim?.kind === "replay") {
-      c.header("Idempotent-Replayed", "true");
-      const events = replayedTurn(claim.body as StoredStreamTurn);
-      return streamSSE(c, async (stream) => {
-        for (const { event, data } of events) {
-          await stream.writeSSE({ event, data: JSON.stringify(data) });
-        }
-      });
-    }
     let events: AsyncGenerator<ChatEvent>;
     try {
-      // 404, 402 and an unreachable provider are thrown here, as JSON, before the stream opens.
-      events = await chatStream(deps, request);
+      const claim = key
+        ? await claimRequestKey(c, key, `POST ${c.req.path}?stream=true\n${await c.req.text()}`)
+        : undefined;
+      if (claim?.kind === "replay") {
+        c.header("Idempotent-Replayed", "true");
+        const replay = replayedTurn(claim.body as StoredStreamTurn);
+        return liveSSE(c, live, async (stream) => {
+          for (const { event, data } of replay) {
+            await stream.writeSSE({ event, data: JSON.stringify(data) });
+          }
+        });
+      }
+      try {
+        // 404, 402 and an unreachable provider are thrown here, as JSON, before the stream opens.
+        events = await chatStream(deps, request);
+      } catch (error) {
+        if (key) await releaseIdempotencyKey(deps, { userId: request.userId, key });
+        throw error;
+      }
     } catch (error) {
-      if (key) await releaseIdempotencyKey(deps, { userId: request.userId, key });
+      live.release();
       throw error;
     }
-    return streamSSE(c, async (stream) => {
-      const turn = { conversation_id: "", content: "", done: null as unknown };
+    return liveSSE(c, live, async (stream) => {
+      const turn: SentTurn = { conversation_id: "", content: "", done: null };
       try {
-        for await (const { event, data } of events) {
-          if (event === "meta") turn.conversation_id = String(data.conversation_id);
-          if (event === "delta") turn.content += String(data.text);
-          if (event === "done") turn.done = data;
-          await stream.writeSSE({ event, data: JSON.stringify(data) });
-        }
+        await relayTurn(stream, live, events, turn);
       } finally {
         if (key) {
           // Only a finished turn is kept for replay; a failed one frees the key for a retry.

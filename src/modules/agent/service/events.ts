@@ -96,7 +96,8 @@ export interface EventSink {
 
 /**
  * Sends the current state first, then the changes as they happen, until the run ends (an `end`
- * event, then the stream closes), the client goes away, or MAX_STREAM_MS passes.
+ * event, then the stream closes), the client goes away, its session ends (the sink reads as
+ * closed: src/http/live-stream.ts), or MAX_STREAM_MS passes.
  */
 export async function streamRunEvents(
   deps: Deps,
