@@ -64,8 +64,8 @@ markMiddleware(requireAuth, "auth");
 
 /**
  * Admin rights come from the database role only, never from the token or a setting
- * (ADMIN_EMAILS promotes an account once its address is verified;
- * docs/adr/0053-roles-in-database-only.md, docs/adr/0054-first-admin.md).
+ * (ADMIN_EMAILS promotes an account when the mailbox holder sets its password through a reset;
+ * docs/adr/0053-roles-in-database-only.md, docs/adr/0084-admin-only-for-the-mailbox-holder.md).
  */
 export const requireAdmin: MiddlewareHandler<AppEnv> = async function requireAdmin(c, next) {
   const deps = c.get("deps");
