@@ -31,26 +31,31 @@ import { MIGRATIONS_FOLDER } from "./project-root";
 /**
  * Embedded Postgres (WASM): a directory on disk, or memory when dataDir is "memory://". A
  * directory is locked for this process until close (data-dir-lock.ts): a second process gets
- * DataDirLockedError instead of becoming a second writer.
+ * DataDirLockedError instead of becoming a second writer. `unlock`: the caller took the lock
+ * already (to prepare the directory under it); it is released on close, or on a failed open.
  */
 export async function openPgliteDatabase(
   dataDir: string,
-  options: { loadDataDir?: Blob | File } = {},
+  options: { loadDataDir?: Blob | File; unlock?: () => Promise<void> } = {},
 ): Promise<Database> {
   const onDisk = !dataDir.startsWith("memory://");
-  // PGlite unpacks a new cluster world-writable (0666): a directory just created, or one that
-  // was opened up, has its every file tightened once; an owner-only one is left as it is
-  // (files PGlite adds later are created 0600), so a restart does not walk 1,200 files.
-  const tightenFiles = onDisk && (await ownerOnlyDirectory(dataDir));
-  const unlock = onDisk ? await lockDataDir(dataDir) : async () => {};
-  // pg_trgm and btree_gin serve the customer search (migration 0007).
-  const client = await PGlite.create(dataDir, {
-    loadDataDir: options.loadDataDir,
-    extensions: { btree_gin, pg_trgm },
-  }).catch(async (error) => {
+  const unlock = options.unlock ?? (onDisk ? await lockDataDir(dataDir) : async () => {});
+  let client: PGlite;
+  let tightenFiles = false;
+  try {
+    // PGlite unpacks a new cluster world-writable (0666): a directory just created, or one that
+    // was opened up, has its every file tightened once; an owner-only one is left as it is
+    // (files PGlite adds later are created 0600), so a restart does not walk 1,200 files.
+    tightenFiles = onDisk && (await ownerOnlyDirectory(dataDir));
+    // pg_trgm and btree_gin serve the customer search (migration 0007).
+    client = await PGlite.create(dataDir, {
+      loadDataDir: options.loadDataDir,
+      extensions: { btree_gin, pg_trgm },
+    });
+  } catch (error) {
     await unlock();
     throw error;
-  });
+  }
   if (tightenFiles) await ownerOnlyTree(dataDir);
   else if (onDisk) await ownerOnlyRelcacheFiles(dataDir);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
@@ -192,15 +197,26 @@ export async function migratePostgres(url: string): Promise<void> {
  * The embedded database: a new directory starts as a copy of the migrated cluster built at
  * install time (pglite-image.ts; ~0.1 s), else from its tarball (~1 s), else runs initdb and
  * every migration (~5 s). An existing cluster opens as it is.
+ *
+ * The lock comes first (it lives beside the directory, ADR 0087): two first starts on one new
+ * DATA_DIR would otherwise both copy, and one would remove the other's half-made copy under it
+ * (`ENOTEMPTY rmdir pglite.copy-*`); now the second stops with the lock's "in use" line.
  */
 async function openEmbeddedDatabase(dataDir: string): Promise<Database> {
-  const exists = await stat(join(dataDir, "PG_VERSION")).catch(() => undefined);
-  if (exists) return openPgliteDatabase(dataDir);
-  const cluster = await builtPgliteCluster();
-  if (cluster && (await copiedInto(cluster, dataDir))) return openPgliteDatabase(dataDir);
-  const image = await builtPgliteImage();
-  if (!image) return openPgliteDatabase(dataDir);
-  return openPgliteDatabase(dataDir, { loadDataDir: new Blob([await readFile(image)]) });
+  const unlock = await lockDataDir(dataDir);
+  let loadDataDir: Blob | undefined;
+  try {
+    const exists = await stat(join(dataDir, "PG_VERSION")).catch(() => undefined);
+    const cluster = exists ? undefined : await builtPgliteCluster();
+    if (!exists && !(cluster && (await copiedInto(cluster, dataDir)))) {
+      const image = await builtPgliteImage();
+      if (image) loadDataDir = new Blob([await readFile(image)]);
+    }
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+  return openPgliteDatabase(dataDir, { loadDataDir, unlock });
 }
 
 /**
