@@ -354,3 +354,35 @@ describe("streams per user", () => {
     await res.body!.cancel();
   });
 });
+
+describe("the class", () => {
+  it("every event stream goes through liveSSE: no other module opens one itself", async () => {
+    const { readdir, readFile } = await import("node:fs/promises");
+    const files = (await readdir("src", { recursive: true }))
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => `src/${f}`);
+    const opening: string[] = [];
+    const declaring: string[] = [];
+    for (const file of files) {
+      const text = await readFile(file, "utf8");
+      // A value import of hono's streaming helpers (a type import opens nothing).
+      if (
+        /import\s+\{[^}]*\b(?<!type\s)(streamSSE|streamText|stream)\b[^}]*\}\s+from\s+"hono\/streaming"/.test(
+          text,
+        )
+      ) {
+        opening.push(file);
+      }
+      if (text.includes('"text/event-stream"')) declaring.push(file);
+    }
+    expect(opening).toEqual(["src/http/live-stream.ts"]);
+    // Each route that answers an event stream hands it to liveSSE.
+    for (const file of declaring) {
+      expect(await readFile(file, "utf8"), file).toMatch(/liveSSE\(/);
+    }
+    expect(declaring.sort()).toEqual([
+      "src/modules/agent/routes.ts",
+      "src/modules/assistant/routes.ts",
+    ]);
+  });
+});
