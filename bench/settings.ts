@@ -59,9 +59,9 @@ export const SETTINGS = {
   /** The scheduled tasks are measured at this scale (issue #13 item 4). */
   scheduledScale: { users: 100_000, customers: 1_000_000, runs: 3 },
   secrets: {
-    JWT_SECRET: "bench-jwt-secret-0123456789abcdef-0123456789",
-    CSRF_SECRET: "bench-csrf-secret-0123456789abcdef-0123456789",
-    APP_ENCRYPTION_KEY: "bench-encryption-key-0123456789abcdef-012345",
+    JWT_SECRET: "oitfSp5JH_u6O_3d0cLvkzZ5qbmsuzSXPDcgL6pprjU",
+    CSRF_SECRET: "4RQKwbRzSm294V7VmiHnLYk85WlVvyU4fNBVPk1uhsw",
+    APP_ENCRYPTION_KEY: "sed6wsy2s2s8zDhfKdHMfrNm_XmwVPB31_pa1hAXipE",
   },
   /** What `npm start` runs (package.json): the server's bundle, rebuilt if a source changed. */
   appScript: "scripts/start.mjs",

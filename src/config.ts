@@ -213,12 +213,25 @@ export const configSchema = z.object({
    * `http://localhost:PORT`.
    */
   FRONTEND_URL: optionalUrl,
-  /** Node: mail through SMTP with nodemailer, `smtp://user:pass@host:port` or `smtps://` (TLS). */
+  /**
+   * Node: mail through SMTP with nodemailer, `smtp://user:pass@host:587` (STARTTLS, required in
+   * production) or `smtps://user:pass@host:465` (TLS from the start). No query: nodemailer
+   * would read `?requireTLS=false` or `?tls.rejectUnauthorized=false` from it.
+   */
   SMTP_URL: z
     .string()
     .default("")
     .transform((s) => s.trim() || undefined)
-    .pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
+    .pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional())
+    .refine((url) => !url || new URL(url).search === "", {
+      error: "must not carry options (?...): TLS follows APP_ENV and SMTP_ALLOW_PLAINTEXT",
+    }),
+  /**
+   * Let an `smtp://` SMTP_URL log in and send without STARTTLS when the server offers none.
+   * Production requires STARTTLS and refuses this setting unless SMTP_URL's host is loopback
+   * (a relay on the same machine); elsewhere STARTTLS is used whenever the server offers it.
+   */
+  SMTP_ALLOW_PLAINTEXT: bool(false),
   /** Sender of every mail, `Name <address>` or an address; required with SMTP_URL or MAIL_API_KEY. */
   MAIL_FROM: z.string().trim().default(""),
   /**
@@ -309,7 +322,7 @@ const PROVIDER_URL_SETTINGS = [
 ] as const;
 /** Plain http is only harmless when it never leaves the machine (a local sidecar). */
 function loopback(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, "");
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
@@ -379,6 +392,11 @@ function productionProblems(config: Config): string[] {
   if (!sharedLimiter && !config.ALLOW_MEMORY_RATE_LIMIT) {
     problems.push(
       "REDIS_URL: required in production, or UPSTASH_REDIS_REST_URL and _TOKEN (or ALLOW_MEMORY_RATE_LIMIT=true for one box)",
+    );
+  }
+  if (config.SMTP_ALLOW_PLAINTEXT && config.SMTP_URL && !loopback(new URL(config.SMTP_URL))) {
+    problems.push(
+      "SMTP_ALLOW_PLAINTEXT: refused in production unless SMTP_URL's host is loopback (the password and the mail would cross the network in clear)",
     );
   }
   if (!config.SMTP_URL && !config.MAIL_API_KEY && !config.ALLOW_NO_MAIL) {

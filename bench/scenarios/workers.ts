@@ -19,9 +19,9 @@ const COLD_START_PATH = "/health";
 /** Settings the app refuses to start without; the database is never reached on /health. */
 const BINDINGS = {
   DATABASE_URL: "postgres://nobody@127.0.0.1:9/none",
-  JWT_SECRET: "bench-jwt-secret-0123456789abcdef0123456789",
-  CSRF_SECRET: "bench-csrf-secret-0123456789abcdef012345678",
-  APP_ENCRYPTION_KEY: "bench-encryption-key-0123456789abcdef01234",
+  JWT_SECRET: "3nJUFmkEhWPKS3rmH1CFWKAUzCYYIQjjyy-tXjXwMwo",
+  CSRF_SECRET: "MR3hgdMkhWSx_6urUswyd52DvckziN0mLwzQPExApi8",
+  APP_ENCRYPTION_KEY: "g4l7HyFf-010-hdNIL7vr5af3c1286JiQkEwI5zHgHY",
   APP_ENV: "production",
   LOG_LEVEL: "warn",
   PUBLIC_BASE_URL: "https://app.example.test",

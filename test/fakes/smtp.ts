@@ -22,6 +22,12 @@ export interface ReceivedMail {
   links: string[];
 }
 
+/** A command the server acted on, and whether the connection was under TLS at the time. */
+export interface SmtpEvent {
+  command: "AUTH" | "MAIL FROM" | "RCPT TO" | "DATA";
+  secure: boolean;
+}
+
 export interface FakeSmtp {
   /** `smtp://user:pass@127.0.0.1:port`, as SMTP_URL. */
   url: string;
@@ -29,6 +35,8 @@ export interface FakeSmtp {
   pass: string;
   /** Every accepted message, in order. */
   messages: ReceivedMail[];
+  /** Every AUTH, MAIL FROM, RCPT TO and DATA the server received, in order, accepted or not. */
+  events: SmtpEvent[];
   /** Messages whose envelope named this recipient (case-insensitive). */
   mailsTo(address: string): ReceivedMail[];
   /** Resolves with the first message (already received or next) that matches. */
@@ -41,33 +49,48 @@ export interface FakeSmtp {
 const LINK_RE = /https?:\/\/[^\s<>"]+/g;
 
 export async function startFakeSmtp(
-  options: { user?: string; pass?: string } = {},
+  options: {
+    user?: string;
+    pass?: string;
+    /** Offer STARTTLS with this certificate (and refuse AUTH before it); unset: no STARTTLS. */
+    tls?: { key: string; cert: string };
+  } = {},
 ): Promise<FakeSmtp> {
   const user = options.user ?? "mailer";
   const pass = options.pass ?? "s3cret-pass";
   const messages: ReceivedMail[] = [];
   const waiters: { match: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }[] = [];
+  const events: SmtpEvent[] = [];
   let rcptCode: number | null = null;
 
   const server = new SMTPServer({
     logger: false,
     authOptional: false,
-    // Plain AUTH over a plain socket: fine on 127.0.0.1, and no certificate to manage.
-    allowInsecureAuth: true,
-    disabledCommands: ["STARTTLS"],
+    // Without TLS: plain AUTH over a plain socket, fine on 127.0.0.1 (and a client that sends
+    // its password in clear shows in `events`). With TLS: AUTH only after STARTTLS.
+    ...(options.tls
+      ? { key: options.tls.key, cert: options.tls.cert, allowInsecureAuth: false }
+      : { allowInsecureAuth: true, disabledCommands: ["STARTTLS"] }),
     disableReverseLookup: true,
-    onAuth(auth, _session, callback) {
+    onAuth(auth, session, callback) {
+      events.push({ command: "AUTH", secure: session.secure });
       if (auth.username === user && auth.password === pass) {
         callback(null, { user: auth.username });
       } else {
         callback(Object.assign(new Error("Invalid username or password"), { responseCode: 535 }));
       }
     },
-    onRcptTo(_address, _session, callback) {
+    onMailFrom(_address, session, callback) {
+      events.push({ command: "MAIL FROM", secure: session.secure });
+      callback();
+    },
+    onRcptTo(_address, session, callback) {
+      events.push({ command: "RCPT TO", secure: session.secure });
       if (rcptCode === null) return callback();
       callback(Object.assign(new Error("Recipient refused"), { responseCode: rcptCode }));
     },
     onData(stream, session, callback) {
+      events.push({ command: "DATA", secure: session.secure });
       simpleParser(stream)
         .then((parsed) => {
           const text = parsed.text ?? "";
@@ -104,6 +127,7 @@ export async function startFakeSmtp(
     user,
     pass,
     messages,
+    events,
     mailsTo: (address) =>
       messages.filter((m) => m.envelopeTo.some((to) => to.toLowerCase() === address.toLowerCase())),
     waitFor(match, timeoutMs = 5_000) {

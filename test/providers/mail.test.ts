@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../src/config";
@@ -10,9 +11,10 @@ import { MailError, type Mailer } from "../../src/providers/mail/types";
 import { createMemoryRateLimiter } from "../../src/providers/ratelimit/memory";
 import { createNodeRuntime } from "../../src/runtime/node/adapters";
 import { createNodePasswordHasher } from "../../src/runtime/node/password";
-import { createSmtpMailer } from "../../src/runtime/node/smtp-mailer";
+import { createSmtpMailer, smtpRequiresTls } from "../../src/runtime/node/smtp-mailer";
 import { type FakeMailApi, startFakeMailApi } from "../fakes/mail-api";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp";
+import { TEST_CA, TEST_SERVER_CERT, TEST_SERVER_KEY } from "../fakes/smtp-tls";
 import { TEST_SECRETS } from "../support/harness";
 
 const FROM = "Trade Assistant <no-reply@trade.example>";
@@ -181,6 +183,104 @@ describe("SMTP (nodemailer, Node only)", () => {
     const port = await closedPort();
     const mailer = createSmtpMailer({ url: `smtp://u:p@127.0.0.1:${port}`, from: FROM });
     expect((await mailError(mailer.send(message))).reason).toBe("network");
+  });
+});
+
+describe("SMTP and TLS: production never sends the password or a mail in clear", () => {
+  let plain: FakeSmtp;
+  let starttls: FakeSmtp;
+  beforeAll(async () => {
+    plain = await startFakeSmtp();
+    starttls = await startFakeSmtp({ tls: { key: TEST_SERVER_KEY, cert: TEST_SERVER_CERT } });
+  });
+  afterAll(() => Promise.all([plain.close(), starttls.close()]));
+
+  /** A production configuration that starts, mailing through `smtpUrl`. */
+  const production = (smtpUrl: string, env: Record<string, string> = {}) =>
+    parseConfig({
+      APP_ENV: "production",
+      LOG_LEVEL: "silent",
+      JWT_SECRET: randomBytes(32).toString("base64url"),
+      CSRF_SECRET: randomBytes(32).toString("base64url"),
+      APP_ENCRYPTION_KEY: randomBytes(32).toString("base64url"),
+      PUBLIC_BASE_URL: "https://api.example.com",
+      CORS_ORIGINS: "https://app.example.com",
+      ALLOW_EMBEDDED_DATABASE: "true",
+      ALLOW_MEMORY_RATE_LIMIT: "true",
+      SMTP_URL: smtpUrl,
+      MAIL_FROM: FROM,
+      ...env,
+    });
+
+  it("production's mailer refuses a server without STARTTLS before AUTH: nothing crosses in clear", async () => {
+    const config = production(plain.url);
+    expect(smtpRequiresTls(config)).toBe(true);
+    const node = await createNodeRuntime(config, {
+      database: { kind: "pglite", db: {} } as unknown as Database,
+      secrets: TEST_SECRETS,
+    });
+    const before = plain.events.length;
+    const error = await mailError(node.mailer!.send(message), [plain.pass]);
+    expect(error.reason).toBe("network");
+    // No AUTH (the password), no MAIL FROM / RCPT TO (the address), no DATA (the link).
+    expect(plain.events.slice(before)).toEqual([]);
+    expect(plain.mailsTo(message.to)).toEqual([]);
+  });
+
+  it("the same mailer delivers through a server that offers STARTTLS, every command under TLS", async () => {
+    const mailer = createSmtpMailer({
+      url: starttls.url,
+      from: FROM,
+      requireTls: true,
+      ca: TEST_CA,
+    });
+    await mailer.send(message);
+    const mail = await starttls.waitFor((m) => m.subject === message.subject);
+    expect(mail.links).toEqual(["http://localhost:3000/verify-email?token=abc123"]);
+    expect(starttls.events.map((e) => e.command)).toEqual(["AUTH", "MAIL FROM", "RCPT TO", "DATA"]);
+    expect(starttls.events.every((e) => e.secure)).toBe(true);
+  });
+
+  it("a certificate it cannot verify is refused too, before AUTH", async () => {
+    const mailer = createSmtpMailer({ url: starttls.url, from: FROM, requireTls: true });
+    const before = starttls.events.length;
+    expect((await mailError(mailer.send(message), [starttls.pass])).reason).toBe("network");
+    expect(starttls.events.slice(before)).toEqual([]);
+  });
+
+  it("smtps:// needs no upgrade; outside production STARTTLS stays opportunistic", () => {
+    expect(smtpRequiresTls(production("smtps://u:p@mail.example.com:465"))).toBe(false);
+    expect(smtpRequiresTls(parseConfig({ SMTP_URL: plain.url, MAIL_FROM: FROM }))).toBe(false);
+  });
+
+  it("a plaintext opt-out is explicit, and production takes it only for a relay on this machine", () => {
+    const remote = "smtp://u:p@mail.example.com:25";
+    const problems = (() => {
+      try {
+        production(remote, { SMTP_ALLOW_PLAINTEXT: "true" });
+        return [];
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+    })();
+    expect(problems).toEqual([
+      expect.stringMatching(/^SMTP_ALLOW_PLAINTEXT: refused in production/),
+    ]);
+    for (const local of [plain.url, "smtp://u:p@localhost:25", "smtp://u:p@[::1]:25"]) {
+      const config = production(local, { SMTP_ALLOW_PLAINTEXT: "true" });
+      expect(smtpRequiresTls(config), local).toBe(false);
+    }
+    // nodemailer reads options from the URL's query, which could turn TLS off again.
+    for (const query of ["?requireTLS=false", "?tls.rejectUnauthorized=false", "?ignoreTLS=true"]) {
+      expect(() => production(`${remote}${query}`)).toThrow(/SMTP_URL: must not carry options/);
+    }
+  });
+
+  it("outside production a server without STARTTLS still gets the mail (the opt-out's default there)", async () => {
+    const mailer = createSmtpMailer({ url: plain.url, from: FROM });
+    await mailer.send({ ...message, subject: "plain dev mail" });
+    await plain.waitFor((m) => m.subject === "plain dev mail");
+    expect(plain.events.at(-4)).toEqual({ command: "AUTH", secure: false });
   });
 });
 

@@ -17,9 +17,10 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
 
 export const TEST_BINDINGS = {
-  JWT_SECRET: "e2e-jwt-secret-0123456789abcdef0123456789",
-  CSRF_SECRET: "e2e-csrf-secret-0123456789abcdef012345678",
-  APP_ENCRYPTION_KEY: "e2e-encryption-key-0123456789abcdef01234",
+  // 32 random bytes each: production refuses guessable secrets (src/lib/secret-strength.ts).
+  JWT_SECRET: "9wS3dyvExOitZSM5xmc5pIfMUQCmoS2nEXoL9WeNXAI",
+  CSRF_SECRET: "xDpC5yIguC1tpOkoL27lGwZ5BUD_aq4lbZO7vi3cfR0",
+  APP_ENCRYPTION_KEY: "9rc-xnKoAn1MgeCXdHh1uMQsQofFRmYihlepxQNGKF8",
   LOG_LEVEL: "warn",
   // wrangler.toml's vars say APP_ENV=production, which refuses to start without these.
   PUBLIC_BASE_URL: "https://app.example.test",

@@ -12,7 +12,7 @@ import { createDocumentPool } from "./document-pool";
 import { createNodePasswordHasher } from "./password";
 import { createRedisRateLimiter } from "./redis-rate-limiter";
 import { loadNodeSecrets } from "./secrets";
-import { createSmtpMailer } from "./smtp-mailer";
+import { createSmtpMailer, smtpRequiresTls } from "./smtp-mailer";
 
 function createNodeRateLimiter(config: Config): RateLimiter {
   return config.REDIS_URL ? createRedisRateLimiter(config.REDIS_URL) : createMemoryRateLimiter();
@@ -43,7 +43,13 @@ export async function createNodeRuntime(
     // Outbound calls re-check the address they connect to (DNS rebinding), lib/outbound.ts.
     fetch: createGuardedNodeFetch(outboundPolicy(config)),
     ...(config.SMTP_URL
-      ? { mailer: createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) }
+      ? {
+          mailer: createSmtpMailer({
+            url: config.SMTP_URL,
+            from: config.MAIL_FROM,
+            requireTls: smtpRequiresTls(config),
+          }),
+        }
       : {}),
     ...overrides,
     database,
