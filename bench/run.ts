@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { measureHealthDuringDocuments } from "./documents";
 import { ROOT } from "./proc";
 import { type BenchResults, renderReport, resultJson } from "./report";
 import { cleanup, killAllSync, log } from "./resources";
@@ -55,10 +56,11 @@ async function main() {
   const login = await measureLogin(ctx);
   // The import runs on the app after the load runs; nothing needs the app after it.
   const customerImport = await measureImports(ctx);
+  const healthDuringDocuments = await measureHealthDuringDocuments(ctx);
   await ctx.app.child.stop();
   const roundTrips = await measureRoundTrips(ctx);
   const billing = await measureBillingScenario(ctx);
-  const pdf = await measurePdfScenario(ctx);
+  const pdf = { ...(await measurePdfScenario(ctx)), healthDuringDocuments };
   const startup = await measureStartup(ctx);
   const workers = await measureWorkers(ctx);
   // At scale, each on a database of its own (seeded in SQL, dropped after).

@@ -1,5 +1,7 @@
+import { HEALTH_DURING_DOCUMENTS_AIM_MS } from "./documents";
 import { fmt, table } from "./format";
 import { median } from "./load";
+import { HEAVY_PDF_AIM_MS } from "./pdf";
 import { type BenchResults, derive } from "./report";
 import { scaleVerdicts } from "./scale-report";
 import { SETTINGS } from "./settings";
@@ -108,6 +110,29 @@ export function summaryRows(r: BenchResults): SummaryRow[] {
       aim: "-",
       verdict: "-",
     },
+    ...r.pdf.heavy.map(
+      (h): SummaryRow => ({
+        figure: `heavy quotation PDF: ${h.label}`,
+        value: `${fmt(h.renderMs, 1)} ms`,
+        against: `the one-page PDF ${fmt(r.pdf.renderMs, 1)} ms`,
+        ratio: `${fmt(h.renderMs / r.pdf.renderMs, 1)}x`,
+        aim: `< ${HEAVY_PDF_AIM_MS} ms`,
+        verdict: h.renderMs < HEAVY_PDF_AIM_MS ? "MET" : "MISSED",
+      }),
+    ),
+    ...(r.pdf.healthDuringDocuments
+      ? [
+          <SummaryRow>{
+            figure: "/health p99 during 10 heavy PDF exports",
+            value: `${fmt(r.pdf.healthDuringDocuments.p99Ms, 1)} ms`,
+            against: `idle ${fmt(r.pdf.healthDuringDocuments.idle.p99Ms, 1)} ms`,
+            ratio: `${fmt(r.pdf.healthDuringDocuments.p99Ms / r.pdf.healthDuringDocuments.idle.p99Ms, 2)}x`,
+            aim: `< ${HEALTH_DURING_DOCUMENTS_AIM_MS} ms`,
+            verdict:
+              r.pdf.healthDuringDocuments.p99Ms < HEALTH_DURING_DOCUMENTS_AIM_MS ? "MET" : "MISSED",
+          },
+        ]
+      : []),
     {
       figure: "DB round trips per /me, list, PATCH",
       value: [r.roundTrips.me, r.roundTrips.list, r.roundTrips.patchCustomer]
