@@ -59,7 +59,7 @@ const productCopy = (n: number) =>
  * Issue 20's inputs, within today's caps (ADR 0083): the layout before took 192 s for the first.
  * Each as the items of a quotation, the rest of the document as BENCH_QUOTATION's.
  */
-export const HEAVY_ITEMS: [string, QuotationDocument["quotation"]["items"]][] = [
+const HEAVY_ITEMS: [string, QuotationDocument["quotation"]["items"]][] = [
   ["2,000 characters without a space", [item(1, "Cup", "W".repeat(2000), 1)]],
   [
     "5,000 CJK characters",
