@@ -212,7 +212,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Use the token of a verification or e-mail change mail: the address is verified */
+        /**
+         * Use the token of a verification or e-mail change mail: the address is verified
+         * @description Every session of the account ends except the caller's own, when the request carries it (Bearer, or the access_token cookie with X-CSRF-Token): whoever registered the address may not be who holds the mailbox. A verification never grants the admin role; an address in ADMIN_EMAILS is verified through a password-reset link instead (docs/adr/0084).
+         */
         post: operations["postAuthVerifyEmail"];
         delete?: never;
         options?: never;
@@ -246,7 +249,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the mailed token; every session of the account ends */
+        /**
+         * Set a new password with the mailed token; every session of the account ends
+         * @description The link reached the mailbox, so the address is verified too. An address in ADMIN_EMAILS becomes admin here and only here (docs/adr/0084).
+         */
         post: operations["postAuthPasswordReset"];
         delete?: never;
         options?: never;
@@ -724,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * Ask the assistant: an FAQ match answers instantly and free, else the model (billed)
-         * @description Charges `credits.costs.chat` unless an FAQ matches. May return `action` (e.g. `add_customer` with customer fields) for the user to confirm; nothing is saved by it. With `stream=true` the answer is `text/event-stream`: `meta` {conversation_id}, `delta` {text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` {detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. Send an Idempotency-Key header to make a retry charge once (a streamed turn is replayed).
+         * @description Charges `credits.costs.chat` unless an FAQ matches. May return `action` (e.g. `add_customer` with customer fields) for the user to confirm; nothing is saved by it. With `stream=true` the answer is `text/event-stream`: `meta` {conversation_id}, `delta` {text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` {detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. A stream ends with its session: within about a second of a logout, a password change, the account being disabled or the access token expiring, an `error` {detail} ends it (the turn is abandoned and refunded). 429 (JSON, Retry-After) when the caller already holds `STREAMS_PER_USER` open streams (streamed chat and agent events together, default 5). Send an Idempotency-Key header to make a retry charge once (a streamed turn is replayed).
          */
         post: operations["chat"];
         delete?: never;
@@ -1063,7 +1069,7 @@ export interface paths {
         /**
          * Server-sent events of one agent run: its state, then each stage change, then its end
          * @deprecated
-         * @description Alias of `GET /api/v1/agent/{id}/events`, kept for older clients. `text/event-stream`. First `state` {id, status, error, stages, summary, finished_at} (the run as it is now; `stages` as in pipeline_data, without the leads); then, as they happen, `status` {status} when the run's status changes and `stage` {name, status, started_at, finished_at, detail} for each stage that starts or ends; when the run has ended (succeeded, failed or cancelled) a final `end` {status, error, summary, finished_at}, and the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every 15 s and closes after 10 minutes (reconnect: the first event is the current state again). 404 (JSON, before any event) when the run is not the caller's.
+         * @description Alias of `GET /api/v1/agent/{id}/events`, kept for older clients. `text/event-stream`. First `state` {id, status, error, stages, summary, finished_at} (the run as it is now; `stages` as in pipeline_data, without the leads); then, as they happen, `status` {status} when the run's status changes and `stage` {name, status, started_at, finished_at, detail} for each stage that starts or ends; when the run has ended (succeeded, failed or cancelled) a final `end` {status, error, summary, finished_at}, and the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every 15 s and closes after 10 minutes (reconnect: the first event is the current state again). The stream ends with its session: within about a second of a logout, a password change, the account being disabled or the access token expiring, an `error` {detail} and the stream closes (reconnect with a fresh token). 404 (JSON, before any event) when the run is not the caller's; 429 (JSON, Retry-After) when the caller already holds `STREAMS_PER_USER` open streams (agent events and streamed chat together, default 5).
          */
         get: operations["legacyGetAgentByIdEvents"];
         put?: never;
@@ -1158,7 +1164,7 @@ export interface paths {
         };
         /**
          * Server-sent events of one agent run: its state, then each stage change, then its end
-         * @description `text/event-stream`. First `state` {id, status, error, stages, summary, finished_at} (the run as it is now; `stages` as in pipeline_data, without the leads); then, as they happen, `status` {status} when the run's status changes and `stage` {name, status, started_at, finished_at, detail} for each stage that starts or ends; when the run has ended (succeeded, failed or cancelled) a final `end` {status, error, summary, finished_at}, and the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every 15 s and closes after 10 minutes (reconnect: the first event is the current state again). 404 (JSON, before any event) when the run is not the caller's.
+         * @description `text/event-stream`. First `state` {id, status, error, stages, summary, finished_at} (the run as it is now; `stages` as in pipeline_data, without the leads); then, as they happen, `status` {status} when the run's status changes and `stage` {name, status, started_at, finished_at, detail} for each stage that starts or ends; when the run has ended (succeeded, failed or cancelled) a final `end` {status, error, summary, finished_at}, and the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every 15 s and closes after 10 minutes (reconnect: the first event is the current state again). The stream ends with its session: within about a second of a logout, a password change, the account being disabled or the access token expiring, an `error` {detail} and the stream closes (reconnect with a fresh token). 404 (JSON, before any event) when the run is not the caller's; 429 (JSON, Retry-After) when the caller already holds `STREAMS_PER_USER` open streams (agent events and streamed chat together, default 5).
          */
         get: operations["getAgentByIdEvents"];
         put?: never;
@@ -1237,7 +1243,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change role, plan or status (disabling signs the user out everywhere) */
+        /**
+         * Change role, plan or status (disabling signs the user out everywhere)
+         * @description The last active admin is kept: demoting or disabling it (oneself included) is a 409, decided in the statement that writes, so two admins demoting each other at once leave one.
+         */
         patch: operations["patchAdminUsersById"];
         trace?: never;
     };
@@ -2323,6 +2332,8 @@ export interface components {
             email: string;
             /** @enum {boolean} */
             email_verified: true;
+            /** @description Sessions of the account this use ended: every one but the caller's own, when the request carried it (docs/adr/0084) */
+            sessions_ended: number;
         };
         VerifyEmailRequest: {
             /** @description The `token` query parameter of the mailed link */
@@ -2812,6 +2823,7 @@ export interface components {
             /** @default 0 */
             shipping?: number;
             notes?: string | null;
+            /** @description 1 to 200 items; their names and descriptions (a product's, where an item takes it) together at most 100,000 characters */
             items: components["schemas"]["QuotationItemInput"][];
         };
         QuotationItemInput: {
@@ -3660,7 +3672,10 @@ export interface components {
                     after?: unknown;
                 };
             };
+            /** @description Our id of the request that made the write (its response's X-Request-Id, the access log's request_id); `cli` or `startup` for a change made outside a request */
             request_id: string | null;
+            /** @description The X-Request-Id the caller sent, when it was well formed (at most 128 letters, digits and `_ - . : =`); the caller's claim, kept for correlation only */
+            client_request_id: string | null;
             ip: string | null;
             /** Format: date-time */
             created_at: string;
@@ -7510,7 +7525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PDF font not available on this runtime */
+            /** @description PDF font not available on this runtime, too many documents being made, or the document not made within its time budget (DOCUMENT_TIME_BUDGET_MS) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8426,6 +8441,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description With stream=true: the caller already holds its maximum of open streams */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected failure (generic message and a request id) */
@@ -10178,6 +10204,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description The caller already holds its maximum of open streams */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (generic message and a request id) */
             500: {
                 headers: {
@@ -10565,6 +10602,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description The caller already holds its maximum of open streams */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected failure (generic message and a request id) */
@@ -10976,6 +11024,15 @@ export interface operations {
             };
             /** @description No such user */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description It is the last active admin */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
