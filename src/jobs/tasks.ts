@@ -98,7 +98,8 @@ export async function runScheduledTasks(
       outcomes.push({ task, ok: true, ms, result });
     } catch (error) {
       const ms = Math.round(performance.now() - started);
-      deps.logger.error("scheduled task failed", { task, ms, error: String(error) });
+      // The error itself: the logger describes it (SQLSTATE, statement kind), never its SQL.
+      deps.logger.error("scheduled task failed", { task, ms, error });
       outcomes.push({ task, ok: false, ms });
     }
   }

@@ -81,6 +81,21 @@ function statementKind(query: string): string | undefined {
   return table ? `${kind}${kind === "select" ? " from" : ""} ${table}` : kind;
 }
 
+const FAILED_QUERY = "Failed query: ";
+
+/**
+ * Any text with drizzle's "Failed query: <sql>\nparams: <values>" in it (`String(error)`, a
+ * stack) cut at that point to the statement's kind: "Failed query (delete from sessions)".
+ * The logger applies it to every string it writes (lib/logger.ts).
+ */
+export function scrubFailedQuery(text: string): string {
+  const at = text.indexOf(FAILED_QUERY);
+  if (at < 0) return text;
+  const query = text.slice(at + FAILED_QUERY.length).split("\nparams: ")[0]!;
+  const kind = statementKind(query);
+  return `${text.slice(0, at)}Failed query${kind ? ` (${kind})` : ""}`;
+}
+
 /**
  * What a log line may say about a failed statement: its SQLSTATE, the constraint, the kind of
  * statement and its first table ("insert into customers"), and the driver's message with any

@@ -1,3 +1,5 @@
+import { describeDbError, scrubFailedQuery } from "./db-errors";
+
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 type Fields = Record<string, unknown>;
 
@@ -11,11 +13,57 @@ export interface Logger {
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 /** Never log these even if a caller passes them by mistake. */
 const REDACTED = /pass(word)?|token|secret|authorization|cookie|api[_-]?key/i;
+/** How deep the logger looks into a field's objects and arrays; deeper is cut. */
+const MAX_DEPTH = 4;
+const EMAIL_RE =
+  /([A-Za-z0-9!#$%&'*+/=?^_`{|}~-])[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]*@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)/g;
 
-function redact(fields: Fields): Fields {
+/**
+ * `buyer@corp.example` as `b***@corp.example`: which domain a mail went to, not whose mailbox.
+ * Applied to every string the logger writes, so no caller has to remember it.
+ */
+export function maskEmails(text: string): string {
+  return text.replace(EMAIL_RE, "$1***@$2");
+}
+
+/** What a log may say of any text: no statement or parameters, no full address. */
+function scrubText(text: string): string {
+  return maskEmails(scrubFailedQuery(text));
+}
+
+/**
+ * An error as a log field: a failed statement by its SQLSTATE, constraint and kind
+ * (describeDbError), anything else by its name and scrubbed message. Never the error object
+ * itself: drizzle's carries `query` and `params`, node-postgres's `detail` with the row's values.
+ */
+function describeError(error: Error): unknown {
+  const db = describeDbError(error);
+  if (db.code !== undefined || db.statement !== undefined) {
+    return { name: error.name, ...db, ...(db.cause ? { cause: scrubText(db.cause) } : {}) };
+  }
+  return scrubText(`${error.name}: ${error.message}`);
+}
+
+function scrubValue(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return scrubText(value);
+  if (value instanceof Error) return describeError(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= MAX_DEPTH) return "[truncated]";
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
+  const proto = Object.getPrototypeOf(value);
+  // Dates, URLs and the like serialize to what they are; only plain objects are walked.
+  if (proto !== Object.prototype && proto !== null) return value;
+  return redact(value as Fields, depth + 1);
+}
+
+/**
+ * Every field as it may be written: secret-named keys dropped, and every value scrubbed
+ * (scrubValue) however the caller built it: `String(error)`, the error, a stack, nested.
+ */
+function redact(fields: Fields, depth = 0): Fields {
   const out: Fields = {};
   for (const [key, value] of Object.entries(fields))
-    out[key] = REDACTED.test(key) ? "[redacted]" : value;
+    out[key] = REDACTED.test(key) ? "[redacted]" : scrubValue(value, depth);
   return out;
 }
 
@@ -31,7 +79,7 @@ export function createLogger(
       JSON.stringify({
         time: new Date().toISOString(),
         level: lvl,
-        msg,
+        msg: scrubText(msg),
         ...(fields && redact(fields)),
       }),
       lvl,

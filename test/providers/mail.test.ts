@@ -292,8 +292,11 @@ describe("log mailer (the embedded default)", () => {
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0]!.line);
     expect(lines[0]!.level).toBe("info");
-    expect(entry).toMatchObject({ to: "buyer@example.com", subject: message.subject });
+    // The link stays usable (the documented way to get it in development); the address does not
+    // appear in full.
+    expect(entry).toMatchObject({ to: "b***@example.com", subject: message.subject });
     expect(entry.links).toEqual(["http://localhost:3000/verify-email?token=abc123"]);
+    expect(lines[0]!.line).not.toContain("buyer@example.com");
   });
 
   it("in production never writes the link: it reports the mail as not sent", async () => {
@@ -303,6 +306,8 @@ describe("log mailer (the embedded default)", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]!.level).toBe("error");
     expect(lines[0]!.line).not.toContain("abc123");
+    expect(lines[0]!.line).not.toContain("buyer@example.com");
+    expect(JSON.parse(lines[0]!.line).to).toBe("b***@example.com");
     expect(JSON.parse(lines[0]!.line).msg).toMatch(/not sent: no mail provider configured/);
   });
 });

@@ -1,4 +1,4 @@
-import type { Logger } from "../../lib/logger";
+import { type Logger, maskEmails } from "../../lib/logger";
 import type { Mailer } from "./types";
 
 const LINK_RE = /https?:\/\/[^\s<>"]+/g;
@@ -7,7 +7,9 @@ const LINK_RE = /https?:\/\/[^\s<>"]+/g;
  * The embedded default when no mail provider is configured: each mail goes to the app log at
  * info level, its links listed apart, so `npm start` on a fresh clone can still verify an
  * address or reset a password by copying the link from the log. Only this mailer logs links:
- * it is meant for a developer's own machine (docs/mail.md).
+ * it is meant for a developer's own machine (docs/mail.md). The address is written masked
+ * (`b***@corp.example`, as the logger writes every address): the subject and the link say
+ * which mail it is.
  */
 export function createLogMailer(logger: Logger, options: { production?: boolean } = {}): Mailer {
   return {
@@ -16,13 +18,13 @@ export function createLogMailer(logger: Logger, options: { production?: boolean 
       // In production the links are credentials in a shared log: say a mail was dropped, and why.
       if (options.production) {
         logger.error("mail not sent: no mail provider configured (set SMTP_URL or MAIL_API_KEY)", {
-          to: message.to,
+          to: maskEmails(message.to),
           subject: message.subject,
         });
         return;
       }
       logger.info("mail (no mail provider configured: logged, not sent)", {
-        to: message.to,
+        to: maskEmails(message.to),
         subject: message.subject,
         links: message.text.match(LINK_RE) ?? [],
         text: message.text,
