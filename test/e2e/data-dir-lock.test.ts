@@ -135,8 +135,20 @@ describe("the embedded data directory: one owner, owner-only files", () => {
     try {
       const first = await startNodeServer({ DATA_DIR: dir });
       await crash(first);
-      // What the recreated container finds: the dead one's lock, its host name and pid
-      // namespace not this one's, last renewed before the crash.
+      // What the recreated container finds, as versions before leases wrote it: one lock file
+      // naming the dead container's host, never renewed. It used to block every start.
+      await rm(join(dir, "pglite.lock"), { recursive: true });
+      await writeFile(
+        join(dir, "pglite.lock"),
+        JSON.stringify({ pid: 1, host: "3f2a9c1d0b7e", command: "npm start", since: anHourAgo() }),
+      );
+      await utimes(join(dir, "pglite.lock"), anHourAgo(), anHourAgo());
+      const second = await startNodeServer({ DATA_DIR: dir });
+      expect(await newestLock(dir)).toMatchObject({ pid: second.process.pid });
+      await crash(second);
+
+      // The same with today's lock: the dead one's host name and pid namespace not this one's,
+      // last renewed before the crash.
       const file = await newestLockFile(dir);
       const record = JSON.parse(await readFile(file, "utf8")) as LockHolder;
       await writeFile(
@@ -148,17 +160,6 @@ describe("the embedded data directory: one owner, owner-only files", () => {
         }),
       );
       await utimes(file, anHourAgo(), anHourAgo());
-      const second = await startNodeServer({ DATA_DIR: dir });
-      expect(await newestLock(dir)).toMatchObject({ pid: second.process.pid });
-      await crash(second);
-
-      // The same from a version before leases: one lock file, never renewed.
-      await rm(join(dir, "pglite.lock"), { recursive: true });
-      await writeFile(
-        join(dir, "pglite.lock"),
-        JSON.stringify({ pid: 1, host: "3f2a9c1d0b7e", command: "npm start", since: anHourAgo() }),
-      );
-      await utimes(join(dir, "pglite.lock"), anHourAgo(), anHourAgo());
       const third = await startNodeServer({ DATA_DIR: dir });
       expect(await newestLock(dir)).toMatchObject({ pid: third.process.pid });
       expect(await third.stop()).toBe(0);
@@ -180,7 +181,7 @@ describe("the embedded data directory: one owner, owner-only files", () => {
           .filter((s) => s.status === "rejected")
           .map((s) => String((s.reason as Error).message));
         try {
-          expect(served).toHaveLength(1);
+          expect(served, failed.join("\n")).toHaveLength(1);
           expect(failed).toHaveLength(1);
           expect(failed[0]).toContain(`in use by process ${served[0]!.process.pid}`);
           expect(failed[0]).not.toMatch(/ENOTEMPTY|ENOENT|EEXIST/);

@@ -168,6 +168,21 @@ describe("the data directory lock: another host or pid namespace, the lease deci
     }
   });
 
+  it("sees a live holder whose clock lags behind, though its lease looks run out here", async () => {
+    const dir = newDir();
+    const lag = FAST.leaseMs + 200;
+    const behind = () => new Date(Date.now() - lag);
+    const path = await writeLock(dir, { ...ELSEWHERE, pid: 1 }, { ageMs: lag });
+    const renewing = setInterval(() => {
+      utimes(path, behind(), behind()).catch(() => {});
+    }, FAST.renewMs);
+    try {
+      expect(await refusal(dir)).toBeInstanceOf(DataDirLockedError);
+    } finally {
+      clearInterval(renewing);
+    }
+  });
+
   it("waits out a fresh lease nobody renews, then takes the lock over", async () => {
     const dir = newDir();
     await writeLock(dir, { ...ELSEWHERE, pid: 1 }, { ageMs: 100 });

@@ -16,9 +16,11 @@ import { setTimeout as sleep } from "node:timers/promises";
  *   pid is asked: a lock whose process is gone (a crash, kill -9) is taken over at once;
  * - anywhere else (a container recreated on the same volume gets a new host name and a new pid
  *   namespace; another machine on a shared volume) a pid means nothing, so the lease decides:
- *   the holder touches its lock every RENEW_MS while it runs; a lock not touched for LEASE_MS is
- *   stale. A lock whose lease has not run out yet is watched until it does: touched meanwhile,
- *   its holder is alive and the start stops; untouched, it is taken over.
+ *   the holder touches its lock every renewal (10 s) while it runs; a lock untouched for a
+ *   lease (30 s) is stale. It is watched until its lease has run out by this host's clock, and
+ *   for at least one and a half renewals in any case (clocks of hosts on a shared volume may
+ *   disagree): touched meanwhile, its holder is alive and the start stops; untouched, it is taken
+ *   over. Only a lock untouched for longer than the lease and MAX_CLOCK_SKEW_MS is stale at once.
  *
  * Layout: `<dataDir>.lock/` holds one file per generation, `holder-<n>.json` (owner-only), the
  * newest of which is the lock. Taking a lock over is creating the next generation's file with
@@ -56,6 +58,11 @@ export const LOCK_TIMING: LockTiming = { renewMs: 10_000, leaseMs: 30_000 };
 
 /** A generation file created but not yet written is its creator's for this long. */
 const WRITE_GRACE_MS = 2_000;
+/**
+ * How far the clocks of hosts sharing a volume may disagree: a lock last touched longer ago
+ * than its lease and this is stale at once; a younger one is watched (see judge).
+ */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 export class DataDirLockedError extends Error {
   constructor(
@@ -182,10 +189,12 @@ async function judge(path: string, me: LockHolder, timing: LockTiming): Promise<
   if (samePidSpace(holder, me))
     return holderAlive(holder) ? { alive: true, holder } : { alive: false };
 
-  // The lease: what is left of it by this host's clock, at most one lease (a holder whose clock
-  // runs ahead is watched for a whole lease, never longer).
-  const left = Math.min(timing.leaseMs, timing.leaseMs - (Date.now() - seen.mtimeMs));
-  if (left <= 0) return { alive: false };
+  // The lease. Long expired by this host's clock: stale. Otherwise watched until it has run out
+  // by this host's clock, and for at least one and a half renewals whatever the clocks say, so
+  // a live holder on a host whose clock lags (up to MAX_CLOCK_SKEW_MS) is seen renewing.
+  const age = Date.now() - seen.mtimeMs;
+  if (age > timing.leaseMs + MAX_CLOCK_SKEW_MS) return { alive: false };
+  const left = Math.min(timing.leaseMs, Math.max(timing.leaseMs - age, timing.renewMs * 1.5));
   if (left > 1_000) {
     process.stderr.write(
       `${path}: held by process ${holder.pid} on host ${holder.host}; waiting up to ` +
@@ -292,8 +301,15 @@ export async function lockDataDir(
       if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
       throw error;
     }
-    await file.writeFile(JSON.stringify(me));
-    await file.sync();
+    try {
+      await file.writeFile(JSON.stringify(me));
+      await file.sync();
+    } catch (error) {
+      // Left empty, the generation is stale after WRITE_GRACE_MS; removed now all the same.
+      await file.close().catch(() => {});
+      await unlink(path).catch(() => {});
+      throw error;
+    }
     // A number a cleanup had removed: a newer generation exists, which is the lock.
     if ((await newestGeneration(dir)) !== mine) {
       await file.close();

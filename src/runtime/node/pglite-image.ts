@@ -88,6 +88,8 @@ async function buildCluster(image: string, dir: string): Promise<void> {
   const partial = `${dir}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
   const database = await openPgliteDatabase(partial, {
     loadDataDir: new Blob([await readFile(image)]),
+    // A name only this process knows: no lock needed, and none left beside the cache.
+    unlock: async () => {},
   });
   await database.close();
   try {
