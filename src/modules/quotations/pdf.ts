@@ -1,4 +1,4 @@
-import type { Color, PDFDocument, PDFFont, PDFPage } from "pdf-lib";
+import type { PDFDocument, PDFFont, PDFPage } from "pdf-lib";
 import { displayRateLine } from "../exchange/display";
 import { formatMinor } from "./money";
 import { pdfFontkit } from "./pdf-fontkit";
@@ -131,7 +131,7 @@ export async function drawQuotation(
     rightText(formatMinor(item.line_total, q.currency), cols.amount, 10);
     // A row taller than a page (a long description) goes on over the next pages, under the
     // table's header, instead of running off the bottom of this one.
-    const line = (value: string, size: number, step: number, color?: Color) => {
+    const line = (value: string, size: number, step: number, color?: typeof GREY) => {
       if (y - step < MARGIN) {
         newPage();
         header();
