@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startNodeServer } from "../support/node-server";
 
 const dataDir = await mkdtemp(join(tmpdir(), "ta-e2e-errors-"));
-const server = await startNodeServer({ DATA_DIR: dataDir });
+// A small body limit, so the 413 cases below send little.
+const server = await startNodeServer({ DATA_DIR: dataDir, BODY_LIMIT_BYTES: "4096" });
 afterAll(async () => {
   await server.stop();
   await rm(dataDir, { recursive: true, force: true });
@@ -62,4 +63,30 @@ describe("what Node's HTTP parser refuses still answers {detail}", () => {
     const res = await fetch(`${server.url}/health`);
     expect(res.status).toBe(200);
   });
+});
+
+describe("a body over the limit: 413 with Connection: close, then the socket closes", () => {
+  const head =
+    "POST /api/v1/auth/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n";
+  const json = JSON.stringify({ email: "a@b.example", password: "x".repeat(20_000) });
+  const cases = {
+    // The whole body sent: Node could read it, but the limit refused it first.
+    "a whole body": `${head}Content-Length: ${json.length}\r\n\r\n${json}`,
+    // Announced bigger than what arrived (the rest still on its way).
+    "a body still arriving": `${head}Content-Length: 5000000\r\n\r\n${json.slice(0, 10_000)}`,
+    // Chunked, with no end.
+    "a chunked body": `${head}Transfer-Encoding: chunked\r\n\r\n${json.length.toString(16)}\r\n${json}\r\n`,
+  };
+  for (const [name, request] of Object.entries(cases)) {
+    it(`${name}: the answer says close, comes whole, and the server closes`, async () => {
+      // raw() resolves when the server closes the socket; it stayed open before (keep-alive).
+      const res = await raw(`${request}`);
+      expect(res.status).toBe(413);
+      expect(res.headers).toMatch(/^connection: close$/im);
+      expect(res.headers).not.toMatch(/keep-alive/i);
+      hasDetail(res);
+      const length = Number(/^content-length: (\d+)$/im.exec(res.headers)?.[1]);
+      expect(Buffer.byteLength(res.body)).toBe(length);
+    });
+  }
 });

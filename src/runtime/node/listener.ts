@@ -34,6 +34,21 @@ function pinRequestIds(req: IncomingMessage, id: string) {
 }
 
 /**
+ * Makes every 413 say `Connection: close`, and so close the socket once it is sent. A body over
+ * the limit is refused before it is read: the rest may still be on the wire (megabytes, or a
+ * chunked upload with no end), and reading it to keep the connection would spend what the
+ * limit saves. Without this Node answered `Connection: keep-alive` and then dropped the socket
+ * anyway whenever the unread rest did not arrive at once, so a client reusing it failed.
+ */
+function closeAfterPayloadTooLarge(res: ServerResponse) {
+  const writeHead = res.writeHead;
+  res.writeHead = function writeHeadClosing(this: ServerResponse, statusCode: number, ...rest) {
+    if (statusCode === 413) this.setHeader("Connection", "close");
+    return writeHead.call(this, statusCode, ...(rest as []));
+  } as typeof res.writeHead;
+}
+
+/**
  * The Node front of the app:
  * - request id and security headers go on the socket response here, where they cost a
  *   setHeader each, instead of through Hono, where any header set by a middleware moves
@@ -53,6 +68,7 @@ export function createNodeListener(app: RequestListener): RequestListener {
     res.setHeader("X-Request-Id", id);
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     pinRequestIds(req, id);
+    closeAfterPayloadTooLarge(res);
     app(req, res);
   };
 }
