@@ -45,6 +45,8 @@ export interface FakeOpenAi {
   apiKey: string;
   reply(fn: (messages: ChatMessage[], model: string) => string): void;
   fail(mode: FakeOpenAiFailure): void;
+  /** Milliseconds each answer waits before it is sent (drawn per request). */
+  latency(ms: () => number): void;
   requests: FakeOpenAiRequest[];
   close(): Promise<void>;
 }
@@ -59,6 +61,7 @@ const contentText = (content: unknown): string =>
 export async function startFakeOpenAi(apiKey = "sk-fake-openai-key"): Promise<FakeOpenAi> {
   const requests: FakeOpenAiRequest[] = [];
   let failure: FakeOpenAiFailure = null;
+  let latencyMs = () => 0;
   let replyFn = (messages: ChatMessage[], _model: string): string =>
     `echo: ${messages.filter((m) => m.role === "user").at(-1)?.content ?? ""}`;
 
@@ -100,6 +103,8 @@ export async function startFakeOpenAi(apiKey = "sk-fake-openai-key"): Promise<Fa
       return;
     }
     if (failure === "hang") return;
+    const wait = latencyMs();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (failure === "http-500") {
       json(res, 500, { error: { message: "The server had an error", type: "server_error" } });
       return;
@@ -174,6 +179,9 @@ export async function startFakeOpenAi(apiKey = "sk-fake-openai-key"): Promise<Fa
     },
     fail(mode) {
       failure = mode;
+    },
+    latency(ms) {
+      latencyMs = ms;
     },
     requests,
     close: async () => {

@@ -78,6 +78,7 @@ export function runToExit(
   env: Record<string, string>,
   script = START_SCRIPT,
   args: string[] = [],
+  timeoutMs = 20_000,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...nodeArgs(script), ...args], {
@@ -87,7 +88,7 @@ export function runToExit(
     let output = "";
     child.stdout?.on("data", (chunk) => (output += chunk));
     child.stderr?.on("data", (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.once("exit", (code) => {
       clearTimeout(timer);
       resolve({ code, output });
