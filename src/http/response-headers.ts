@@ -19,7 +19,7 @@ export const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
 ];
 
 /** Where the Node listener hands the caller's (checked) id to the app; see requestIdFromRuntime. */
-export const CLIENT_REQUEST_ID_HEADER = "X-Client-Request-Id";
+const CLIENT_REQUEST_ID_HEADER = "X-Client-Request-Id";
 
 /**
  * The caller's X-Request-Id, kept for correlation only when it is short and plain (letters,

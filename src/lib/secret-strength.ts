@@ -13,7 +13,7 @@ import { adjacencyGraphs } from "@zxcvbn-ts/language-common";
  * or more, from base64 180. A setting made of 32 random bytes (base64 43 characters, hex 64)
  * estimates 10^40 or more; the phrases and runs people paste estimate 10^4 to 10^29.
  */
-export const MIN_SECRET_GUESSES_LOG10 = 30;
+const MIN_SECRET_GUESSES_LOG10 = 30;
 
 /** log10 of the estimated guesses for a secret. */
 export type SecretEstimator = (secret: string) => number;

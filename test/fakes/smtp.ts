@@ -23,7 +23,7 @@ export interface ReceivedMail {
 }
 
 /** A command the server acted on, and whether the connection was under TLS at the time. */
-export interface SmtpEvent {
+interface SmtpEvent {
   command: "AUTH" | "MAIL FROM" | "RCPT TO" | "DATA";
   secure: boolean;
 }

@@ -97,7 +97,7 @@ export async function billed<P, T = P, A = T>(
 }
 
 /** How a hold ends when its work answered (BilledHold.settle). */
-export interface HoldSettlement<T> {
+interface HoldSettlement<T> {
   /** Writes the output in the settling transaction (`deps.db` is it); its value is the result. */
   store?(deps: Deps): Promise<T>;
   /** The result when there is nothing to store. */

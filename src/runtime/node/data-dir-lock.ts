@@ -54,7 +54,7 @@ export interface LockTiming {
   leaseMs: number;
 }
 
-export const LOCK_TIMING: LockTiming = { renewMs: 10_000, leaseMs: 30_000 };
+const LOCK_TIMING: LockTiming = { renewMs: 10_000, leaseMs: 30_000 };
 
 /** A generation file created but not yet written is its creator's for this long. */
 const WRITE_GRACE_MS = 2_000;
