@@ -563,6 +563,52 @@ describe("streaming", () => {
     expect(await messageCount(user.userId)).toBe(0);
   });
 
+  it("sends an error event, refunds and stores nothing when the provider times out mid-answer", async () => {
+    // Two events, then silence: the provider's timeout (1 s, its least) aborts the request, and
+    // the body errors as fetch's does on abort. A timed-out answer is cut short, not finished.
+    const stalledFetch: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const events = (await res.text()).split("\n\n").slice(0, 2);
+      const encoder = new TextEncoder();
+      const signal = init?.signal;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const event of events) controller.enqueue(encoder.encode(`${event}\n\n`));
+          signal?.addEventListener("abort", () => controller.error(signal.reason));
+        },
+      });
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+    await queryRows(
+      deps.db,
+      sql`update ai_providers set timeout_ms = 1000 where name = 'chat-llm'`,
+    );
+    try {
+      const stalledApp = await ctx.makeApp({ fetch: stalledFetch });
+      const user = await registerUser(app);
+      llm.reply(() => "This answer is long enough to be cut off after two chunks of text.");
+      const res = await stalledApp.request(STREAM, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${user.accessToken}`,
+          "Content-Type": "application/json",
+        },
+        body: JSON.stringify({ message: "Tell me a long story" }),
+      });
+      expect(res.status).toBe(200);
+      const events = parseSse(await res.text());
+      expect(events.map((e) => e.event)).not.toContain("done");
+      expect(events.at(-1)?.event).toBe("error");
+      expect(await balanceOf(user)).toBe(30);
+      expect(await messageCount(user.userId)).toBe(0);
+    } finally {
+      await queryRows(
+        deps.db,
+        sql`update ai_providers set timeout_ms = 30000 where name = 'chat-llm'`,
+      );
+    }
+  });
+
   it("charges nothing and stores nothing when the fake cuts its stream", async () => {
     const user = await registerUser(app);
     llm.reply(() => "This answer is long enough to be cut off after two chunks of text.");

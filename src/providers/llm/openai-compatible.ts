@@ -99,12 +99,13 @@ export async function streamWithLlm(
   fetchImpl?: typeof fetch,
 ): Promise<{ provider: string; model: string; chunks: AsyncIterable<string> }> {
   let failure: unknown;
+  const timeout = AbortSignal.timeout(target.timeoutMs);
   const result = streamText({
     model: modelOf(target, fetchImpl),
     ...(request.system ? { system: request.system } : {}),
     messages: request.messages,
     maxRetries: 0,
-    abortSignal: AbortSignal.timeout(target.timeoutMs),
+    abortSignal: timeout,
     ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
     onError: ({ error }) => {
       failure = error;
@@ -115,6 +116,7 @@ export async function streamWithLlm(
     throw callError(target, error);
   });
   if (failure) throw callError(target, failure);
+  if (timeout.aborted) throw callError(target, timeout.reason);
   if (first.done) throw new LlmCallError(target.provider, "empty answer");
   async function* chunks(): AsyncGenerator<string> {
     yield first.value as string;
@@ -123,6 +125,9 @@ export async function streamWithLlm(
         throw callError(target, error);
       });
       if (failure) throw callError(target, failure);
+      // The SDK ends the text stream quietly when its signal aborts: a timed-out answer would
+      // pass for a finished one (stored and charged, cut short). It is a failure.
+      if (timeout.aborted) throw callError(target, timeout.reason);
       if (next.done) return;
       yield next.value;
     }

@@ -133,21 +133,22 @@ export function resetPasswordUserCte(p: { passwordHash: string; at: SQL; rewardS
 }
 
 /**
- * Accounts made admin by a listed address that was never verified go back to `user`, each with
- * its audit row (request id `startup`), in one statement. Returns how many.
+ * Listed admins matching `condition` (SQL over `users`) go back to `user`, each with its audit
+ * row `action` (request id `startup`), in one statement. Returns how many.
  */
-export async function demoteUnverifiedAdmins(db: Db, { listed }: { listed: string[] }) {
+async function demoteListedAdmins(db: Db, listed: string[], condition: SQL, action: string) {
   const [row] = await queryRows<{ n: number }>(
     db,
     sql`with demoted as (
         update ${users} set ${col(users.role)} = 'user', ${col(users.updatedAt)} = now()
-        where ${users.role} = 'admin' and ${users.emailVerifiedAt} is null
+        where ${users.role} = 'admin'
           and ${users.email} in (select jsonb_array_elements_text(${JSON.stringify(listed)}::jsonb))
+          and ${condition}
         returning ${users.id}),
       ${auditCte(
         { id: null, ip: null, requestId: "startup" },
         {
-          action: "user.role_unverified_demote",
+          action,
           target: "user",
           rows: sql`demoted`,
           kind: "custom",
@@ -161,6 +162,16 @@ export async function demoteUnverifiedAdmins(db: Db, { listed }: { listed: strin
   return row?.n ?? 0;
 }
 
+/** Accounts made admin by a listed address that was never verified go back to `user`. */
+export function demoteUnverifiedAdmins(db: Db, { listed }: { listed: string[] }) {
+  return demoteListedAdmins(
+    db,
+    listed,
+    sql`${users.emailVerifiedAt} is null`,
+    "user.role_unverified_demote",
+  );
+}
+
 /**
  * Listed accounts whose admin role came last from the old bootstrap, a click on the
  * verification link (`user.role_bootstrap`), go back to `user` with an audit row (request id
@@ -168,33 +179,16 @@ export async function demoteUnverifiedAdmins(db: Db, { listed }: { listed: strin
  * an attacker's (ADR 0084). The mailbox holder takes it back, admin again, with a password reset.
  * A later grant (`admin:grant`, an admin's PATCH, a reset's claim) keeps the role. Returns how many.
  */
-export async function demoteClickBootstrappedAdmins(db: Db, { listed }: { listed: string[] }) {
+export function demoteClickBootstrappedAdmins(db: Db, { listed }: { listed: string[] }) {
   const a = adminAuditLog;
   const roleChanges = sql`(${a.action} in (${CLICK_BOOTSTRAP_ACTION}, ${CLAIM_ACTION}, 'user.role_grant')
     or (${a.action} = 'user.update' and ${a.changes} ? 'role'))`;
-  const [row] = await queryRows<{ n: number }>(
+  return demoteListedAdmins(
     db,
-    sql`with demoted as (
-        update ${users} set ${col(users.role)} = 'user', ${col(users.updatedAt)} = now()
-        where ${users.role} = 'admin'
-          and ${users.email} in (select jsonb_array_elements_text(${JSON.stringify(listed)}::jsonb))
-          and (select ${a.action} from ${a}
-               where ${a.targetType} = 'user' and ${a.targetId} = ${users.id}::text and ${roleChanges}
-               order by ${a.createdAt} desc, ${a.id} desc limit 1) = ${CLICK_BOOTSTRAP_ACTION}
-        returning ${users.id}),
-      ${auditCte(
-        { id: null, ip: null, requestId: "startup" },
-        {
-          action: "user.role_unclaimed_demote",
-          target: "user",
-          rows: sql`demoted`,
-          kind: "custom",
-          before: sql`jsonb_build_object('role', 'admin')`,
-          after: sql`jsonb_build_object('role', 'user')`,
-          fields: ["role"],
-        },
-      )}
-      select count(*)::int as n from demoted`,
+    listed,
+    sql`(select ${a.action} from ${a}
+         where ${a.targetType} = 'user' and ${a.targetId} = ${users.id}::text and ${roleChanges}
+         order by ${a.createdAt} desc, ${a.id} desc limit 1) = ${CLICK_BOOTSTRAP_ACTION}`,
+    "user.role_unclaimed_demote",
   );
-  return row?.n ?? 0;
 }
