@@ -139,5 +139,53 @@ describe.skipIf(skip)(
           .toEqual([]);
       }
     }, 120_000);
+
+    it("draws a 1,200-character word without a space cut into lines inside its column", async () => {
+      if (!app) throw new Error("no app");
+      const user = await registerUser(app);
+      // The issue's reproduction: one word, no space, far wider than the product column.
+      const word = "WATERPROOF".repeat(120);
+      const created = await call(app, "/api/v1/quotations", {
+        token: user.accessToken,
+        json: {
+          currency: "USD",
+          items: [{ name: "Rain jacket", quantity: 2, unit_price: 1500, description: word }],
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const q = created.body;
+      const res = await app.request(`/api/v1/quotations/${q.id}/export?format=pdf`, {
+        headers: { Authorization: `Bearer ${user.accessToken}` },
+      });
+      expect(res.status).toBe(200);
+      const pdf = join(dir, "long-word.pdf");
+      await writeFile(pdf, new Uint8Array(await res.arrayBuffer()));
+      await run("pdftoppm", [
+        "-r",
+        DPI,
+        "-gray",
+        "-png",
+        "-f",
+        "1",
+        "-l",
+        "1",
+        "-singlefile",
+        pdf,
+        join(dir, "long-word"),
+      ]);
+      const text = await ocr(join(dir, "long-word.png"));
+      const lines = text
+        .split("\n")
+        .map((line) => line.replace(/\s+/g, ""))
+        .filter((line) => /WATER|PROOF/.test(line));
+      // Cut into many lines, none holding the whole word, and the rest of the row still drawn
+      // beside it: the quantity, the amount and the page's total.
+      expect(lines.length, text).toBeGreaterThan(10);
+      expect(Math.max(...lines.map((line) => line.length)), text).toBeLessThan(120);
+      const seen = squeeze(text);
+      for (const expected of [q.quote_no, "Rainjacket", "30.00"]) {
+        expect.soft(seen, text).toContain(expected);
+      }
+    }, 120_000);
   },
 );
