@@ -1,5 +1,15 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import {
+  link,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { join, relative } from "node:path";
 import { migrateDatabase } from "../../db/migrate";
 import { openPgliteDatabase } from "./database";
@@ -66,11 +76,18 @@ async function buildImage(path: string): Promise<void> {
       database.db as unknown as { $client: { dumpDataDir(c: "gzip"): Promise<Blob> } }
     ).$client;
     const dump = Buffer.from(await (await client.dumpDataDir("gzip")).arrayBuffer());
-    // Written aside and renamed: a concurrent run never reads half an image, and two runs that
-    // both missed each rename a complete one over the other.
+    // Written aside and linked into place: a concurrent run never reads half an image, and of
+    // two runs that both missed, the first one's stays (the other's link finds it and drops its
+    // own), so the cluster unpacked from the image is always of the image that stays.
     const partial = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
     await writeFile(partial, dump);
-    await rename(partial, path);
+    try {
+      await link(partial, path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      await rm(partial, { force: true });
+    }
   } finally {
     await database.close();
   }
