@@ -304,6 +304,33 @@ describe("POST /api/v1/quotations/from-inquiry", () => {
     notes: "CIF Hamburg, delivery within 30 days",
   };
 
+  it("numbers a draft beside racing creates of the same seller (its quotation is made in the settling transaction)", async () => {
+    // On PostgreSQL a create that lost the race for a number used to raise a unique violation,
+    // which aborts the transaction the draft's quotation is made in, and every retry in it.
+    const user = await registerUser(app);
+    first.reply(() => JSON.stringify(EXTRACTED));
+    const plain = (i: number) =>
+      call(app, "/api/v1/quotations", {
+        token: user.accessToken,
+        json: { currency: "USD", items: [{ name: `Lamp ${i}`, quantity: 1, unit_price: 100 }] },
+      });
+    for (let round = 0; round < 5; round++) {
+      const [draft, ...others] = await Promise.all([
+        fromInquiry(user, { inquiry_text: INQUIRY }),
+        ...Array.from({ length: 8 }, (_, i) => plain(i)),
+      ]);
+      expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+      expect(others.map((r) => r.status)).toEqual(Array(8).fill(201));
+    }
+    const numbers = await queryRows<{ quote_no: string }>(
+      deps.db,
+      sql`select quote_no from quotations where user_id = ${user.userId}`,
+    );
+    expect(numbers).toHaveLength(45);
+    expect(new Set(numbers.map((n) => n.quote_no)).size).toBe(45);
+    expect(await balanceOf(user)).toBe(30 - 5 * 2);
+  });
+
   it("extracts the items, matches products by SKU and by similar name, and creates a draft", async () => {
     const user = await registerUser(app);
     const other = await registerUser(app);

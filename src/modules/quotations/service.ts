@@ -259,10 +259,12 @@ export async function createQuotation(deps: Deps, userId: string, input: Quotati
   const prefix = `Q-${day}`;
   const id = deps.ids.uuid();
   // Q-YYYYMMDD-NNN, numbered per seller and day inside the insert; two creates racing for the
-  // same number collide on the unique (user_id, quote_no) and the loser retries.
+  // same number meet on the unique (user_id, quote_no) and the loser, having inserted nothing,
+  // numbers again.
   for (let attempt = 0; ; attempt++) {
+    let inserted: boolean;
     try {
-      await queries.insertQuotation(deps.db, {
+      inserted = await queries.insertQuotation(deps.db, {
         id,
         userId,
         prefix,
@@ -278,11 +280,12 @@ export async function createQuotation(deps: Deps, userId: string, input: Quotati
         exchangeRates,
         items,
       });
-      break;
     } catch (error) {
-      if (pgErrorCode(error) === "23505" && attempt < 5) continue;
       writeErrors(error);
     }
+    if (inserted) break;
+    if (attempt >= 5)
+      throw new ApiError(503, "The quotation could not be numbered; please try again");
   }
   return getQuotation(deps, userId, id);
 }

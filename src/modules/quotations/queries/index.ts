@@ -67,8 +67,10 @@ const insertItems = (quotationIdFrom: SQL, items: QuotationItemValues[]) => sql`
  * of the user's quotations with that prefix, which is `Q-YYYYMMDD`). Padded to at least three
  * digits, never cut to them: the 1,000th of a day is `-1000` (lpad alone truncates to its
  * width, and `-100` was taken). The next number is the largest one read as a number, so `-1000`
- * follows `-999`. Two creates racing for one number collide on the unique (user_id, quote_no):
- * the caller retries.
+ * follows `-999`. Two creates racing for one number meet on the unique (user_id, quote_no):
+ * the later one inserts nothing and answers false, and the caller retries. A conflict that
+ * raised would abort the transaction a billed draft creates its quotation in (ai/billing.ts),
+ * and every retry in it with it.
  */
 export async function insertQuotation(
   db: Db,
@@ -88,10 +90,10 @@ export async function insertQuotation(
     exchangeRates: FrozenRates;
     items: QuotationItemValues[];
   },
-): Promise<void> {
+): Promise<boolean> {
   const t = quotations;
   const { prefix, userId } = params;
-  await queryRows(
+  const inserted = await queryRows(
     db,
     sql`with q as (
           insert into ${t} (${columnNames([t.id, t.userId, t.customerId, t.quoteNo, t.currency, t.incoterm, t.validUntil, t.subtotal, t.discount, t.shipping, t.total, t.notes, t.exchangeRates])})
@@ -103,10 +105,12 @@ export async function insertQuotation(
           from (select coalesce(max(substring(${t.quoteNo} from ${prefix.length + 2}::int)::bigint), 0) + 1 as n
                 from ${t}
                 where ${t.userId} = ${userId} and ${t.quoteNo} ~ ${`^${prefix}-[0-9]+$`}) counter
+          on conflict (${columnNames([t.userId, t.quoteNo])}) do nothing
           returning ${t.id}
         ), items as (${insertItems(sql`q`, params.items)} returning 1)
         select id from q`,
   );
+  return inserted.length > 0;
 }
 
 /** A page of the user's quotations, newest first, with their item counts. */
