@@ -194,7 +194,8 @@ interface SentTurn {
 /**
  * Sends a turn's events to the client, noting them in `turn`, until they end or the session does
  * (src/http/live-stream.ts). Then the client gets an `error` event and the turn is abandoned:
- * the generator stops at its next step and its finally refunds the hold (docs/adr/0070).
+ * the generator stops at its next step and its finally refunds the hold (docs/adr/0070); this
+ * returns once it has stopped.
  */
 async function relayTurn(
   stream: SSEStreamingApi,
@@ -205,9 +206,16 @@ async function relayTurn(
   for (;;) {
     const next = await live.next(events);
     if (next === null) {
-      events.return(undefined).catch(() => undefined);
+      const stopped = events.return(undefined).catch(() => undefined);
       const detail = STREAM_END_DETAIL[live.end ?? "session_ended"];
-      await stream.writeSSE({ event: "error", data: JSON.stringify({ detail }) });
+      try {
+        await stream.writeSSE({ event: "error", data: JSON.stringify({ detail }) });
+      } finally {
+        // The generator may be mid-step (settling the turn, which keeps it under the key): the
+        // caller frees the key only once it has stopped, or a turn committed after the key was
+        // freed would be charged again by the client's retry.
+        await stopped;
+      }
       return;
     }
     if (next.done) return;

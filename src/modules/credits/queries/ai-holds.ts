@@ -15,9 +15,15 @@ export function settleHoldCte(consumptionId: string | null | undefined): SQL {
     returning ${col(h.consumptionId)})`;
 }
 
-/** Whether the consumption was refunded (the sweep ended its hold first), as a boolean SQL. */
+/**
+ * Whether the consumption was refunded (the sweep ended its hold first), as a boolean SQL.
+ * Read with FOR UPDATE: a sweep that committed while the settling statement waited on the hold
+ * is after the statement's snapshot, and a plain read would still see the charge standing;
+ * the locking read sees the row as committed last.
+ */
 export function consumptionRefundedSql(consumptionId: string | null | undefined): SQL {
   const c = creditConsumptions;
-  return sql`exists (
-    select 1 from ${c} where ${c.id} = ${consumptionId}::uuid and ${c.status} = 'refunded')`;
+  return sql`coalesce((
+    select ${c.status} = 'refunded' from ${c} where ${c.id} = ${consumptionId}::uuid for update
+  ), false)`;
 }
