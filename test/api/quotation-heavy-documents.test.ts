@@ -81,7 +81,9 @@ describe("heavy quotation documents", () => {
       expect((await exportDocument(app, seller, warm.id, "xlsx")).res.status).toBe(200);
     }
 
-    const cases: [string, unknown[], string?][] = [
+    // The issue's inputs finish in under a second; the most items allowed (200 with their copy,
+    // ~940 ms on a loaded 2-core machine) in under two: its bound is for a document of ten pages.
+    const cases: [string, unknown[], string?, number?][] = [
       ["1,200 characters, no space", [item("Cup", "A".repeat(1200))]],
       ["2,000 characters, no space", [item("Cup", "W".repeat(2000))]],
       [
@@ -92,9 +94,11 @@ describe("heavy quotation documents", () => {
       [
         `${QUOTATION_ITEMS_MAX} items of ordinary product copy`,
         Array.from({ length: QUOTATION_ITEMS_MAX }, (_, i) => item(`Vacuum cup ${i + 1}`, copy(i))),
+        undefined,
+        2000,
       ],
     ];
-    for (const [label, items, notes] of cases) {
+    for (const [label, items, notes, boundMs = 1000] of cases) {
       const q = await createQuotation(app, seller, items, notes);
       for (const format of ["pdf", "xlsx"] as const) {
         // The best of three: a time bound on the work, not on what else the machine runs (the
@@ -110,7 +114,7 @@ describe("heavy quotation documents", () => {
         }
         const best = Math.min(...times);
         expect(best, `${label} (${format}): ${times.map(Math.round).join(", ")} ms`).toBeLessThan(
-          1000,
+          boundMs,
         );
       }
     }

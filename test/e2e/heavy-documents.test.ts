@@ -91,7 +91,7 @@ describe("quotation documents on the Node server", () => {
     // an idle server's own slowest answers reach a few hundred ms; none waits for a document.
     const health = `/health ms: ${healthMs.map(Math.round)}`;
     expect(percentile(healthMs, 0.5), health).toBeLessThan(100);
-    expect(Math.max(...healthMs), health).toBeLessThan(1000);
+    expect(Math.max(...healthMs), health).toBeLessThan(2000);
 
     // Stops on SIGTERM with documents in flight: they are bounded by the time budget.
     const inFlight = Array.from({ length: 3 }, exportPdf);
