@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { runScheduledTasks } from "../../src/jobs/tasks";
@@ -13,7 +14,7 @@ import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { addAiProvider, clearAiProviders, setAiRouting } from "../support/ai";
 import { call, registerUser, type Session } from "../support/client";
 import { dyingDatabase } from "../support/dying-database";
-import { createTestContext } from "../support/harness";
+import { createTestContext, onPostgres } from "../support/harness";
 
 /**
  * Crash-safe billing (issue #10 item 8). A crash is simulated faithfully in-process: instance A
@@ -302,3 +303,55 @@ describe("the hold's ledger rules", () => {
     }
   });
 });
+
+describe.skipIf(!onPostgres)(
+  "a sweep that refunds a charge while its settle waits on the hold",
+  () => {
+    it("keeps nothing: no translation, no usage row, no kept answer; 503 and the retry pays once", async () => {
+      const user = await registerUser(app);
+      const before = await balance(user);
+      const sweeper = new pg.Client({ connectionString: (ctx.database as { url?: string }).url });
+      await sweeper.connect();
+      try {
+        // The answer comes late, so the sweep below takes the hold first and keeps it locked.
+        llm.latency(() => 800);
+        const answered = translate(app, user, "k-swept");
+        await waitFor(async () => (await holds(user)).length === 1, "the charge's hold");
+        // What refundStaleHolds does for a silent heartbeat, left open: the hold's row is locked.
+        await sweeper.query("begin");
+        await sweeper.query(
+          `with h as (delete from credit_holds where user_id = $1 returning consumption_id)
+         select r.applied from h cross join lateral credit_refund(h.consumption_id, 'swept', now()) r`,
+          [user.userId],
+        );
+        // The answer arrives: the translation is written and the settle waits on the hold's lock.
+        await waitFor(async () => {
+          const { rows } = await sweeper.query(
+            `select count(*)::int as n from pg_stat_activity
+           where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          return rows[0].n > 0;
+        }, "the settle to wait on the hold");
+        await sweeper.query("commit");
+        const res = await answered;
+        expect(res.status, JSON.stringify(res.body)).toBe(503);
+      } finally {
+        llm.latency(() => 0);
+        await sweeper.end();
+      }
+      expect(await balance(user)).toBe(before);
+      expect((await ledger(user)).map((row) => row.kind)).toEqual(["consumption", "refund"]);
+      const [kept] = await queryRows<{ translations: number; logs: number; keys: number }>(
+        deps.db,
+        sql`select (select count(*)::int from translations where user_id = ${user.userId}) as translations,
+            (select count(*)::int from usage_logs where user_id = ${user.userId} and event = 'translate') as logs,
+            (select count(*)::int from idempotency_keys where user_id = ${user.userId}) as keys`,
+      );
+      expect(kept).toEqual({ translations: 0, logs: 0, keys: 0 });
+      // The retry with the same key runs and is charged once.
+      const retried = await translate(app, user, "k-swept");
+      expect(retried.status).toBe(200);
+      expect(await balance(user)).toBe(before - cost);
+    });
+  },
+);
