@@ -220,6 +220,9 @@ async function checkCustomer(deps: Deps, userId: string, customerId: string | nu
 /** 22003: the row's own amounts plus the patched ones overflow the integer total column. */
 const TOTAL_TOO_LARGE = "Total is too large";
 
+/** Times a create numbers again after losing the race for a number (createQuotation). */
+const NUMBERING_ATTEMPTS = 20;
+
 function writeErrors(error: unknown, overflowField: "items" | "shipping" = "items"): never {
   const code = pgErrorCode(error);
   if (code === "22003") {
@@ -284,8 +287,11 @@ export async function createQuotation(deps: Deps, userId: string, input: Quotati
       writeErrors(error);
     }
     if (inserted) break;
-    if (attempt >= 5)
+    // Each lost race means another create of this seller took the number and committed: with
+    // n at once the last one numbers n times. Far more than a seller's own concurrent creates.
+    if (attempt >= NUMBERING_ATTEMPTS) {
       throw new ApiError(503, "The quotation could not be numbered; please try again");
+    }
   }
   return getQuotation(deps, userId, id);
 }
