@@ -145,6 +145,11 @@ export const emailTokens = pgTable(
     tokenHash: text("token_hash").notNull(),
     /** The address the mail went to (for change_email: the new address). */
     email: text("email").notNull(),
+    /**
+     * change_email of an account without a password (WeChat sign-in): the first password's
+     * argon2id hash, set together with the address when the link is used (ADR 0089).
+     */
+    passwordHash: text("password_hash"),
     expiresAt: tstz("expires_at").notNull(),
     usedAt: tstz("used_at"),
     createdAt: createdAt(),
