@@ -29,11 +29,16 @@ export const RATE_LIMIT_RULES = {
   /** 3 per 5 minutes (spec): the current password is checked, so this is a guessing surface. */
   passwordChange: { name: "password_change", points: 3, durationSeconds: 300, failClosed: true },
   /**
-   * 20 per minute (spec), for user-initiated payment endpoints (create order, query order).
-   * Gateway callbacks are signature-verified and idempotent and should not sit behind it:
+   * 20 per minute (spec), for user-initiated payment endpoints: `payment` for the writes that
+   * create an order (create order, purchase, subscribe), `paymentRead` for reading orders. Two
+   * budgets, so a checkout page polling its order's status never spends the budget of the
+   * purchase after it (docs/adr/0094-payment-budgets-order-keys-csrf-session.md). Reads fail
+   * closed like writes: they query the database per call and are what a scraper would loop on.
+   * Gateway callbacks are signature-verified and idempotent and should not sit behind either:
    * they arrive from few gateway addresses and a 429 or 503 only causes retries.
    */
   payment: { name: "payment", points: 20, durationSeconds: 60, failClosed: true },
+  paymentRead: { name: "payment_read", points: 20, durationSeconds: 60, failClosed: true },
   /**
    * 30 per minute (spec), keyed by admin user. Fails open: the caller is already an
    * authenticated admin (admin login itself is under `login`, which fails closed), the limit

@@ -12,6 +12,7 @@ import {
   forbidden,
   rateLimitedResponses,
 } from "../../http/errors";
+import { idempotentRequest } from "../../http/idempotency";
 import { limitByUser } from "../../http/limits";
 import { bearerSecurity as security } from "../../http/openapi";
 import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
@@ -45,12 +46,21 @@ const csrfSecurity = [{ bearerAuth: [], csrfToken: [] }];
 
 /** Guests have no account to credit or invoice: they register first. */
 const forbidGuests: MiddlewareHandler<AppEnv> = async function forbidGuests(c, next) {
-  if (c.get("auth").isGuest) throw forbidden("Register to buy");
+  if (c.get("auth").isGuest) throw forbidden("Register to buy", "guest_not_allowed");
   await next();
 };
 
+/** Separate budgets: polling an order never blocks buying (http/rate-limit-rules.ts). */
 const limitPayments = limitByUser(RATE_LIMIT_RULES.payment);
+const limitPaymentReads = limitByUser(RATE_LIMIT_RULES.paymentRead);
 
+/**
+ * Every POST that creates an order honours Idempotency-Key (http/idempotency.ts): a double
+ * click sent with one key makes one order; the repeat gets the first 201 again with
+ * `Idempotent-Replayed: true`, the same key with another body is 422 `idempotency_key_reused`,
+ * and a repeat while the first is still running is 409. Only the 201 is kept: a refused order
+ * (404, 400, 503) frees the key for the retry. Hence `idempotentRequest` on the three below.
+ */
 const created = {
   201: {
     description: "Order created; send the payer to pay_url",
@@ -71,7 +81,7 @@ const createOrderRoute = createRoute({
   tags,
   security: csrfSecurity,
   summary: "Order one month of a plan (by plan code)",
-  middleware: [requireAuth, requireCsrf, forbidGuests, limitPayments] as const,
+  middleware: [requireAuth, requireCsrf, forbidGuests, limitPayments, idempotentRequest] as const,
   request: {
     body: { content: { "application/json": { schema: CreateOrderBody } }, required: true },
   },
@@ -84,7 +94,7 @@ const purchaseRoute = createRoute({
   tags,
   security: csrfSecurity,
   summary: "Order a credit package",
-  middleware: [requireAuth, requireCsrf, forbidGuests, limitPayments] as const,
+  middleware: [requireAuth, requireCsrf, forbidGuests, limitPayments, idempotentRequest] as const,
   request: { body: { content: { "application/json": { schema: PurchaseBody } }, required: true } },
   responses: { ...created, ...buyErrors },
 });
@@ -95,7 +105,7 @@ const subscribeRoute = createRoute({
   tags,
   security: csrfSecurity,
   summary: "Order a plan, monthly or yearly",
-  middleware: [requireAuth, requireCsrf, forbidGuests, limitPayments] as const,
+  middleware: [requireAuth, requireCsrf, forbidGuests, limitPayments, idempotentRequest] as const,
   request: { body: { content: { "application/json": { schema: SubscribeBody } }, required: true } },
   responses: { ...created, ...buyErrors },
 });
@@ -106,7 +116,7 @@ const listOrdersRoute = createRoute({
   tags,
   security,
   summary: "The caller's orders, newest first",
-  middleware: [requireAuth, limitPayments] as const,
+  middleware: [requireAuth, limitPaymentReads] as const,
   request: { query: OrdersQuery },
   responses: {
     200: {
@@ -124,7 +134,7 @@ const getOrderRoute = createRoute({
   tags,
   security,
   summary: "One of the caller's orders and its status",
-  middleware: [requireAuth, limitPayments] as const,
+  middleware: [requireAuth, limitPaymentReads] as const,
   request: { params: OrderNoParam },
   responses: {
     200: { description: "The order", content: { "application/json": { schema: OrderSchema } } },
