@@ -7,7 +7,7 @@ import {
   StandardFonts,
 } from "pdf-lib";
 import { drawQuotation, renderQuotationPdf } from "../src/modules/quotations/pdf";
-import type { QuotationDocument } from "../src/modules/quotations/service";
+import type { QuotationDocument } from "../src/modules/quotations/view";
 import { nodeCjkFont } from "../src/runtime/node/cjk-font";
 import { type HealthDuringDocuments, healthDuringDocumentsReport } from "./documents";
 import { fmt, table } from "./format";

@@ -1,7 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
-import type { Deps } from "./deps";
 import { accessLog } from "./http/access-log";
 import { mountApiDocs } from "./http/api-docs";
 import { publicCache } from "./http/caching";
@@ -17,6 +16,7 @@ import { requestIdFromRuntime, responseHeaders } from "./http/response-headers";
 import type { AppRouter } from "./http/router";
 import { createHealthRoutes } from "./modules/health/routes";
 import { IMPORT_PATHS } from "./modules/imports/paths";
+import type { Deps } from "./ports";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 /** Routes that take spreadsheet uploads and enforce their own, larger, body limit. */

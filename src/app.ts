@@ -1,6 +1,6 @@
 import { type App, type AppOptions, buildApp } from "./app-core";
-import type { Deps } from "./deps";
 import { ALL_GROUPS, type RouteGroup, routersOf } from "./groups";
+import type { Deps } from "./ports";
 
 export type { App, AppOptions } from "./app-core";
 export { OPENAPI_PATH } from "./app-core";

@@ -1,8 +1,5 @@
 import type { Config } from "./config";
-import type { Database, Db } from "./db/client";
-import type { SessionAuthority } from "./http/auth";
-import type { EntitlementGate } from "./http/entitlements";
-import type { IdempotencyKeyStore } from "./http/idempotency";
+import type { Database } from "./db/client";
 import { type Clock, systemClock } from "./lib/clock";
 import { importEncryptionKey, importHmacKey, randomToken } from "./lib/crypto";
 import { type IdGenerator, uuidIds } from "./lib/ids";
@@ -13,22 +10,14 @@ import type { HostResolver } from "./lib/ssrf";
 import { sessionAuthority } from "./modules/auth/session-authority";
 import { idempotencyKeyStore } from "./modules/credits/idempotency";
 import { entitlementGate } from "./modules/entitlements/gate";
-import {
-  createWorkInFlight,
-  type HeartbeatMode,
-  type WorkInFlight,
-} from "./modules/inflight/heartbeat";
+import { createWorkInFlight, type HeartbeatMode } from "./modules/inflight/heartbeat";
 import type { DocumentRenderer } from "./modules/quotations/documents";
+import type { Deps, PaymentProviders } from "./ports";
 import { createHttpMailer } from "./providers/mail/http";
 import { createLogMailer } from "./providers/mail/log";
 import type { Mailer } from "./providers/mail/types";
-import {
-  createWechatClient,
-  createWechatTemplateSender,
-  type WechatClient,
-  type WechatTemplateSender,
-} from "./providers/messaging/wechat";
-import { createGatewayClient, type PaymentGatewayClient } from "./providers/payment/gateway";
+import { createWechatClient, createWechatTemplateSender } from "./providers/messaging/wechat";
+import { createGatewayClient } from "./providers/payment/gateway";
 // Types only: the Stripe SDK is bundled into the Workers that charge cards, through the factory
 // their runtime hands in (RuntimeAdapters.stripe), not into every Worker through this file.
 import type { StripeProvider, StripeProviderOptions } from "./providers/payment/stripe";
@@ -41,12 +30,6 @@ export interface Secrets {
   encryptionKey: string;
   /** Signs the sandbox gateway's callbacks; unset: a random key for this process or isolate. */
   paymentSandboxSecret?: string | undefined;
-}
-
-interface Keys {
-  jwt: CryptoKey;
-  csrf: CryptoKey;
-  encryption: CryptoKey;
 }
 
 /** What a runtime (Node or Workers) provides; buildDeps turns it into Deps. */
@@ -82,48 +65,6 @@ export interface RuntimeAdapters {
    * in-process tests) the export route makes them in the isolate.
    */
   documents?: DocumentRenderer;
-}
-
-/** Everything with I/O, handed to routes and services; nothing else reads globals. */
-export interface Deps {
-  config: Config;
-  database: Database;
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  logger: Logger;
-  limiter: RateLimiter;
-  passwords: PasswordHasher;
-  keys: Keys;
-  resolveHost: HostResolver;
-  fetch: typeof fetch;
-  wechat: WechatClient | null;
-  /** Notification pushes (template messages); null when WECHAT_TEMPLATE_ID or the app is unset. */
-  wechatPush: WechatTemplateSender | null;
-  payments: PaymentProviders;
-  platformIpHeader: string | undefined;
-  mailer: Mailer;
-  /** This instance's unfinished work, renewed while it runs (credit holds, keys, agent runs). */
-  work: WorkInFlight;
-  /** Tokens, ended sessions and account standing for src/http/auth.ts (modules/auth). */
-  sessions: SessionAuthority;
-  /** Idempotency-Key claims for src/http/idempotency.ts (modules/credits/idempotency.ts). */
-  idempotencyKeys: IdempotencyKeyStore;
-  /** Feature gates and plan-limit refusals for src/http (modules/entitlements/gate.ts). */
-  entitlements: EntitlementGate;
-  /** Where quotation documents are made; null: in this isolate (RuntimeAdapters.documents). */
-  documents: DocumentRenderer | null;
-}
-
-interface PaymentProviders {
-  /** The real unified gateway; null means the built-in sandbox serves alipay/wxpay. */
-  gateway: PaymentGatewayClient | null;
-  stripe: StripeProvider | null;
-  /** Verifies gateway callbacks (and signs the sandbox's own callbacks when no gateway is set). */
-  signingKey: CryptoKey;
-  merchantId: string;
-  /** The built-in sandbox serves alipay/wxpay (no gateway; PAYMENT_SANDBOX, off in production). */
-  sandbox: boolean;
 }
 
 export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promise<Deps> {

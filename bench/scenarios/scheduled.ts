@@ -1,10 +1,11 @@
 import { cpus } from "node:os";
 import pg from "pg";
 import { parseConfig } from "../../src/config";
-import { buildDeps, type Deps } from "../../src/deps";
+import { buildDeps } from "../../src/deps";
 import type { CronTask } from "../../src/jobs/schedules";
 import { runScheduledTasks } from "../../src/jobs/tasks";
 import { createLogger } from "../../src/lib/logger";
+import type { Deps } from "../../src/ports";
 import { createMemoryRateLimiter } from "../../src/providers/ratelimit/memory";
 import { migratePostgres, openPostgresDatabase } from "../../src/runtime/node/database";
 import { nodeResolver } from "../../src/runtime/node/dns";

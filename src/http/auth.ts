@@ -1,30 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import type { Deps } from "../deps";
+import type { AuthContext } from "../ports";
 import { ACCESS_COOKIE } from "./cookies";
 import { isWriteMethod, verifyCsrf } from "./csrf";
-import type { AppEnv, AuthContext } from "./env";
+import type { AppEnv } from "./env";
 import { forbidden, unauthorized } from "./errors";
 import { markMiddleware } from "./route-traits";
-
-/**
- * What these middlewares need from the auth module, handed over as `deps.sessions` (buildDeps
- * wires modules/auth/session-authority.ts): src/http reads no table itself.
- */
-export interface SessionAuthority {
-  /** Null for any bad token; one verified before comes back as a plain value, not a promise. */
-  verifyAccessToken(
-    deps: Deps,
-    token: string,
-  ): Omit<AuthContext, "via"> | null | Promise<Omit<AuthContext, "via"> | null>;
-  /** A plain boolean while the ended-session set is fresh (modules/auth/revocations.ts). */
-  isSessionEnded(deps: Deps, sessionId: string): boolean | Promise<boolean>;
-  /** The account's role and status as stored now; undefined when it is gone. */
-  accountStanding(
-    deps: Deps,
-    userId: string,
-  ): Promise<{ role: string; status: string } | undefined>;
-}
 
 function bearerToken(c: Context): string | undefined {
   const header = c.req.header("Authorization");

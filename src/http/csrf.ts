@@ -1,10 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import type { Deps } from "../deps";
 import { base64url, base64urlDecode, hmacSign, hmacVerify, randomToken } from "../lib/crypto";
+import type { AuthContext, Deps } from "../ports";
 import { CSRF_COOKIE } from "./cookies";
-import type { AppEnv, AuthContext } from "./env";
+import type { AppEnv } from "./env";
 import { csrfErrorResponses, forbidden } from "./errors";
 
 export const CSRF_HEADER = "X-CSRF-Token";

@@ -1,25 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { Deps } from "../deps";
-import type { Feature, PlanLimitDenial, PlanLimitHit, PlanLimitName } from "../lib/plans";
+import type { Feature, PlanLimitName } from "../lib/plans";
 import type { AppEnv } from "./env";
 import { errorResponse } from "./errors";
-
-/**
- * What src/http asks of the plans, handed over as `deps.entitlements` (buildDeps wires
- * modules/entitlements/gate.ts): src/http reads no table itself.
- */
-export interface EntitlementGate {
-  /** Refuses (403, or 401 for an inactive account) what the caller's plan does not allow. */
-  checkFeature(
-    deps: Deps,
-    userId: string,
-    feature: Feature,
-    options: { limit?: PlanLimitName },
-  ): Promise<void>;
-  /** The 403 body for a limit reached in SQL: its max and the plans on sale that allow more. */
-  describePlanLimit(deps: Deps, hit: PlanLimitHit): Promise<PlanLimitDenial>;
-}
 
 /** The 403 of a feature gate or a reached plan limit (docs/credits.md). */
 const PlanDeniedSchema = z

@@ -1,15 +1,4 @@
-import type { Deps } from "../deps";
-
-/** Who the request is, once requireAuth has verified the access token. */
-export interface AuthContext {
-  userId: string;
-  /** Refresh-token family of this login: CSRF tokens and logout are bound to it. */
-  sessionId: string;
-  role: "user" | "admin";
-  isGuest: boolean;
-  /** Cookie-authenticated requests must also carry the CSRF cookie (browser double submit). */
-  via: "bearer" | "cookie";
-}
+import type { AuthContext, Deps } from "../ports";
 
 export interface AppEnv {
   Variables: {

@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { Deps } from "../deps";
 import { sha256Hex } from "../lib/crypto";
 import type { AppEnv } from "./env";
 import { ApiError, validationError } from "./errors";
@@ -7,28 +6,6 @@ import { markMiddleware } from "./route-traits";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
-export type IdempotencyClaim =
-  | { kind: "claimed" }
-  | { kind: "replay"; status: number; body: unknown }
-  | { kind: "mismatch" }
-  | { kind: "in_flight" };
-
-/**
- * Where keys are claimed and their outcomes kept, handed over as `deps.idempotencyKeys`
- * (buildDeps wires modules/credits/idempotency.ts): src/http reads no table itself.
- */
-export interface IdempotencyKeyStore {
-  claim(
-    deps: Deps,
-    input: { userId: string; key: string; requestHash: string },
-  ): Promise<IdempotencyClaim>;
-  complete(
-    deps: Deps,
-    input: { userId: string; key: string; status: number; body: unknown },
-  ): Promise<void>;
-  release(deps: Deps, input: { userId: string; key: string }): Promise<void>;
-}
 
 /**
  * Idempotency-Key on billable POSTs (IETF httpapi draft), scoped per user; runs after

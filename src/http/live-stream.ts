@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
-import type { Deps } from "../deps";
+import type { Deps } from "../ports";
 import { ACCESS_COOKIE } from "./cookies";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors";

@@ -1,5 +1,4 @@
 import { inTimedBatches } from "../db/batches";
-import type { Deps } from "../deps";
 import { nowIso } from "../lib/clock";
 import { sweepAgentPipelines } from "../modules/agent/service";
 import { purgeSessionRevocations } from "../modules/auth/revocations";
@@ -15,6 +14,7 @@ import { expirePendingOrders } from "../modules/payments/service/orders";
 import { reconcilePendingRefunds } from "../modules/payments/service/refunds";
 import { purgeUnknownLoginFailures } from "../modules/users/queries/sign-in";
 import { downgradeExpiredPlansBatch } from "../modules/users/queries/trial-downgrade";
+import type { Deps } from "../ports";
 import type { CronTask } from "./schedules";
 
 /**

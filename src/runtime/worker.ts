@@ -4,7 +4,7 @@ import { type App, buildApp } from "../app-core";
 import { type Config, ConfigError, parseConfig } from "../config";
 import type { Database, Db } from "../db/client";
 import { openNeonDatabase } from "../db/neon";
-import { buildDeps, type Deps, type RuntimeAdapters } from "../deps";
+import { buildDeps, type RuntimeAdapters } from "../deps";
 import { type DocsBundleSource, provideDocsBundle } from "../http/api-docs";
 import type { AppRouter } from "../http/router";
 import { createPrecompiledWasmPasswordHasher } from "../lib/password-wasm-module";
@@ -12,6 +12,7 @@ import { dohResolver } from "../lib/ssrf";
 import argon2Wasm from "../lib/wasm/argon2.wasm";
 import blake2bWasm from "../lib/wasm/blake2b.wasm";
 import { fetchedCjkFont, provideCjkFont } from "../modules/quotations/pdf-font";
+import type { Deps } from "../ports";
 import { createMemoryRateLimiter } from "../providers/ratelimit/memory";
 import { createUpstashRateLimiter } from "../providers/ratelimit/upstash";
 

@@ -5,7 +5,6 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { TASK_BATCH_SIZE } from "../../src/db/batches";
 import { type Db, queryRows } from "../../src/db/client";
-import type { Deps } from "../../src/deps";
 import { CRON_EXPRESSIONS, CRON_SCHEDULES, tasksForCron } from "../../src/jobs/schedules";
 import {
   downgradeExpiredPlans,
@@ -15,6 +14,7 @@ import {
 } from "../../src/jobs/tasks";
 import { signAccessToken } from "../../src/modules/auth/tokens";
 import { createOrder } from "../../src/modules/payments/service/orders";
+import type { Deps } from "../../src/ports";
 import { startScheduler } from "../../src/runtime/node/scheduler";
 import { call, registerUser, type Session } from "../support/client";
 import { createTestContext, onPostgres } from "../support/harness";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { buildDeps, type Deps } from "../../src/deps";
+import { buildDeps } from "../../src/deps";
 import { runScheduledTasks } from "../../src/jobs/tasks";
 import { createLogger } from "../../src/lib/logger";
 import { signAccessToken } from "../../src/modules/auth/tokens";
@@ -10,6 +10,7 @@ import {
   PUSH_MAX_ATTEMPTS,
   pushPendingNotifications,
 } from "../../src/modules/notifications/push";
+import type { Deps } from "../../src/ports";
 import { wechatTime } from "../../src/providers/messaging/wechat";
 import { createMemoryRateLimiter } from "../../src/providers/ratelimit/memory";
 import { nodeResolver } from "../../src/runtime/node/dns";

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import type { Deps } from "../../src/deps";
 import { createOrder, type OrderItem } from "../../src/modules/payments/service/orders";
 import { reconcilePendingRefunds } from "../../src/modules/payments/service/refunds";
+import type { Deps } from "../../src/ports";
 import { startFakeGateway } from "../fakes/payment-gateway";
 import { call, randomEmail, registerUser, type Session } from "../support/client";
 import { createTestContext, registerAdmin, type TestContext } from "../support/harness";

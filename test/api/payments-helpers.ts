@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 import type { App } from "../../src/app";
 import { queryRows } from "../../src/db/client";
-import type { Deps } from "../../src/deps";
 import { recordPaymentEvent } from "../../src/modules/payments/service/orders";
+import type { Deps } from "../../src/ports";
 import { type GatewayCallback, signGatewayCallback } from "../../src/providers/payment/gateway";
 import { call, type Session } from "../support/client";
 

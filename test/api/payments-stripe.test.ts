@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import type { Deps } from "../../src/deps";
 import { reconcilePendingRefunds } from "../../src/modules/payments/service/refunds";
+import type { Deps } from "../../src/ports";
 import { startFakeStripe } from "../fakes/stripe";
 import { call, randomEmail, registerUser } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import type { Deps } from "../../src/deps";
 import { releaseQuota, reserveQuota } from "../../src/modules/ai/quotas";
+import type { Deps } from "../../src/ports";
 import { addAiProvider, clearAiProviders } from "../support/ai";
 import { createTestContext, onPostgres } from "../support/harness";
 

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db/client";
 import type { AiProviderKind } from "../../src/db/schema";
-import type { Deps } from "../../src/deps";
 import { sealedKey } from "../../src/modules/admin/writes";
+import type { Deps } from "../../src/ports";
 import { startFakeOpenAi } from "../fakes/openai";
 import { startFakeSearch } from "../fakes/search";
 

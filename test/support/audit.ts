@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db/client";
-import type { Deps } from "../../src/deps";
+import type { Deps } from "../../src/ports";
 
 export interface AuditRow {
   actor_id: string | null;

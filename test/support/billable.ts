@@ -1,5 +1,4 @@
 import { createApp } from "../../src/app";
-import type { Deps } from "../../src/deps";
 import { requireAuth } from "../../src/http/auth";
 import { unavailable } from "../../src/http/errors";
 import { idempotentRequest } from "../../src/http/idempotency";
@@ -9,6 +8,7 @@ import {
   chargeCredits,
   refundCharge,
 } from "../../src/modules/credits/service";
+import type { Deps } from "../../src/ports";
 
 /**
  * The real app plus one billable route shaped like the product's (charge, call a provider,

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { App } from "../../src/app";
 import { queryRows } from "../../src/db/client";
-import type { Deps } from "../../src/deps";
+import type { Deps } from "../../src/ports";
 import { registerUser, type Session } from "./client";
 
 /**

@@ -1,4 +1,4 @@
-import type { Deps } from "../../deps";
+import type { Deps } from "../../ports";
 
 /**
  * A link into the web app users open (mails, the referral link): FRONTEND_URL, else

@@ -1,9 +1,9 @@
 import type { SQL } from "drizzle-orm";
 import { type Db, pgConstraint, pgErrorCode } from "../../db/client";
-import type { Deps } from "../../deps";
 import { badRequest, conflict, forbidden, unauthorized, validationError } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
 import { randomToken, sha256Hex } from "../../lib/crypto";
+import type { Deps } from "../../ports";
 import { MailError, type MailMessage } from "../../providers/mail/types";
 import {
   issueEmailToken,

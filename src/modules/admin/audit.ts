@@ -1,6 +1,6 @@
-import type { Deps } from "../../deps";
 import { validationError } from "../../http/errors";
 import { iso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import { listAuditLogPage } from "./queries";
 
 export interface AuditLogQuery {

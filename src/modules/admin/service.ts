@@ -1,6 +1,6 @@
-import type { Deps } from "../../deps";
 import { conflict, notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import { isSystemConfigKey } from "../system-config/defaults";
 import * as configQueries from "../system-config/queries";
 import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";

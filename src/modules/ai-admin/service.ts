@@ -1,9 +1,9 @@
 import type { AiProviderKind, QuotaPeriod } from "../../db/schema";
-import type { Deps } from "../../deps";
 import { notFound, type ValidationIssue, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { pgErrorCode } from "../../lib/db-errors";
 import { escapeLike } from "../../lib/sql-text";
+import type { Deps } from "../../ports";
 import { type Actor, changedFields, rethrowUnique } from "../admin/writes";
 import {
   deleteQuotaRow,

@@ -1,8 +1,8 @@
 import { INCOTERMS } from "../../db/schema";
-import type { Deps } from "../../deps";
 import { ApiError, notFound, validationError } from "../../http/errors";
 import { iso } from "../../lib/clock";
 import { isCurrencyCode } from "../../lib/currency";
+import type { Deps } from "../../ports";
 import { billed } from "../ai/billing";
 import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
 import { type CustomerFacts, customerExists, getCustomerFacts } from "../customers/queries";

@@ -1,6 +1,6 @@
 import { withTransaction } from "../../db/client";
-import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
+import type { Deps } from "../../ports";
 import { configuredProviders } from "../ai-admin/queries";
 import { refundHold } from "../credits/holds";
 import { keptIdempotencyOutcomeSql } from "../credits/idempotency";

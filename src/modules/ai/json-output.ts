@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { Deps } from "../../deps";
+import type { Deps } from "../../ports";
 import {
   generateWithLlm,
   type LlmRequest,

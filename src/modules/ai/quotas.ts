@@ -1,5 +1,5 @@
-import type { Deps } from "../../deps";
 import { nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import { releaseQuotaChars, reserveQuotaChars } from "./queries";
 
 /**

@@ -1,6 +1,6 @@
-import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { decryptSecret } from "../../lib/crypto";
+import type { Deps } from "../../ports";
 import {
   generateWithLlm,
   type LlmRequest,

@@ -1,7 +1,7 @@
 import type { ModelMessage } from "ai";
-import type { Deps } from "../../deps";
 import { ApiError, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import { billed, billedHold } from "../ai/billing";
 import { aiUnavailable, runLlmTask, streamLlmTask } from "../ai/routing";
 import type { FaqMatch } from "../ai-admin/queries";

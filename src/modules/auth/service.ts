@@ -1,5 +1,4 @@
 import { pgConstraint, pgErrorCode } from "../../db/client";
-import type { Deps } from "../../deps";
 import { ipRateLimitKey } from "../../http/client-ip";
 import {
   ApiError,
@@ -12,6 +11,7 @@ import {
 import { nowIso } from "../../lib/clock";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { HasherBusyError, needsRehash } from "../../lib/password";
+import type { Deps } from "../../ports";
 import { WechatAuthError } from "../../providers/messaging/wechat";
 import type { UserRow } from "../users/queries";
 import {

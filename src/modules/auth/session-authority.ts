@@ -1,5 +1,4 @@
-import type { Deps } from "../../deps";
-import type { SessionAuthority } from "../../http/auth";
+import type { Deps, SessionAuthority } from "../../ports";
 import { getUserStanding } from "../users/queries/sign-in";
 import { isSessionEnded } from "./revocations";
 import { verifyAccessToken } from "./tokens";

@@ -1,7 +1,6 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import type { Deps } from "../../deps";
-import type { AuthContext } from "../../http/env";
 import { isUuid } from "../../lib/ids";
+import type { AuthContext, Deps } from "../../ports";
 
 const ALGORITHM = "HS256";
 

@@ -1,7 +1,7 @@
-import type { Deps } from "../../deps";
 import { notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import { pgErrorCode } from "../../lib/db-errors";
+import type { Deps } from "../../ports";
 import { type Actor, changedFields, patchSets, rethrowUnique } from "../admin/writes";
 import {
   insertPlan,

@@ -1,6 +1,6 @@
 import { inTimedBatches } from "../../db/batches";
-import type { Deps } from "../../deps";
 import { nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import { HOLD_STALE_MS } from "../inflight/heartbeat";
 import { refundHeldCharge, refundHoldsOfInstance, refundHoldsStaleBefore } from "./queries";
 

@@ -1,7 +1,6 @@
 import type { SQL } from "drizzle-orm";
-import type { Deps } from "../../deps";
-import type { IdempotencyClaim, IdempotencyKeyStore } from "../../http/idempotency";
 import { nowIso } from "../../lib/clock";
+import type { Deps, IdempotencyClaim, IdempotencyKeyStore } from "../../ports";
 import { KEY_LEASE_MS } from "../inflight/heartbeat";
 import { INTERRUPTED } from "./holds";
 import {

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { sumOverUserBatches } from "../../db/batches";
 import type { LedgerKind } from "../../db/schema";
-import type { Deps } from "../../deps";
 import { ApiError, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import { listActivePlans } from "../entitlements/queries";
 import { yearlyPrice } from "./catalog";
 import {

@@ -1,7 +1,7 @@
 import type { CustomerStatus } from "../../db/schema";
-import type { Deps } from "../../deps";
 import { notFound } from "../../http/errors";
 import { iso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import {
   getCustomerHealth,
   type HealthModel,

@@ -1,6 +1,6 @@
 import { inTimedBatches } from "../../db/batches";
 import type { Db } from "../../db/client";
-import type { Deps } from "../../deps";
+import type { Deps } from "../../ports";
 import { type PushCounts, pushPendingNotifications } from "../notifications/push";
 import {
   type ReminderBatch,

@@ -1,8 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { CustomerStatus } from "../../db/schema";
-import type { Deps } from "../../deps";
 import { ApiError, notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import type { CustomerRow, FollowupRow } from "./queries";
 import * as queries from "./queries";
 import type {

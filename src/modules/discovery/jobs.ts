@@ -1,6 +1,6 @@
-import type { Deps } from "../../deps";
 import { ApiError, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import { billed } from "../ai/billing";
 import { type KeepAlive, runDetached } from "../jobs/background";
 import { publishJob, qstashPublishing } from "../jobs/qstash";

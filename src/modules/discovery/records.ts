@@ -1,6 +1,6 @@
-import type { Deps } from "../../deps";
 import { notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import {
   deleteRecordRow,
   findRecord,

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { decryptSecret } from "../../lib/crypto";
+import type { Deps } from "../../ports";
 import { searchBrave } from "../../providers/search/brave";
 import { searchSearxng } from "../../providers/search/searxng";
 import {

@@ -1,4 +1,4 @@
-import type { EntitlementGate } from "../../http/entitlements";
+import type { EntitlementGate } from "../../ports";
 import { describePlanLimit } from "./limits";
 import { checkFeature } from "./service";
 

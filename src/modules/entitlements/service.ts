@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { Deps } from "../../deps";
 import { ApiError, unauthorized } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
 import { type Feature, type PlanLimitName, planLimitHit } from "../../lib/plans";
+import type { Deps } from "../../ports";
 import { describePlanLimit } from "./limits";
 import { getFeatureGate } from "./queries";
 import type { PlanLimitsUsage } from "./schemas";

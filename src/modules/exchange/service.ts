@@ -1,5 +1,5 @@
-import type { Deps } from "../../deps";
 import { unavailable, validationError } from "../../http/errors";
+import type { Deps } from "../../ports";
 import { ratesClientFromEnv } from "../../providers/rates";
 import { RATES_SOURCE_ECB, type RatesClient } from "../../providers/rates/frankfurter";
 import * as queries from "./queries";

@@ -1,4 +1,3 @@
-import type { Deps } from "../../deps";
 import {
   CSV_BOM,
   csvLine,
@@ -8,6 +7,7 @@ import {
 } from "../../lib/spreadsheet";
 import { streamChunks } from "../../lib/spreadsheet-stream";
 import { xlsxChunks } from "../../lib/xlsx-writer";
+import type { Deps } from "../../ports";
 import { type ExportCursor, exportCustomersPage } from "../customers/queries/transfer";
 import { exportProducts } from "../products/queries";
 import { exportColumns, type ImportKind } from "./service";

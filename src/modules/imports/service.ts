@@ -1,4 +1,3 @@
-import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { pgErrorCode } from "../../lib/db-errors";
 import {
@@ -14,6 +13,7 @@ import {
   writeXlsx,
 } from "../../lib/spreadsheet";
 import { readXlsxStream } from "../../lib/xlsx-stream";
+import type { Deps } from "../../ports";
 import {
   type CustomerImportMatch,
   findCustomersForImport,

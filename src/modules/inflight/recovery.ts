@@ -1,4 +1,4 @@
-import type { Deps } from "../../deps";
+import type { Deps } from "../../ports";
 import { type KeepAlive, resumeInstanceRuns } from "../agent/service";
 import { refundInstanceHolds } from "../credits/holds";
 import { releaseInstanceKeys } from "../credits/idempotency";

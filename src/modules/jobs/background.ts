@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import type { Deps } from "../../deps";
 import type { AppEnv } from "../../http/env";
+import type { Deps } from "../../ports";
 
 /** Keeps a background task alive past the response (Workers: `executionCtx.waitUntil`). */
 export type KeepAlive = ((task: Promise<unknown>) => void) | undefined;

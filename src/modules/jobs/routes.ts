@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Deps } from "../../deps";
 import { ApiError, ErrorSchema, errorResponse, notFound, validationError } from "../../http/errors";
 import { jsonResponse as json } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import type { Deps } from "../../ports";
 import { AgentRunJob } from "../agent/schemas";
 import { AGENT_RUN_JOB, runAgentPipeline } from "../agent/service";
 import { DISCOVERY_RUN_JOB, runDiscoveryJob } from "../discovery/jobs";

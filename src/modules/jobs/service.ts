@@ -1,4 +1,4 @@
-import type { Deps } from "../../deps";
+import type { Deps } from "../../ports";
 import type { VerifiedDelivery } from "./qstash";
 import { deleteDelivery, insertDelivery } from "./queries";
 

@@ -1,6 +1,6 @@
-import type { Deps } from "../../deps";
 import { notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import { billed } from "../ai/billing";
 import { runLlmTask } from "../ai/routing";
 import { minorUnit } from "../exchange/service";

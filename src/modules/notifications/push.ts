@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Deps } from "../../deps";
 import { nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import {
   truncateThing,
   WechatPushError,

@@ -1,5 +1,5 @@
-import type { Deps } from "../../deps";
 import { iso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import * as queries from "./queries";
 import type { NotificationInput } from "./queries/insert";
 

@@ -1,8 +1,8 @@
-import type { Deps } from "../../deps";
 import { conflict, notFound, validationError } from "../../http/errors";
 import { iso } from "../../lib/clock";
 import { pgErrorCode } from "../../lib/db-errors";
 import { parsePublicUrl, SsrfBlockedError } from "../../lib/ssrf";
+import type { Deps } from "../../ports";
 import type { ProductRow } from "./queries";
 import * as queries from "./queries";
 import type { PRODUCT_SORTS, ProductInput, ProductPatchInput } from "./schemas";

@@ -1,7 +1,7 @@
 import type { Column, SQL } from "drizzle-orm";
-import type { Deps } from "../../deps";
 import { conflict, notFound, type ValidationIssue, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import {
   type Actor,
   assertOutboundUrl,

@@ -1,6 +1,6 @@
 import { renderQuotationPdf } from "./pdf";
 import { loadCjkFont } from "./pdf-font";
-import type { QuotationDocument } from "./service";
+import type { QuotationDocument } from "./view";
 import { renderQuotationXlsx } from "./xlsx";
 
 export type DocumentFormat = "pdf" | "xlsx";

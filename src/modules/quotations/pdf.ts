@@ -2,8 +2,8 @@ import type { PDFDocument, PDFFont, PDFPage } from "pdf-lib";
 import { displayRateLine } from "../exchange/display";
 import { formatMinor } from "./money";
 import { pdfFontkit } from "./pdf-fontkit";
-import type { QuotationDocument } from "./service";
 import { fontAdvance, wrapText } from "./text-wrap";
+import type { QuotationDocument } from "./view";
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 40;

@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Deps } from "../../deps";
 import { requireAuth } from "../../http/auth";
 import {
   authErrorResponses,
@@ -16,6 +15,7 @@ import {
   bearerSecurity as security,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import type { Deps } from "../../ports";
 import { type DocumentFormat, type DocumentRefusal, renderDocument } from "./documents";
 import {
   BinaryDocument,
@@ -31,10 +31,10 @@ import {
   deleteQuotation,
   getQuotation,
   listQuotations,
-  type QuotationDocument,
   quotationDocument,
   updateQuotation,
 } from "./service";
+import type { QuotationDocument } from "./view";
 
 const tags = ["Quotations"];
 // API.md marks these B only; a browser session riding on cookies still needs the CSRF token,

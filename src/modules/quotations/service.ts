@@ -1,5 +1,4 @@
-import type { INCOTERMS, QUOTATION_STATUSES } from "../../db/schema";
-import type { Deps } from "../../deps";
+import type { QUOTATION_STATUSES } from "../../db/schema";
 import {
   ApiError,
   conflict,
@@ -7,13 +6,13 @@ import {
   type ValidationIssue,
   validationError,
 } from "../../http/errors";
-import { iso } from "../../lib/clock";
 import { pgConstraint, pgErrorCode } from "../../lib/db-errors";
+import type { Deps } from "../../ports";
 import { customerExists } from "../customers/queries";
 import { convert, minorUnit } from "../exchange/service";
 import { getProductRefs, type ProductRef } from "../products/queries";
 import { convertMinor } from "./money";
-import type { QuotationItemRow, QuotationItemValues, QuotationRow } from "./queries";
+import type { QuotationItemValues } from "./queries";
 import * as queries from "./queries";
 import {
   type FrozenRate,
@@ -22,6 +21,7 @@ import {
   type QuotationInput,
   type QuotationPatchInput,
 } from "./schemas";
+import { frozenRates, out, type QuotationDocument, quotationView } from "./view";
 
 const INT4_MAX = 2_147_483_647;
 type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
@@ -296,19 +296,6 @@ export async function createQuotation(deps: Deps, userId: string, input: Quotati
   return getQuotation(deps, userId, id);
 }
 
-/** jsonb may arrive parsed or as text depending on the driver; null (never priced) is []. */
-const frozenRates = (value: QuotationRow["exchange_rates"]): FrozenRate[] =>
-  (typeof value === "string" ? JSON.parse(value) : value) ?? [];
-
-const out = <T extends QuotationRow>(r: T) => ({
-  ...r,
-  exchange_rates: frozenRates(r.exchange_rates),
-  incoterm: r.incoterm as (typeof INCOTERMS)[number] | null,
-  valid_until: r.valid_until === null ? null : String(r.valid_until).slice(0, 10),
-  created_at: iso(r.created_at),
-  updated_at: iso(r.updated_at),
-});
-
 export async function listQuotations(
   deps: Deps,
   userId: string,
@@ -327,9 +314,7 @@ export async function listQuotations(
 export async function getQuotation(deps: Deps, userId: string, id: string) {
   const row = await queries.getQuotation(deps.db, { userId, id });
   if (!row) throw notFound("Quotation not found");
-  const items =
-    typeof row.items === "string" ? (JSON.parse(row.items) as QuotationItemRow[]) : row.items;
-  return { ...out(row), items };
+  return quotationView(row);
 }
 
 export async function updateQuotation(
@@ -397,7 +382,11 @@ export async function deleteQuotation(deps: Deps, userId: string, id: string) {
 }
 
 /** What a document (PDF, xlsx) shows: the quotation, its seller and its customer. */
-export async function quotationDocument(deps: Deps, userId: string, id: string) {
+export async function quotationDocument(
+  deps: Deps,
+  userId: string,
+  id: string,
+): Promise<QuotationDocument> {
   const quotation = await getQuotation(deps, userId, id);
   const parties = await queries.getQuotationParties(deps.db, {
     userId,
@@ -405,4 +394,3 @@ export async function quotationDocument(deps: Deps, userId: string, id: string) 
   });
   return { quotation, parties };
 }
-export type QuotationDocument = Awaited<ReturnType<typeof quotationDocument>>;

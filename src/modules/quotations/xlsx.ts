@@ -1,7 +1,7 @@
 import { guardCell, loadExcel, XLSX_DATE_FORMAT } from "../../lib/spreadsheet";
 import { displayRateLine } from "../exchange/display";
 import { currencyDigits, toMajor } from "./money";
-import type { QuotationDocument } from "./service";
+import type { QuotationDocument } from "./view";
 
 /** A calendar day (`YYYY-MM-DD` or an ISO instant) as a date cell value: midnight UTC. */
 const dayCell = (value: string | null): Date | string =>

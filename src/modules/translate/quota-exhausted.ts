@@ -1,5 +1,5 @@
-import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
+import type { Deps } from "../../ports";
 import { blockingQuota } from "../ai/queries";
 
 /**

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { AiProviderKind } from "../../db/schema";
-import type { Deps } from "../../deps";
 import { notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import { generateWithLlm, type LlmRequest } from "../../providers/llm/openai-compatible";
 import { translateWithMt } from "../../providers/mt/deepl";
 import { billed } from "../ai/billing";

@@ -1,4 +1,4 @@
-import type { Deps } from "../../deps";
+import type { Deps } from "../../ports";
 import { countUsageByDay } from "./queries";
 
 export interface UsageStats {

@@ -1,5 +1,5 @@
-import type { Deps } from "../../deps";
 import { iso, nowIso } from "../../lib/clock";
+import type { Deps } from "../../ports";
 import type { GuestUserResponse, UserResponse } from "../auth/schemas";
 import { parseEntitlements } from "../entitlements/service";
 import type { ProfilePatch, UserRow } from "./queries";

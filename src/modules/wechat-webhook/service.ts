@@ -1,7 +1,7 @@
-import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
+import type { Deps } from "../../ports";
 import {
   decryptWechatMessage,
   encryptWechatMessage,

@@ -1,4 +1,4 @@
-import type { Deps } from "../../deps";
+import type { Deps } from "../../ports";
 import { createFrankfurterClient, type RatesClient } from "./frankfurter";
 
 export type { RatesClient } from "./frankfurter";

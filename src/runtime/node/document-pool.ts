@@ -7,7 +7,7 @@ import type {
   DocumentRenderer,
   RenderedDocument,
 } from "../../modules/quotations/documents";
-import type { QuotationDocument } from "../../modules/quotations/service";
+import type { QuotationDocument } from "../../modules/quotations/view";
 import type { DocumentJob } from "./document-worker";
 import { PROJECT_ROOT } from "./project-root";
 

@@ -5,7 +5,7 @@ import {
   renderDocument,
 } from "../../modules/quotations/documents";
 import { provideCjkFont } from "../../modules/quotations/pdf-font";
-import type { QuotationDocument } from "../../modules/quotations/service";
+import type { QuotationDocument } from "../../modules/quotations/view";
 import { nodeCjkFont } from "./cjk-font";
 
 /**

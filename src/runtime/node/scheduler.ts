@@ -1,7 +1,7 @@
 import { Cron } from "croner";
-import type { Deps } from "../../deps";
 import { CRON_EXPRESSIONS, tasksForCron } from "../../jobs/schedules";
 import { runScheduledTasks } from "../../jobs/tasks";
+import type { Deps } from "../../ports";
 
 export interface Scheduler {
   /** Stops the timers and waits for any run in progress (so the database can be closed). */

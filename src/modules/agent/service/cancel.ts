@@ -1,6 +1,6 @@
-import type { Deps } from "../../../deps";
 import { ApiError, notFound } from "../../../http/errors";
 import { nowIso } from "../../../lib/clock";
+import type { Deps } from "../../../ports";
 import { cancelRunAndRefund } from "../queries";
 
 /**

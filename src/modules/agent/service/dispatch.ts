@@ -1,5 +1,5 @@
-import type { Deps } from "../../../deps";
 import { nowIso } from "../../../lib/clock";
+import type { Deps } from "../../../ports";
 import { billed } from "../../ai/billing";
 import type { KeepAlive } from "../../jobs/background";
 import { publishJob, qstashPublishing } from "../../jobs/qstash";

@@ -1,5 +1,5 @@
-import type { Deps } from "../../../deps";
 import { iso } from "../../../lib/clock";
+import type { Deps } from "../../../ports";
 import { findRunView, type RunViewRow } from "../queries";
 
 type PipelineStatus = RunViewRow["status"];

@@ -1,6 +1,6 @@
-import type { Deps } from "../../../deps";
 import { ApiError } from "../../../http/errors";
 import { nowIso } from "../../../lib/clock";
+import type { Deps } from "../../../ports";
 import { parseJsonOutput, runLlmParsedTask } from "../../ai/json-output";
 import { runDiscovery } from "../../discovery/service";
 import type { DiscoveredCompany, DiscoveryResult } from "../../discovery/types";

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
-import type { Deps } from "../../../deps";
 import { notFound } from "../../../http/errors";
 import { iso } from "../../../lib/clock";
+import type { Deps } from "../../../ports";
 import { findRun, listRunsPage, type RunRow } from "../queries";
 import type { PipelineSchema } from "../schemas";
 

@@ -1,7 +1,7 @@
 import type { CERTIFICATION_STATUSES } from "../../../db/schema";
-import type { Deps } from "../../../deps";
 import { conflict, forbidden, notFound } from "../../../http/errors";
 import { iso } from "../../../lib/clock";
+import type { Deps } from "../../../ports";
 import type { Actor } from "../../admin/queries/audit";
 import {
   type CertificationRow,

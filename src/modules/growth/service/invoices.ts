@@ -1,8 +1,8 @@
 import { pgErrorCode } from "../../../db/client";
 import type { INVOICE_STATUSES } from "../../../db/schema";
-import type { Deps } from "../../../deps";
 import { conflict, notFound } from "../../../http/errors";
 import { iso } from "../../../lib/clock";
+import type { Deps } from "../../../ports";
 import type { Actor } from "../../admin/queries/audit";
 import {
   type InvoiceRow,

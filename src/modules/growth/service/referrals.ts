@@ -1,5 +1,5 @@
-import type { Deps } from "../../../deps";
 import { forbidden, notFound } from "../../../http/errors";
+import type { Deps } from "../../../ports";
 import { frontendUrl } from "../../account/links";
 import { getReferralSummary, listReferralRewards } from "../queries";
 

@@ -1,5 +1,5 @@
 import type { OrderStatus, PayType } from "../../../db/schema";
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../ports";
 import { listAllOrders, paymentFigures } from "../queries";
 import { toOrderResponse } from "./orders";
 

@@ -1,4 +1,4 @@
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../ports";
 import {
   CALLBACK_ACK,
   CallbackVerificationError,

@@ -1,4 +1,4 @@
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../ports";
 import { notify } from "../../notifications/service";
 import { getPaidOrderNotice, getRefundNotice } from "../queries";
 import { formatMinor } from "./money";

@@ -1,9 +1,9 @@
 import { publicBaseUrl } from "../../../config";
 import { inTimedBatches } from "../../../db/batches";
 import type { OrderStatus, PayType } from "../../../db/schema";
-import type { Deps } from "../../../deps";
 import { ApiError, notFound, unavailable, validationError } from "../../../http/errors";
 import { iso } from "../../../lib/clock";
+import type { Deps } from "../../../ports";
 import { PaymentGatewayError } from "../../../providers/payment/gateway";
 import { yearlyPrice } from "../../credits/catalog";
 import { getActivePackage } from "../../credits/queries/order-package";

@@ -1,5 +1,5 @@
-import type { Deps } from "../../../deps";
 import { ApiError, conflict, notFound, unavailable, validationError } from "../../../http/errors";
+import type { Deps } from "../../../ports";
 import {
   PaymentGatewayError,
   PaymentGatewayUnavailableError,

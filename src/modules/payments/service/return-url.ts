@@ -1,4 +1,4 @@
-import type { Deps } from "../../../deps";
+import type { Deps } from "../../../ports";
 import { frontendUrl } from "../../account/links";
 
 /** What Stripe says happened on its page; the gateway and the sandbox leave it to the order. */

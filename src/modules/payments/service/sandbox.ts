@@ -1,7 +1,7 @@
 import { html } from "hono/html";
-import type { Deps } from "../../../deps";
 import { conflict, notFound } from "../../../http/errors";
 import { randomToken } from "../../../lib/crypto";
+import type { Deps } from "../../../ports";
 import { type GatewayCallback, signGatewayCallback } from "../../../providers/payment/gateway";
 import { CALLBACK_PATH, handleGatewayCallback } from "./callback";
 import { formatMinor } from "./money";

@@ -1,5 +1,5 @@
-import type { Deps } from "../../../deps";
 import { ApiError, unavailable } from "../../../http/errors";
+import type { Deps } from "../../../ports";
 import { StripeWebhookError, type StripeWebhookEvent } from "../../../providers/payment/stripe";
 import { cancelPendingOrder, type FulfilResult, recordPaymentEvent } from "./orders";
 
