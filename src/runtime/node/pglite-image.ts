@@ -12,7 +12,7 @@ import {
 } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { migrateDatabase } from "../../db/migrate";
-import { openPgliteDatabase } from "./database";
+import { openPgliteDatabase } from "./pglite";
 import { MIGRATIONS_FOLDER, PROJECT_ROOT } from "./project-root";
 
 /**
