@@ -208,9 +208,11 @@ export const configSchema = z.object({
   QSTASH_CURRENT_SIGNING_KEY: z.string().trim().default(""),
   QSTASH_NEXT_SIGNING_KEY: z.string().trim().default(""),
   /**
-   * The web app users open; links in mails (`/verify-email?token=`, `/reset-password?token=`)
-   * and the referral link (`/register?ref=`) point at it. Unset: PUBLIC_BASE_URL, else
-   * `http://localhost:PORT`.
+   * The web app users open; links in mails (`/verify-email?token=`, `/reset-password?token=`),
+   * the referral link (`/register?ref=`), invitations (`/invite?token=`) and the payment return
+   * (`/checkout/result`) point at it. Unset: PUBLIC_BASE_URL, else `http://localhost:PORT`, and
+   * the Node server serves small built-in pages at those paths (src/modules/link-pages, ADR
+   * 0092). Required in production.
    */
   FRONTEND_URL: optionalUrl,
   /**
@@ -375,6 +377,13 @@ function productionProblems(config: Config): string[] {
     problems.push("PUBLIC_BASE_URL: required in production (links and callback URLs use it)");
   } else if (!URL.canParse(config.PUBLIC_BASE_URL.trim())) {
     problems.push("PUBLIC_BASE_URL: must be an absolute URL");
+  }
+  if (!config.FRONTEND_URL) {
+    problems.push(
+      "FRONTEND_URL: required in production (the web app the mailed, referral and payment-return links open)",
+    );
+  } else if (!config.FRONTEND_URL.startsWith("https://")) {
+    problems.push("FRONTEND_URL: must be an https:// URL in production (its links carry tokens)");
   }
   if (config.PAYMENT_RETURN_URL && !config.PAYMENT_RETURN_URL.startsWith("https://")) {
     problems.push("PAYMENT_RETURN_URL: must be an https:// URL in production");

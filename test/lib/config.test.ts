@@ -17,6 +17,7 @@ const GOOD = {
   CSRF_SECRET: "Xm4Tz9Qa1Lp7Vb3Nc8Rk2Wd6Hf0Jg5Ys-EuOiBtA",
   APP_ENCRYPTION_KEY: "fK7_pR2vL9xZ4cN1mQ8wT3bH6jY0dS5gA-uEoIiV",
   PUBLIC_BASE_URL: "https://api.example.com",
+  FRONTEND_URL: "https://app.example.com",
   CORS_ORIGINS: "https://app.example.com",
   DATABASE_URL: "postgres://app@db.internal:5432/app",
   REDIS_URL: "redis://cache.internal:6379",

@@ -94,6 +94,7 @@ export interface TestContext {
 export const PRODUCTION_ENV = {
   APP_ENV: "production",
   PUBLIC_BASE_URL: "https://api.example.test",
+  FRONTEND_URL: "https://app.example.test",
   CORS_ORIGINS: "https://app.example.test",
   JWT_SECRET: "Jw7-prod-test-9aQz4LmX2vTc8RfNb3KdYp6",
   CSRF_SECRET: "Cs5-prod-test-1HgW7qPz3xVn9LtBk4MeRj2",

@@ -24,6 +24,7 @@ export const TEST_BINDINGS = {
   LOG_LEVEL: "warn",
   // wrangler.toml's vars say APP_ENV=production, which refuses to start without these.
   PUBLIC_BASE_URL: "https://app.example.test",
+  FRONTEND_URL: "https://app.example.test",
   CORS_ORIGINS: "https://app.example.test",
   ALLOW_MEMORY_RATE_LIMIT: "true",
   ALLOW_NO_MAIL: "true",
