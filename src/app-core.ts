@@ -11,8 +11,14 @@ import { CSRF_HEADER, declareCookieSessions } from "./http/csrf";
 import type { AppEnv } from "./http/env";
 import { ApiError, handleError } from "./http/errors";
 import { refuseControlCharacters } from "./http/input-guard";
+import { methodNotAllowed } from "./http/method-not-allowed";
 import { documentTags, finishDocument } from "./http/openapi-document";
-import { requestIdFromRuntime, responseHeaders } from "./http/response-headers";
+import {
+  dedupeVary,
+  EXPOSED_HEADERS,
+  requestIdFromRuntime,
+  responseHeaders,
+} from "./http/response-headers";
 import type { AppRouter } from "./http/router";
 import { createHealthRoutes } from "./modules/health/routes";
 import { IMPORT_PATHS } from "./modules/imports/paths";
@@ -53,17 +59,8 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
     origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
     allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     allowHeaders: ["Content-Type", "Authorization", CSRF_HEADER, "Idempotency-Key", "X-Request-Id"],
-    // What a frontend's script must read: the download's file name, the validator for
-    // If-None-Match, and the rate-limit budget.
-    exposeHeaders: [
-      "X-Request-Id",
-      "Content-Disposition",
-      "ETag",
-      "Retry-After",
-      "RateLimit-Limit",
-      "RateLimit-Remaining",
-      "RateLimit-Reset",
-    ],
+    // What a frontend's script must read (response-headers.ts says why each).
+    exposeHeaders: EXPOSED_HEADERS,
     credentials: true,
     maxAge: 600,
   });
@@ -77,6 +74,8 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
     if (!(preflight ?? c.res).headers.has("Access-Control-Allow-Origin")) {
       for (const res of [preflight, c.res]) res?.headers.delete("Access-Control-Allow-Credentials");
     }
+    // hono/cors appends Origin to a Vary the cacheable routes already gave it (caching.ts).
+    for (const res of [preflight, c.res]) if (res) dedupeVary(res.headers);
     return preflight;
   });
   const limitBody = bodyLimit({
@@ -148,7 +147,8 @@ export function buildApp(deps: Deps, routers: readonly AppRouter[], options: App
   });
   mountApiDocs(app, OPENAPI_PATH);
 
-  app.notFound((c) => c.json({ detail: "Not found" }, 404));
+  // 404, or 405 with Allow when the path is served under other methods (read once, on a miss).
+  app.notFound(methodNotAllowed(app));
   app.onError(handleError);
   return app;
 }

@@ -16,6 +16,8 @@ const DOCS_SCRIPT_PATH = "/docs/scalar-standalone.js";
 /** The script's URL carries its hash, so it can be cached for a year and never go stale. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
+import { errorBody } from "./errors";
+
 export type DocsBundleSource = () => Promise<string>;
 
 interface DocsBundle {
@@ -59,7 +61,7 @@ function loadDocsBundle(): Promise<DocsBundle> | undefined {
 }
 
 const unavailable = (c: Context<AppEnv>) =>
-  c.json({ detail: "The API reference page is not available on this server" }, 503);
+  c.json(errorBody(503, "The API reference page is not available on this server"), 503);
 
 /** Whether If-None-Match names this tag (weak comparison, as for GET). */
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {

@@ -53,7 +53,7 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async function requireAdm
   const auth = c.get("auth");
   const user = await deps.sessions.accountStanding(deps, auth.userId);
   if (user?.status !== "active") throw unauthorized("Account is not active");
-  if (user.role !== "admin") throw forbidden("Admin rights required");
+  if (user.role !== "admin") throw forbidden("Admin rights required", "admin_required");
   await next();
 };
 

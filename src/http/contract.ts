@@ -12,6 +12,7 @@ import {
 import { IDEMPOTENCY_HEADER } from "./idempotency";
 import { bearerSecurity } from "./openapi";
 import { operationIdOf } from "./operation-ids";
+import { refusesUnknownQuery } from "./query";
 import { ROUTE_TRAITS, type RouteTrait } from "./route-traits";
 
 type Registry = OpenAPIHono["openAPIRegistry"];
@@ -95,13 +96,67 @@ const withRetryAfter = (response: Response): Response =>
     ? response
     : { ...response, headers: { ...retryAfterHeader, ...response.headers } };
 
+/** The budget a rate-limited route reports (http/rate-limit.ts), as IETF's RateLimit draft. */
+const rateLimitHeaders = {
+  "RateLimit-Limit": {
+    description: "Requests the caller's budget allows in its window",
+    schema: { type: "integer" as const, minimum: 0 },
+  },
+  "RateLimit-Remaining": {
+    description: "Requests left in the current window",
+    schema: { type: "integer" as const, minimum: 0 },
+  },
+  "RateLimit-Reset": {
+    description: "Seconds until the window resets",
+    schema: { type: "integer" as const, minimum: 0 },
+  },
+};
+
+const contentDispositionHeader = {
+  "Content-Disposition": {
+    description: 'An attachment and its file name (`attachment; filename="..."`)',
+    schema: { type: "string" as const },
+  },
+};
+
+/** Media types served as downloads, always with a Content-Disposition naming the file. */
+const FILE_TYPES = new Set([
+  "application/pdf",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  "text/csv",
+  "application/zip",
+  "application/octet-stream",
+]);
+
+const servesFile = (response: Response) =>
+  !("$ref" in response) && Object.keys(response.content ?? {}).some((t) => FILE_TYPES.has(t));
+
+/**
+ * Headers the shared code writes, declared on the responses that carry them: the limiter's
+ * budget on every answer it lets through and on its 429, a download's Content-Disposition.
+ */
+function declareHeaders(responses: Responses, traits: Set<RouteTrait>) {
+  for (const [status, response] of Object.entries(responses)) {
+    if ("$ref" in response) continue;
+    let headers = response.headers;
+    if (traits.has("rate-limited") && (status.startsWith("2") || status === "429")) {
+      headers = { ...rateLimitHeaders, ...headers };
+    }
+    if (servesFile(response)) headers = { ...contentDispositionHeader, ...headers };
+    if (headers !== response.headers) responses[status] = { ...response, headers };
+  }
+}
+
 /** The route's own responses, completed with what the shared middleware and onError send. */
 function errorResponsesOf(route: RouteConfig, traits: Set<RouteTrait>): Responses {
   const own = route.responses;
   const added: Responses = {};
   if (traits.has("auth")) added[401] = authErrorResponses[401];
   if (route.request?.body) added[413] = errorResponse(ErrorSchema, "Request body too large");
-  if (takesInput(route) || traits.has("idempotency-key")) added[422] = errorResponses[422];
+  // Every route refuses query parameters it does not read (http/query.ts), bar signed callbacks.
+  if (takesInput(route) || traits.has("idempotency-key") || refusesUnknownQuery(route.path)) {
+    added[422] = errorResponses[422];
+  }
   if (traits.has("rate-limited")) added[429] = rateLimitedResponses[429];
   added[500] = errorResponses[500];
   // The database or limiter may be down for any route but the liveness probe.
@@ -129,5 +184,6 @@ function errorResponsesOf(route: RouteConfig, traits: Set<RouteTrait>): Response
   for (const status of ["429", "503"]) {
     if (responses[status]) responses[status] = withRetryAfter(responses[status]);
   }
+  declareHeaders(responses, traits);
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -2,24 +2,22 @@ import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { Feature, PlanLimitName } from "../lib/plans";
 import type { AppEnv } from "./env";
-import { errorResponse } from "./errors";
+import { ErrorSchema, errorResponse } from "./errors";
 
 /** The 403 of a feature gate or a reached plan limit (docs/credits.md). */
-const PlanDeniedSchema = z
-  .object({
-    detail: z.string().openapi({
-      example: "The agent feature is not in your plan (free). Plans that include it: Business.",
-    }),
-    feature: z.string().optional().openapi({ description: "The feature the route needs" }),
-    limit: z.string().optional().openapi({ description: "The plan limit that was reached" }),
-    max: z.number().int().optional(),
-    plan: z.string().optional().openapi({ description: "The caller's plan in effect" }),
-    plans: z
-      .array(z.string())
-      .optional()
-      .openapi({ description: "Codes of the plans that include the feature or allow more" }),
-  })
-  .openapi("PlanDenied");
+const PlanDeniedSchema = ErrorSchema.extend({
+  detail: z.string().openapi({
+    example: "The agent feature is not in your plan (free). Plans that include it: Business.",
+  }),
+  feature: z.string().optional().openapi({ description: "The feature the route needs" }),
+  limit: z.string().optional().openapi({ description: "The plan limit that was reached" }),
+  max: z.number().int().optional(),
+  plan: z.string().optional().openapi({ description: "The caller's plan in effect" }),
+  plans: z
+    .array(z.string())
+    .optional()
+    .openapi({ description: "Codes of the plans that include the feature or allow more" }),
+}).openapi("PlanDenied");
 
 /**
  * Feature gate: the caller's plan in effect must list `feature` (docs/credits.md has the

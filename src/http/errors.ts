@@ -15,36 +15,119 @@ export interface ValidationIssue {
   type: string;
 }
 
+/**
+ * The machine-readable `code` every error body carries beside `detail` (docs/API.md, error
+ * codes; docs/adr/0093-one-http-error-contract.md). A client branches on the code, never on the
+ * English text. Add a code here, with a line in docs/API.md, before throwing it: the OpenAPI
+ * document lists exactly these as the enum of `Error.code`.
+ */
+export const ERROR_CODES = [
+  "bad_request",
+  "unauthorized",
+  "insufficient_credits",
+  "forbidden",
+  "csrf_missing",
+  "csrf_mismatch",
+  "csrf_invalid",
+  "admin_required",
+  "guest_not_allowed",
+  "account_disabled",
+  "feature_not_in_plan",
+  "plan_limit_reached",
+  "member_limit_reached",
+  "signature_invalid",
+  "not_found",
+  "method_not_allowed",
+  "conflict",
+  "idempotency_conflict",
+  "payload_too_large",
+  "validation_failed",
+  "unknown_currency",
+  "no_exchange_rate",
+  "no_exchange_rate",
+  "rate_limited",
+  "internal_error",
+  "service_unavailable",
+  "quota_exhausted",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The code of an error nobody named more precisely: one per status. */
+export function defaultErrorCode(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return "unauthorized";
+    case 402:
+      return "insufficient_credits";
+    case 403:
+      return "forbidden";
+    case 404:
+      return "not_found";
+    case 405:
+      return "method_not_allowed";
+    case 409:
+      return "conflict";
+    case 413:
+      return "payload_too_large";
+    case 422:
+      return "validation_failed";
+    case 429:
+      return "rate_limited";
+    default:
+      if (status >= 500) return status === 500 ? "internal_error" : "service_unavailable";
+      return "bad_request";
+  }
+}
+
+/** An error body: `detail` for people, `code` for programs, then what the refusal adds. */
+export const errorBody = (
+  status: number,
+  detail: string,
+  code?: ErrorCode,
+  extra?: Record<string, unknown>,
+) => ({ detail, code: code ?? defaultErrorCode(status), ...extra });
+
 /** The one error the app throws on purpose: a status and a message safe to show a user. */
 export class ApiError extends HTTPException {
   readonly detail: string;
+  readonly code: ErrorCode;
   readonly extra: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
 
   constructor(
     status: ContentfulStatusCode,
     detail: string,
-    options: { extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    options: {
+      code?: ErrorCode;
+      extra?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(status, { message: detail });
     this.detail = detail;
+    this.code = options.code ?? defaultErrorCode(status);
     this.extra = options.extra;
     this.headers = options.headers;
   }
 }
 
-export const badRequest = (detail: string) => new ApiError(400, detail);
-export const unauthorized = (detail = "Not authenticated") =>
-  new ApiError(401, detail, { headers: { "WWW-Authenticate": "Bearer" } });
-export const forbidden = (detail = "Forbidden") => new ApiError(403, detail);
+export const badRequest = (detail: string, code?: ErrorCode) => new ApiError(400, detail, { code });
+export const unauthorized = (detail = "Not authenticated", code?: ErrorCode) =>
+  new ApiError(401, detail, { code, headers: { "WWW-Authenticate": "Bearer" } });
+export const forbidden = (detail = "Forbidden", code?: ErrorCode) =>
+  new ApiError(403, detail, { code });
 export const notFound = (detail = "Not found") => new ApiError(404, detail);
-export const conflict = (detail: string) => new ApiError(409, detail);
+export const conflict = (detail: string, code?: ErrorCode) => new ApiError(409, detail, { code });
 export const unavailable = (detail: string) =>
   new ApiError(503, detail, { headers: { "Retry-After": "5" } });
 
 /** A 422 with the same `errors` list the validation hook produces. */
-export function validationError(errors: ValidationIssue[], detail = "Validation failed") {
-  return new ApiError(422, detail, { extra: { errors } });
+export function validationError(
+  errors: ValidationIssue[],
+  detail = "Validation failed",
+  code: ErrorCode = "validation_failed",
+) {
+  return new ApiError(422, detail, { code, extra: { errors } });
 }
 
 /**
@@ -65,7 +148,11 @@ export function zodIssues(target: string, error: z.ZodError): ValidationIssue[] 
 
 export const ErrorSchema = z
   .object({
-    detail: z.string().openapi({ example: "Not found" }),
+    detail: z.string().openapi({ example: "Not found", description: "For people; may change" }),
+    code: z.enum(ERROR_CODES).openapi({
+      example: "not_found",
+      description: "Stable and machine-readable: branch on this, never on `detail`",
+    }),
     request_id: z.string().optional(),
   })
   // Some refusals say more for a client to act on (a plan limit's `limit`, `max` and `plans`,
@@ -73,27 +160,21 @@ export const ErrorSchema = z
   .catchall(z.unknown())
   .openapi("Error");
 
-export const ValidationErrorSchema = z
-  .object({
-    detail: z.string(),
-    errors: z.array(
-      z.object({
-        loc: z.array(z.union([z.string(), z.number()])),
-        msg: z.string(),
-        type: z.string(),
-      }),
-    ),
-  })
-  .openapi("ValidationError");
+export const ValidationErrorSchema = ErrorSchema.extend({
+  errors: z.array(
+    z.object({
+      loc: z.array(z.union([z.string(), z.number()])),
+      msg: z.string(),
+      type: z.string(),
+    }),
+  ),
+}).openapi("ValidationError");
 
 /** 402: the operation's price and the caller's balance, so a client can offer a top-up. */
-export const InsufficientCreditsSchema = z
-  .object({
-    detail: z.string().openapi({ example: "Not enough credits for this operation" }),
-    required: z.number().int().openapi({ description: "Credits the operation costs" }),
-    balance: z.number().int().openapi({ description: "Credits the caller has" }),
-  })
-  .openapi("InsufficientCredits");
+export const InsufficientCreditsSchema = ErrorSchema.extend({
+  required: z.number().int().openapi({ description: "Credits the operation costs" }),
+  balance: z.number().int().openapi({ description: "Credits the caller has" }),
+}).openapi("InsufficientCredits");
 
 const json = (schema: z.ZodType, description: string) => ({
   description,
@@ -143,6 +224,10 @@ function validatorFailure(err: HTTPException): ValidationIssue[] | undefined {
   return undefined;
 }
 
+/** A reached plan limit's code: the members limit has its own (docs/API.md names it). */
+export const planLimitCode = (limit: string): ErrorCode =>
+  limit === "members" ? "member_limit_reached" : "plan_limit_reached";
+
 /** A plan limit reached in SQL (SQLSTATE PL001): 403 naming it, its max and the plans above. */
 async function planLimitResponse(c: Context<AppEnv>, hit: PlanLimitHit): Promise<Response> {
   const deps = c.get("deps");
@@ -152,7 +237,8 @@ async function planLimitResponse(c: Context<AppEnv>, hit: PlanLimitHit): Promise
     max: hit.max,
     plans: [] as string[],
   }));
-  return c.json(denial, 403);
+  const { detail, ...extra } = denial;
+  return c.json(errorBody(403, detail, planLimitCode(hit.limit), extra), 403);
 }
 
 /** Seconds a client waits before retrying when the database or limiter is unreachable. */
@@ -179,13 +265,13 @@ export function handleError(err: Error, c: Context<AppEnv>): Response | Promise<
   const requestId = c.get("requestId");
   if (err instanceof ApiError) {
     if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-    return c.json({ detail: err.detail, ...err.extra }, err.status);
+    return c.json(errorBody(err.status, err.detail, err.code, err.extra), err.status);
   }
   const limitHit = planLimitHit(err);
   if (limitHit) return planLimitResponse(c, limitHit);
   if (err instanceof HasherBusyError) {
     c.header("Retry-After", "2");
-    return c.json({ detail: "Server is busy, try again shortly" }, 503);
+    return c.json(errorBody(503, "Server is busy, try again shortly"), 503);
   }
   const outage = outageOf(err);
   if (outage) {
@@ -198,14 +284,14 @@ export function handleError(err: Error, c: Context<AppEnv>): Response | Promise<
       });
     }
     c.header("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
-    return c.json({ detail: "Service temporarily unavailable, try again shortly" }, 503);
+    return c.json(errorBody(503, "Service temporarily unavailable, try again shortly"), 503);
   }
   if (err instanceof HTTPException) {
     const issues = validatorFailure(err);
-    if (issues) return c.json({ detail: issues[0]!.msg, errors: issues }, 422);
-    if (err.status === 413) return c.json({ detail: "Request body too large" }, 413);
+    if (issues) return c.json(errorBody(422, issues[0]!.msg, undefined, { errors: issues }), 422);
+    if (err.status === 413) return c.json(errorBody(413, "Request body too large"), 413);
     if (err.status < 500) {
-      return c.json({ detail: statusText(err.status) }, err.status);
+      return c.json(errorBody(err.status, statusText(err.status)), err.status);
     }
   }
   // A failed statement's message quotes its SQL and parameters (users' data): log what
@@ -218,7 +304,7 @@ export function handleError(err: Error, c: Context<AppEnv>): Response | Promise<
     error: err.name,
     ...(failedStatement ? describeDbError(err) : { message: err.message, stack: err.stack }),
   });
-  return c.json({ detail: "Internal server error", request_id: requestId }, 500);
+  return c.json(errorBody(500, "Internal server error", undefined, { request_id: requestId }), 500);
 }
 
 function statusText(status: number): string {

@@ -40,10 +40,12 @@ export async function claimRequestKey(c: Context<AppEnv>, key: string, requestTe
     throw validationError(
       [{ loc: ["header", IDEMPOTENCY_HEADER], msg: detail, type: "idempotency_key_reused" }],
       detail,
+      "idempotency_conflict",
     );
   }
   if (claim.kind === "in_flight") {
     throw new ApiError(409, "A request with this Idempotency-Key is still being processed", {
+      code: "idempotency_conflict",
       headers: { "Retry-After": "1" },
     });
   }

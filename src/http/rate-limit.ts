@@ -5,6 +5,7 @@ import {
   RateLimiterUnavailableError,
   type RateLimitRule,
 } from "../providers/ratelimit/types";
+import { errorBody } from "./errors";
 
 /** Retry-After sent with the 503 when a fail-closed rule cannot reach its store. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -54,7 +55,7 @@ export function rateLimit<E extends Env>(
         return;
       }
       c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-      return c.json({ detail: "Service temporarily unavailable, try again shortly" }, 503);
+      return c.json(errorBody(503, "Service temporarily unavailable, try again shortly"), 503);
     }
 
     if (decision.allowed) {
@@ -63,12 +64,8 @@ export function rateLimit<E extends Env>(
       const retryAfter = Math.max(1, seconds(decision.resetMs));
       setRateLimitHeaders(c, decision, retryAfter);
       c.header("Retry-After", String(retryAfter));
-      return c.json(
-        {
-          detail: `Too many requests, try again in ${retryAfter} second${retryAfter === 1 ? "" : "s"}`,
-        },
-        429,
-      );
+      const detail = `Too many requests, try again in ${retryAfter} second${retryAfter === 1 ? "" : "s"}`;
+      return c.json(errorBody(429, detail), 429);
     }
     await next();
   };

@@ -18,6 +18,37 @@ export const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
   ["Cross-Origin-Resource-Policy", "same-origin"],
 ];
 
+/**
+ * Response headers a cross-origin script may read (Access-Control-Expose-Headers): the request
+ * id, a download's file name, the validator for If-None-Match, the rate-limit budget, a started
+ * job's Location, whether an Idempotency-Key repeat was replayed, and a 405's Allow.
+ */
+export const EXPOSED_HEADERS = [
+  REQUEST_ID_HEADER,
+  "Content-Disposition",
+  "ETag",
+  "Retry-After",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "Location",
+  "Idempotent-Replayed",
+  "Allow",
+];
+
+/** `Vary` with each name once (case-insensitive), in first-seen order. */
+export function dedupeVary(headers: Headers) {
+  const vary = headers.get("Vary");
+  if (!vary?.includes(",")) return;
+  const seen = new Map<string, string>();
+  for (const name of vary.split(",")) {
+    const trimmed = name.trim();
+    if (trimmed && !seen.has(trimmed.toLowerCase())) seen.set(trimmed.toLowerCase(), trimmed);
+  }
+  const names = [...seen.values()];
+  headers.set("Vary", names.includes("*") ? "*" : names.join(", "));
+}
+
 /** Where the Node listener hands the caller's (checked) id to the app; see requestIdFromRuntime. */
 const CLIENT_REQUEST_ID_HEADER = "X-Client-Request-Id";
 

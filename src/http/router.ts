@@ -1,10 +1,12 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./env";
 import { validationError, zodIssues } from "./errors";
+import { unknownQueryGuard } from "./query";
 import { ROUTE_TRAITS, traitsOfMiddleware } from "./route-traits";
 
 /**
- * Every router shares one validation hook, so every 422 has the same shape; and every route
+ * Every router shares one validation hook, so every 422 has the same shape, and one refusal of
+ * query parameters the route does not read (http/query.ts); and every route
  * it registers carries what its middleware enforces (auth, Idempotency-Key, rate limits) to
  * the OpenAPI description (http/contract.ts), which the middleware list itself never reaches.
  */
@@ -16,12 +18,16 @@ export function createRouter() {
     },
   });
   const register = router.openapi;
-  router.openapi = ((route, handler, hook) =>
-    register(
-      { ...route, [ROUTE_TRAITS]: traitsOfMiddleware(route.middleware) },
+  router.openapi = ((route, handler, hook) => {
+    const own = route.middleware;
+    const guard = unknownQueryGuard(route.request?.query, route.path);
+    const middleware = guard ? [...(Array.isArray(own) ? own : own ? [own] : []), guard] : own;
+    return register(
+      { ...route, middleware, [ROUTE_TRAITS]: traitsOfMiddleware(own) },
       handler,
       hook,
-    )) as typeof register;
+    );
+  }) as typeof register;
   return router;
 }
 

@@ -1,10 +1,28 @@
 import { z } from "@hono/zod-openapi";
 
-/** `page` from 1, `size` 1..max (ARCHITECTURE.md: 100 by default, customers up to 1000). */
-export function pageQuery(maxSize = 100, defaultSize = 20) {
+/** The one page-size rule of every list (docs/API.md, "Lists"): `size` 1..1000, 20 by default. */
+export const PAGE_SIZE_MAX = 1000;
+export const PAGE_SIZE_DEFAULT = 20;
+
+/** `page` from 1, `size` 1..1000 (else 422), the same on every list. */
+export function pageQuery() {
   return z.object({
-    page: z.coerce.number().int().min(1).default(1).openapi({ example: 1 }),
-    size: z.coerce.number().int().min(1).max(maxSize).default(defaultSize).openapi({ example: 20 }),
+    page: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .openapi({ example: 1, description: "Page number, from 1" }),
+    size: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(PAGE_SIZE_MAX)
+      .default(PAGE_SIZE_DEFAULT)
+      .openapi({
+        example: PAGE_SIZE_DEFAULT,
+        description: `Items per page: 1 to ${PAGE_SIZE_MAX} (else 422), ${PAGE_SIZE_DEFAULT} by default`,
+      }),
   });
 }
 

@@ -6,6 +6,7 @@ import type { Database, Db } from "../db/client";
 import { openNeonDatabase } from "../db/neon";
 import { buildDeps, type RuntimeAdapters } from "../deps";
 import { type DocsBundleSource, provideDocsBundle } from "../http/api-docs";
+import { errorBody } from "../http/errors";
 import type { AppRouter } from "../http/router";
 import { createPrecompiledWasmPasswordHasher } from "../lib/password-wasm-module";
 import { dohResolver } from "../lib/ssrf";
@@ -239,7 +240,7 @@ function startupFailure(error: unknown): Response {
     }),
   );
   return Response.json(
-    { detail: misconfigured ? "Service misconfigured" : "Service unavailable" },
+    misconfigured ? errorBody(500, "Service misconfigured") : errorBody(503, "Service unavailable"),
     { status: misconfigured ? 500 : 503, headers: misconfigured ? {} : { "Retry-After": "5" } },
   );
 }

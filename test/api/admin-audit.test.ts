@@ -663,7 +663,7 @@ describe("GET /api/v1/admin/audit-log", () => {
       "actor_id=nope",
       "start_date=2026-13-01",
       "start_date=2026-05-02&end_date=2026-05-01",
-      "size=101",
+      "size=1001",
       "page=0",
     ]) {
       const res = await admin.call(`/api/v1/admin/audit-log?${query}`);

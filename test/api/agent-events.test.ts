@@ -204,7 +204,7 @@ describe("GET /agent/{id}/events", () => {
     for (const prefix of PREFIXES) {
       const theirs = await openEvents(other, id, prefix);
       expect(theirs.status).toBe(404);
-      expect(await theirs.json()).toEqual({ detail: "Pipeline not found" });
+      expect(await theirs.json()).toEqual({ detail: "Pipeline not found", code: "not_found" });
       expect((await openEvents(user, "not-a-uuid", prefix)).status).toBe(422);
       expect((await app.request(`${prefix}/${id}/events`)).status).toBe(401);
     }

@@ -742,7 +742,7 @@ describe("validation", () => {
     for (const path of [
       "/api/v1/ai/conversations/not-a-uuid",
       "/api/v1/ai/conversations?size=0",
-      "/api/v1/ai/conversations?size=101",
+      "/api/v1/ai/conversations?size=1001",
       "/api/v1/ai/conversations?page=0",
     ]) {
       expect((await call(app, path, { token: user.accessToken })).status, path).toBe(422);

@@ -106,6 +106,7 @@ describe("charging", () => {
     expect(status).toBe(402);
     expect(body).toEqual({
       detail: "Not enough credits for this operation",
+      code: "insufficient_credits",
       required: 2,
       balance: 0,
     });

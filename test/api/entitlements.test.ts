@@ -223,6 +223,7 @@ describe("the customers limit", () => {
       detail:
         "Your plan keeps at most 1000 customers and that limit is reached. " +
         "Plans that allow more: Pro, Business.",
+      code: "plan_limit_reached",
       limit: "customers",
       max: 1000,
       plans: ["pro", "business"],

@@ -49,7 +49,10 @@ describe("a lost database", () => {
       );
       for (const res of answers) {
         expect(res.status).toBe(503);
-        expect(res.body).toEqual({ detail: "Service temporarily unavailable, try again shortly" });
+        expect(res.body).toEqual({
+          detail: "Service temporarily unavailable, try again shortly",
+          code: "service_unavailable",
+        });
       }
       const raw = await broken.request("/api/v1/customers", {
         headers: { Authorization: `Bearer ${user.accessToken}` },
@@ -136,6 +139,7 @@ describe("a lost rate limiter", () => {
     expect(res.status).toBe(503);
     expect(res.body).toEqual({
       detail: "Rate limiter is unreachable",
+      code: "service_unavailable",
       checks: { database: "ok", limiter: "unavailable" },
     });
     const database = refusedDatabase();
@@ -143,6 +147,7 @@ describe("a lost rate limiter", () => {
       const both = await ctx.makeApp({ limiter: down, database, logger: log.logger });
       expect((await call(both, "/health/ready")).body).toEqual({
         detail: "Database and rate limiter are unreachable",
+        code: "service_unavailable",
         checks: { database: "unavailable", limiter: "unavailable" },
       });
     } finally {
@@ -184,7 +189,11 @@ describe("an unhandled SQL error", () => {
     probe.onError(handleError);
     const res = await probe.request("/boom");
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ detail: "Internal server error", request_id: "req-sql-1" });
+    expect(await res.json()).toEqual({
+      detail: "Internal server error",
+      code: "internal_error",
+      request_id: "req-sql-1",
+    });
     expect(log.errors()).toHaveLength(1);
     const [line] = log.errors();
     expect(line).toMatchObject({ msg: "unhandled error", request_id: "req-sql-1", code: "22P02" });

@@ -102,7 +102,7 @@ describe("security edge", () => {
   it("answers an unknown path with a JSON 404", async () => {
     const { status, body } = await call(app, "/api/v1/nope");
     expect(status).toBe(404);
-    expect(body).toEqual({ detail: "Not found" });
+    expect(body).toEqual({ detail: "Not found", code: "not_found" });
   });
 
   it("turns an unexpected failure into a generic 500 with the request id, never the message", async () => {
@@ -120,7 +120,11 @@ describe("security edge", () => {
     const body = await res.json();
     expect(res.status).toBe(500);
     const requestId = res.headers.get("X-Request-Id");
-    expect(body).toEqual({ detail: "Internal server error", request_id: requestId });
+    expect(body).toEqual({
+      detail: "Internal server error",
+      code: "internal_error",
+      request_id: requestId,
+    });
     const logged = JSON.parse(lines.find((l) => l.includes("unhandled error"))!);
     expect(logged.request_id).toBe(requestId);
   });

@@ -135,7 +135,11 @@ describe("the admin audit row's request id", () => {
     expect(res.status).toBe(500);
     const ours = res.headers.get("x-request-id");
     expect(ours).toMatch(UUID);
-    expect(await res.json()).toEqual({ detail: "Internal server error", request_id: ours });
+    expect(await res.json()).toEqual({
+      detail: "Internal server error",
+      code: "internal_error",
+      request_id: ours,
+    });
     expect(JSON.parse(lines.find((l) => l.includes("unhandled error"))!).request_id).toBe(ours);
   });
 });

@@ -308,6 +308,7 @@ describe("streams per user", () => {
     expect(refused.headers.get("Retry-After")).toBe("30");
     expect(await refused.json()).toEqual({
       detail: "Too many open event streams: at most 5 per user; close one or retry later",
+      code: "rate_limited",
     });
     // The chat's stream counts too, and is refused before anything is charged.
     const balance = await balanceOf(user.userId);

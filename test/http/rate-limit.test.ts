@@ -102,6 +102,7 @@ describe("rateLimit middleware (memory limiter)", () => {
       const text = await res.text();
       expect(JSON.parse(text)).toEqual({
         detail: "Service temporarily unavailable, try again shortly",
+        code: "service_unavailable",
       });
       expect(text).not.toMatch(/ECONNREFUSED|secret-host/);
       expect(warn.mock.calls.flat().join(" ")).not.toMatch(/ECONNREFUSED|secret-host/);

@@ -117,9 +117,10 @@ export async function checkResponse(
   // The document and its reader page describe the API; they are not operations of it.
   if (path === "/api/v1/openapi.json" || path.startsWith("/docs")) return [];
   const at = { method, path: operation?.template ?? path, status: res.status };
-  // Unknown paths (404 from notFound) and routes a test mounts itself are not the API's.
+  // Unknown paths (404 from notFound), a method the path does not serve (405 with Allow) and
+  // routes a test mounts itself are not the API's.
   if (!operation) {
-    if (res.status === 404 || path.startsWith("/test/")) return [];
+    if (res.status === 404 || res.status === 405 || path.startsWith("/test/")) return [];
     return report([{ ...at, problem: "undeclared operation" }]);
   }
   const responses = (operation.methods[verb] as Json).responses as Record<string, Json>;

@@ -13,6 +13,13 @@ export const AdminUserListQuery = pageQuery().extend({
   q: z.string().trim().max(100).optional().openapi({ description: "Matches email or name" }),
   role: z.enum(["user", "admin"]).optional(),
   status: z.enum(["active", "disabled"]).optional(),
+  plan: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .optional()
+    .openapi({ description: "The plan code the list shows (`free`, `pro`, `business`, ...)" }),
   is_guest: booleanQuery(),
 });
 

@@ -35,6 +35,7 @@ export async function listUsers(
     q?: string;
     role?: string;
     status?: string;
+    plan?: string;
     is_guest?: boolean;
   },
 ) {
@@ -44,6 +45,7 @@ export async function listUsers(
     q: query.q,
     role: query.role,
     status: query.status,
+    plan: query.plan,
     isGuest: query.is_guest,
   });
   return {

@@ -20,7 +20,7 @@ export const AgentStartedSchema = z
 
 /** A path id that must be a UUID: `/agent/pipelines` can never be read as one. */
 
-export const PipelinesQuery = pageQuery(100, 20);
+export const PipelinesQuery = pageQuery();
 
 const SummarySchema = z
   .object({

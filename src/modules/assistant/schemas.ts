@@ -87,7 +87,7 @@ const ConversationSummary = z
   })
   .openapi("ConversationSummary");
 
-export const ConversationsQuery = pageQuery(100);
+export const ConversationsQuery = pageQuery();
 export const ConversationsPage = pageSchema(ConversationSummary).openapi("ConversationPage");
 
 export const ConversationDetail = z

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CUSTOMER_STATUSES, FOLLOWUP_CHANNELS } from "../../db/schema";
+import { ErrorSchema } from "../../http/errors";
 import { booleanQuery } from "../../http/query";
 import { timestamp } from "../../http/schemas";
 import { currencyCode } from "../../lib/currency";
@@ -88,7 +89,7 @@ const CUSTOMER_SORTS = [
 ] as const;
 const sortValues = CUSTOMER_SORTS.flatMap((s) => [s, `-${s}`]) as [string, ...string[]];
 
-export const CustomerListQuery = pageQuery(1000).extend({
+export const CustomerListQuery = pageQuery().extend({
   status: CustomerStatusSchema.optional(),
   q: z.string().trim().min(1).max(100).optional().openapi({
     description: "Case-insensitive search in company, contact name and email",
@@ -104,7 +105,7 @@ export type CustomerListQueryInput = z.infer<typeof CustomerListQuery>;
 
 export const CustomerPage = pageSchema(CustomerSchema).openapi("CustomerPage");
 
-export const SilentQuery = pageQuery(1000);
+export const SilentQuery = pageQuery();
 const SilentCustomerSchema = CustomerSchema.extend({
   silent_since: timestamp().openapi({
     description: "Last contact, or creation if never contacted",
@@ -178,7 +179,7 @@ const HealthScoreSchema = z
   })
   .openapi("CustomerHealthScore");
 
-export const HealthScoresQuery = pageQuery(1000).extend({
+export const HealthScoresQuery = pageQuery().extend({
   sort: z.enum(["score", "-score"]).default("score").openapi({
     description: "score (most at risk first, the default) or -score",
   }),
@@ -203,12 +204,9 @@ export const HealthOverviewSchema = z
   .openapi("CustomerHealthOverview");
 
 /** 409 on a status change the pipeline does not allow: where it is and where it may go. */
-export const StatusConflictSchema = z
-  .object({
-    detail: z.string(),
-    status: z.enum(CUSTOMER_STATUSES).openapi({ description: "The current status" }),
-    allowed_statuses: z
-      .array(z.enum(CUSTOMER_STATUSES))
-      .openapi({ description: "Statuses reachable from it" }),
-  })
-  .openapi("CustomerStatusConflict");
+export const StatusConflictSchema = ErrorSchema.extend({
+  status: z.enum(CUSTOMER_STATUSES).openapi({ description: "The current status" }),
+  allowed_statuses: z
+    .array(z.enum(CUSTOMER_STATUSES))
+    .openapi({ description: "Statuses reachable from it" }),
+}).openapi("CustomerStatusConflict");

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ApiError, unauthorized } from "../../http/errors";
+import { ApiError, planLimitCode, unauthorized } from "../../http/errors";
 import { nowIso } from "../../lib/clock";
 import { type Feature, type PlanLimitName, planLimitHit } from "../../lib/plans";
 import type { Deps } from "../../ports";
@@ -75,12 +75,16 @@ export async function checkFeature(
     throw new ApiError(
       403,
       `The ${FEATURE_LABELS[feature]} feature is not in your plan (${row.plan}). ${which}`,
-      { extra: { feature, plan: row.plan, plans: including.map((p) => p.code) } },
+      {
+        code: "feature_not_in_plan",
+        extra: { feature, plan: row.plan, plans: including.map((p) => p.code) },
+      },
     );
   }
   if (limit && row.max !== null && row.used !== null && row.used >= row.max) {
     const denial = await describePlanLimit(deps.db, { limit, max: row.max });
     throw new ApiError(403, denial.detail, {
+      code: planLimitCode(limit),
       extra: { limit, max: denial.max, plan: row.plan, plans: denial.plans },
     });
   }
@@ -98,5 +102,5 @@ export async function planLimitError(
   const hit = planLimitHit(error);
   if (!hit) return undefined;
   const { detail, ...extra } = await describePlanLimit(deps.db, hit, outcome);
-  return new ApiError(403, detail, { extra });
+  return new ApiError(403, detail, { code: planLimitCode(hit.limit), extra });
 }

@@ -80,6 +80,7 @@ export function createHealthRoutes() {
     return c.json(
       {
         detail,
+        code: "service_unavailable" as const,
         checks: {
           database: database === undefined ? ("ok" as const) : ("unavailable" as const),
           limiter: limiter === undefined ? ("ok" as const) : ("unavailable" as const),

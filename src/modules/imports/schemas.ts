@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ErrorSchema } from "../../http/errors";
 
 export const ImportQuery = z.object({
   dry_run: z
@@ -54,14 +55,11 @@ export const ImportResultSchema = z
  * 422 of a sheet that cannot be imported: a header row without the required column, an
  * unreadable file (`reason`), or a commit with invalid rows (the dry run's summary and errors).
  */
-export const ImportRejectedSchema = ImportResultSchema.omit({ preview: true })
-  .partial()
-  .extend({
-    detail: z.string(),
-    errors: z.array(RowErrorSchema),
-    reason: z.string().optional().openapi({ description: "Why the file could not be read" }),
-  })
-  .openapi("ImportRejected");
+export const ImportRejectedSchema = ErrorSchema.extend({
+  ...ImportResultSchema.omit({ preview: true }).partial().shape,
+  errors: z.array(RowErrorSchema),
+  reason: z.string().optional().openapi({ description: "Why the file could not be read" }),
+}).openapi("ImportRejected");
 
 export const ExportQuery = z.object({
   format: z

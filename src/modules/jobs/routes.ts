@@ -79,7 +79,10 @@ export function createJobRoutes() {
       body,
       url: `${origin}${c.req.path}`,
     });
-    if (!delivery) throw new ApiError(401, "Invalid or missing Upstash-Signature");
+    if (!delivery)
+      throw new ApiError(401, "Invalid or missing Upstash-Signature", {
+        code: "signature_invalid",
+      });
     const job = JOBS.get(c.req.valid("param").name);
     if (!job) throw notFound("No such job");
     let payload: unknown;

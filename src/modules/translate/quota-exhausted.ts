@@ -16,6 +16,7 @@ export async function translationQuotaExhausted(
   const blocking = await blockingQuota(deps.db, input);
   if (!blocking) {
     return new ApiError(503, "The translation quota is used up; your credits were returned", {
+      code: "quota_exhausted",
       extra: { reason: "quota_exhausted" },
       headers: { "Retry-After": "60" },
     });
@@ -26,6 +27,7 @@ export async function translationQuotaExhausted(
     `The translation quota is used up (${blocking.char_limit} characters a ${blocking.period}); ` +
       `it resets at ${blocking.resets_at}. Your credits were returned`,
     {
+      code: "quota_exhausted",
       extra: { reason: "quota_exhausted", resets_at: blocking.resets_at },
       headers: { "Retry-After": String(Math.max(1, Math.ceil(waitMs / 1000))) },
     },

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/env";
-import { ErrorSchema, errorResponse, errorResponses } from "../../http/errors";
+import { ErrorSchema, errorBody, errorResponse, errorResponses } from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { HandshakeQuery, SignedQuery } from "./schemas";
 import {
@@ -79,7 +79,7 @@ export function createWechatWebhookRoutes() {
     const opened = await openWechatMessage(deps, c.req.valid("query"), await c.req.text());
     const fields = opened?.fields;
     if (!opened || !fields?.FromUserName || !fields.ToUserName) {
-      return c.json({ detail: "The body is not a WeChat message" }, 400);
+      return c.json(errorBody(400, "The body is not a WeChat message"), 400);
     }
     const reply = async (content: string) =>
       c.body(

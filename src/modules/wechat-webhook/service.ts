@@ -32,7 +32,10 @@ export interface WechatSignedQuery {
 /** WeChat's timestamps are trusted this far from our clock; nonces are kept as long. */
 const WINDOW_SECONDS = 300;
 
-const refused = () => new ApiError(403, "WeChat signature verification failed");
+const refused = () =>
+  new ApiError(403, "WeChat signature verification failed", {
+    code: "signature_invalid",
+  });
 
 /** The token, a timestamp within the window and a nonce, or 503/403. */
 function signedWindow(deps: Deps, query: WechatSignedQuery) {
@@ -86,7 +89,9 @@ async function bindNonce(
     if (seen === hash) return;
     if (seen) {
       deps.logger.warn("wechat nonce reused for another message", { nonce: window.nonce });
-      throw new ApiError(403, "This WeChat signature was already used for another message");
+      throw new ApiError(403, "This WeChat signature was already used for another message", {
+        code: "signature_invalid",
+      });
     }
   }
   throw refused();

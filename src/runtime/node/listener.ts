@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { errorBody } from "../../http/errors";
 import { clientRequestId, SECURITY_HEADERS, serverRequestId } from "../../http/response-headers";
 
 const LIVENESS_BODY = JSON.stringify({ status: "ok" });
@@ -100,7 +101,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
     return;
   }
   const [status, reason, detail] = clientErrorStatus(err.code);
-  const body = JSON.stringify({ detail });
+  const body = JSON.stringify(errorBody(status, detail));
   const headers = [
     `HTTP/1.1 ${status} ${reason}`,
     "Content-Type: application/json",

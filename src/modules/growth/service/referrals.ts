@@ -23,7 +23,7 @@ const REFERRALS_LISTED = 500;
 export async function getReferrals(deps: Deps, userId: string) {
   const user = await getReferralSummary(deps.db, { userId });
   if (!user) throw notFound("User not found");
-  if (user.is_guest) throw forbidden("Register an account to invite others");
+  if (user.is_guest) throw forbidden("Register an account to invite others", "guest_not_allowed");
   const rows = await listReferralRewards(deps.db, { referrerId: userId, limit: REFERRALS_LISTED });
   return {
     code: user.referral_code,

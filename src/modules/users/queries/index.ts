@@ -143,6 +143,7 @@ export function listUsersPage(
     q?: string;
     role?: string;
     status?: string;
+    plan?: string;
     isGuest?: boolean;
   },
 ) {
@@ -153,6 +154,7 @@ export function listUsersPage(
   }
   if (query.role) filters.push(sql`${au.role} = ${query.role}`);
   if (query.status) filters.push(sql`${au.status} = ${query.status}`);
+  if (query.plan) filters.push(sql`${au.plan} = ${query.plan}`);
   if (query.isGuest !== undefined) filters.push(sql`${au.isGuest} = ${query.isGuest}`);
   return selectPage<AdminUserRow>(db, {
     columns: adminUserColumns,
