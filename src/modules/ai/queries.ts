@@ -1,10 +1,12 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../db/client";
+import { defineCte } from "../../db/cte";
 import { selectPage } from "../../db/page";
 import { aiProviders, type QuotaPeriod, translationQuotas } from "../../db/schema";
 import { col, type DbRow } from "../../db/sql";
 import { type Actor, type AuditedWrite, auditCte, lockBefore } from "../admin/queries/audit";
+import { settledHold } from "../credits/queries/ai-holds";
 
 /**
  * The SQL of translation_quotas (owned by ai): per-provider translation quotas, a day row
@@ -292,12 +294,15 @@ export async function settleHoldAndLog(
   const [row] = await queryRows<{ refunded: boolean }>(
     db,
     sql`with ${input.settle},
-      refunded as (select not exists (select 1 from settled) and ${input.refunded} as yes),
+      ${refundedVerdict.as(sql`select not ${settledHold.exists} and ${input.refunded} as yes`)},
       ${input.log}${input.keep ? sql`, ${input.keep}` : sql``}
-      select (select yes from refunded) as refunded`,
+      select (select ${refundedVerdict.col("yes")} from ${refundedVerdict}) as refunded`,
   );
   return row?.refunded ?? false;
 }
 
+/** settleHoldAndLog's verdict: whether the sweep refunded the charge before the settlement. */
+const refundedVerdict = defineCte("refunded", ["yes"]);
+
 /** The verdict of settleHoldAndLog's `refunded` CTE, for the fragments it runs. */
-export const notRefundedSql = sql`not (select yes from refunded)`;
+export const notRefundedSql = sql`not (select ${refundedVerdict.col("yes")} from ${refundedVerdict})`;

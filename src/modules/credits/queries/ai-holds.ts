@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { defineCte } from "../../../db/cte";
 import { creditConsumptions, creditHolds } from "../../../db/schema";
 import { col } from "../../../db/sql";
 
@@ -7,12 +8,15 @@ import { col } from "../../../db/sql";
  * hold goes (its credits stay spent) in the same statement that writes the usage log.
  */
 
+/** The CTE settleHoldCte defines: the hold it deleted, if any. */
+export const settledHold = defineCte("settled", ["consumption_id"]);
+
 /** CTE `settled`: the hold of `consumptionId` deleted (no row when it was already gone). */
 export function settleHoldCte(consumptionId: string | null | undefined): SQL {
   const h = creditHolds;
-  return sql`settled as (
+  return settledHold.as(sql`
     delete from ${h} where ${h.consumptionId} = ${consumptionId}::uuid
-    returning ${col(h.consumptionId)})`;
+    returning ${col(h.consumptionId)}`);
 }
 
 /**

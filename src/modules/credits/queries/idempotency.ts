@@ -1,6 +1,7 @@
 import { type Column, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
+import { defineCte } from "../../../db/cte";
 import { idempotencyKeys } from "../../../db/schema";
 import { col, columnNames, type DbRow } from "../../../db/sql";
 import { orphanedHoldRefundSql } from "./holds";
@@ -106,8 +107,11 @@ export async function completeKey(db: Db, params: KeptOutcome): Promise<void> {
  * together (a crash can no longer leave a settled charge behind a key that is free again).
  */
 export function keptOutcomeCte(params: KeptOutcome, condition: SQL): SQL {
-  return sql`kept as (${keptOutcomeUpdate(params, condition)} returning 1)`;
+  return keptOutcome.as(sql`${keptOutcomeUpdate(params, condition)} returning 1`);
 }
+
+/** The CTE keptOutcomeCte defines (read by no one: named so no other fragment takes its name). */
+const keptOutcome = defineCte("kept");
 
 /** Frees a key still in flight. */
 export async function deleteInFlightKey(

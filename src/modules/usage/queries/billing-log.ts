@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { defineCte } from "../../../db/cte";
 import { usageLogs } from "../../../db/schema";
 import { col } from "../../../db/sql";
 
@@ -15,8 +16,11 @@ export function billingLogCte(input: {
   when: SQL;
 }): SQL {
   const u = usageLogs;
-  return sql`logged as (
+  return billingLog.as(sql`
     insert into ${u} (${col(u.userId)}, ${col(u.event)}, ${col(u.ip)}, ${col(u.metadata)})
     select ${input.userId}, ${input.event}, ${input.ip}, ${JSON.stringify(input.metadata)}::jsonb
-    where ${input.when})`;
+    where ${input.when}`);
 }
+
+/** The CTE billingLogCte defines (read by no one: named so no other fragment takes its name). */
+const billingLog = defineCte("logged");
