@@ -23,7 +23,7 @@ export const CRON_SCHEDULES = {
   grantAllowances: "0 * * * *",
   /** Hourly: accounts whose trial or subscription ended go back to the free plan. */
   trialDowngrade: "0 * * * *",
-  /** Hourly at :50: silent customers and due follow-ups notify their sellers (once per episode). */
+  /** Hourly at :50: silent customers and due follow-ups, one digest per seller per day. */
   customerReminders: "50 * * * *",
   /** Daily at 15:30 UTC, after the ECB publishes its reference rates (about 16:00 CET). */
   refreshRates: "30 15 * * *",

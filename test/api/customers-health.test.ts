@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client";
 import { CRON_SCHEDULES, tasksForCron } from "../../src/jobs/schedules";
 import { runScheduledTasks } from "../../src/jobs/tasks";
 import { signAccessToken } from "../../src/modules/auth/tokens";
@@ -153,17 +152,24 @@ describe("customer health", () => {
 });
 
 describe("silence detection", () => {
+  interface Digest {
+    kind: string;
+    title: string;
+    data: {
+      silent: number;
+      followups_due: number;
+      most_urgent: { customer_id: string; reason: string; overdue_days: number; since: string }[];
+    };
+  }
   async function notifications(user: Session) {
     const res = await api(user, "/api/v1/notifications?size=100");
     expect(res.status).toBe(200);
-    return res.body.items as { kind: string; data: { customer_id: string } }[];
+    return res.body.items as Digest[];
   }
-  const summary = (
-    items: { kind: string; data: { customer_id: string } }[],
-    names: Map<string, string>,
-  ) => items.map((n) => `${n.kind}:${names.get(n.data.customer_id)}`).sort();
+  const urgent = (n: Digest, names: Map<string, string>) =>
+    n.data.most_urgent.map((u) => `${u.reason}:${names.get(u.customer_id)}`);
 
-  it("lists silent customers and notifies once per customer per episode", async () => {
+  it("lists silent customers and sums them up in one digest per user and day", async () => {
     now = START;
     await deps.db.execute(
       sql`insert into system_config (key, value) values ('customers.silence_days', '10'::jsonb)
@@ -219,50 +225,45 @@ describe("silence detection", () => {
       total: 2,
     });
 
-    // The task, through the same entry the Node scheduler and the Worker cron use.
+    // The task, through the same entry the Node scheduler and the Worker cron use: one digest
+    // per user and day (ADR 0091), counts and the most overdue first.
     expect(tasksForCron(CRON_SCHEDULES.customerReminders)).toEqual(["customerReminders"]);
     const first = await runScheduledTasks(deps, ["customerReminders"]);
     expect(first[0]).toMatchObject({ task: "customerReminders", ok: true });
     expect(first[0]!.result).toMatchObject({ silent: expect.any(Number) });
+    expect((first[0]!.result as { digests: number }).digests).toBeGreaterThanOrEqual(2);
     const afterFirst = await notifications(user);
-    expect(summary(afterFirst, names)).toEqual([
-      "customer_silent:S1",
-      "customer_silent:S3",
-      "followup_due:S6",
-    ]);
-    const s1Note = afterFirst.find((n) => n.data.customer_id === s1)!;
-    expect(s1Note.data).toMatchObject({ silence_days: 10 });
+    expect(afterFirst).toHaveLength(1);
+    expect(afterFirst[0]).toMatchObject({
+      kind: "reminder_digest",
+      title: "1 follow-up due, 2 customers gone quiet",
+      data: { silent: 2, followups_due: 1 },
+    });
+    // S3 is 2 days past the 10-day limit, S1 1 day, S6's follow-up 1 hour overdue.
+    expect(urgent(afterFirst[0]!, names)).toEqual(["silent:S3", "silent:S1", "followup_due:S6"]);
+    expect(afterFirst[0]!.data.most_urgent[0]).toMatchObject({ overdue_days: 2, since: ago(12) });
 
-    // A second run at the same time writes nothing, for anyone.
+    // A second run at the same time writes nothing new, for anyone.
     const second = await runScheduledTasks(deps, ["customerReminders"]);
-    expect(second[0]!.result).toEqual({ silent: 0, followups_due: 0 });
-    expect(await notifications(user)).toHaveLength(3);
+    expect(second[0]!.result).toMatchObject({ digests: 0 });
+    expect(await notifications(user)).toHaveLength(1);
     const otherNotes = await notifications(other);
-    expect(otherNotes.map((n) => n.data.customer_id)).toEqual([otherSilent]);
+    expect(otherNotes).toHaveLength(1);
+    expect(otherNotes[0]!.data.most_urgent.map((u) => u.customer_id)).toEqual([otherSilent]);
 
-    // A new contact ends S1's episode; silence again past the threshold is a new episode.
+    // A new contact ends S1's silence; eleven days later S1 is silent again, its cadence's
+    // follow-up is due, and the day's digest is a new one.
     const contact = await api(user, `${BASE}/${s1}/followups`, { json: { channel: "email" } });
     expect(contact.status).toBe(201);
     now = new Date(START.getTime() + 11 * DAY);
     await runScheduledTasks(deps, ["customerReminders"]);
     await runScheduledTasks(deps, ["customerReminders"]);
-    const later = summary(await notifications(user), names);
-    expect(later).toEqual(
-      [
-        "customer_silent:S1",
-        "customer_silent:S1",
-        "customer_silent:S2",
-        "customer_silent:S3",
-        "customer_silent:S6",
-        "followup_due:S1",
-        "followup_due:S6",
-      ].sort(),
+    const later = await notifications(user);
+    expect(later).toHaveLength(2);
+    expect(later[0]!.data).toMatchObject({ silent: 4, followups_due: 2 });
+    // Six are due; the five most overdue are named (S1's fresh silence, a day old, is not).
+    expect(urgent(later[0]!, names).sort()).toEqual(
+      ["followup_due:S1", "followup_due:S6", "silent:S2", "silent:S3", "silent:S6"].sort(),
     );
-    const rows = await queryRows<{ n: number }>(
-      deps.db,
-      sql`select count(*)::int as n from notifications where user_id = ${user.userId}
-          and dedupe_key like ${`customer_silent:${s1}:%`}`,
-    );
-    expect(rows[0]!.n).toBe(2);
   });
 });

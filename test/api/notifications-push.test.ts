@@ -98,6 +98,7 @@ async function remind(d: Deps = deps) {
   return outcome!.result as {
     silent: number;
     followups_due: number;
+    digests: number;
     pushed?: { sent: number; failed: number; skipped: number; retry: number };
   };
 }
@@ -127,16 +128,22 @@ const tick = (ms = 60_000) => {
 };
 
 describe("notification pushes through WeChat", () => {
-  it("pushes a silent customer's notification exactly once across two runs", async () => {
+  it("pushes a silent customer's digest exactly once across two runs", async () => {
     const seller = await wechatSeller();
     await silentCustomer(seller, "Acme Trading");
 
     const first = await remind();
-    expect(first).toMatchObject({ silent: 1, pushed: { sent: 1, failed: 0, retry: 0 } });
+    expect(first).toMatchObject({
+      silent: 1,
+      digests: 1,
+      pushed: { sent: 1, failed: 0, retry: 0 },
+    });
+    // The same day: the digest is not written again, so nothing is pushed (ADR 0091).
     const second = await remind();
     expect(second).toEqual({
-      silent: 0,
+      silent: 1,
       followups_due: 0,
+      digests: 0,
       pushed: { sent: 0, failed: 0, skipped: 0, retry: 0 },
     });
 
@@ -145,7 +152,7 @@ describe("notification pushes through WeChat", () => {
     expect(messages[0]).toMatchObject({
       template_id: wechat.push.templateId,
       data: {
-        thing1: { value: "Customer gone quiet…" },
+        thing1: { value: "1 customer gone qui…" },
         thing2: { value: "Acme Trading" },
         time3: { value: wechatTime(now) },
       },
@@ -155,7 +162,7 @@ describe("notification pushes through WeChat", () => {
     expect(row).toMatchObject({ push_state: "sent", push_attempts: 1, push_error: null });
     expect(new Date(row!.pushed_at!).toISOString()).toBe(now.toISOString());
 
-    // The in-app notification is the same as ever.
+    // The in-app notification is the digest, naming the customer.
     const token = await signAccessToken(deps, {
       userId: seller.userId,
       sessionId: crypto.randomUUID(),
@@ -163,8 +170,11 @@ describe("notification pushes through WeChat", () => {
       isGuest: false,
     });
     const list = await call(app, "/api/v1/notifications", { token });
-    expect(list.body.items.map((n: { kind: string }) => n.kind)).toEqual(["customer_silent"]);
-    expect(list.body.items[0].data).toMatchObject({ customer_name: "Acme Trading" });
+    expect(list.body.items.map((n: { kind: string }) => n.kind)).toEqual(["reminder_digest"]);
+    expect(list.body.items[0].data).toMatchObject({
+      silent: 1,
+      most_urgent: [{ customer_name: "Acme Trading", reason: "silent" }],
+    });
   });
 
   it("stores the notification of a user without WeChat and skips its push", async () => {
@@ -172,7 +182,7 @@ describe("notification pushes through WeChat", () => {
     await silentCustomer(seller, "No Channel Ltd");
     const before = wechat.push.sends.length;
     const result = await remind();
-    expect(result).toMatchObject({ silent: 1, pushed: { sent: 0, skipped: 1 } });
+    expect(result).toMatchObject({ digests: 1, pushed: { sent: 0, skipped: 1 } });
     expect(wechat.push.sends.length).toBe(before);
     expect(await pushRows(seller)).toMatchObject([
       { push_state: "skipped", push_attempts: 0, push_error: "no_channel", pushed_at: null },
@@ -268,9 +278,12 @@ describe("notification pushes through WeChat", () => {
     tick();
     const a = await wechatSeller();
     const b = await wechatSeller();
+    const c = await wechatSeller();
+    // Three sellers, so three digests (two of A's customers make one digest).
     await silentCustomer(a, "Twin A1");
     await silentCustomer(a, "Twin A2");
     await silentCustomer(b, "Twin B1");
+    await silentCustomer(c, "Twin C1");
     // Write without pushing, then let two instances race over the same pending rows.
     await remind({ ...deps, wechatPush: null });
     // Batches of 2, so both instances find work among the 3.
@@ -283,10 +296,11 @@ describe("notification pushes through WeChat", () => {
     ]);
     expect(first!.sent + second!.sent).toBe(3);
     expect(Math.min(first!.sent, second!.sent)).toBeGreaterThan(0);
-    expect(messagesTo(a)).toHaveLength(2);
+    expect(messagesTo(a)).toHaveLength(1);
     expect(messagesTo(b)).toHaveLength(1);
-    expect(sendsTo(a)).toHaveLength(2);
-    const states = [...(await pushRows(a)), ...(await pushRows(b))];
+    expect(messagesTo(c)).toHaveLength(1);
+    expect(sendsTo(a)).toHaveLength(1);
+    const states = [...(await pushRows(a)), ...(await pushRows(b)), ...(await pushRows(c))];
     expect(states.map((r) => [r.push_state, r.push_attempts])).toEqual([
       ["sent", 1],
       ["sent", 1],
@@ -322,16 +336,19 @@ describe("notification pushes through WeChat", () => {
     await silentCustomer(seller, "Quiet While Off");
     const before = wechat.push.sends.length;
     const tokensBefore = wechat.push.tokenRequests.length;
-    expect(await remind(off)).toEqual({ silent: 1, followups_due: 0 });
+    const written = await remind(off);
+    expect(written).toMatchObject({ digests: 1 });
+    expect(written.pushed).toBeUndefined();
     expect(await pushRows(seller)).toMatchObject([{ push_state: "pending", push_attempts: 0 }]);
 
     // Past the maximum age the pending one is skipped, even by an instance with pushing off.
+    // (The push step alone: a reminder run the next day writes that day's fresh digest.)
     tick(25 * HOUR);
-    await remind(off);
+    expect(await pushPendingNotifications(off)).toBeNull();
     expect(await pushRows(seller)).toMatchObject([
       { push_state: "skipped", push_attempts: 0, push_error: "stale" },
     ]);
-    await remind();
+    await pushPendingNotifications(deps);
     expect(wechat.push.sends.length).toBe(before);
     expect(wechat.push.tokenRequests.length).toBe(tokensBefore);
   });
@@ -341,10 +358,11 @@ describe("notification pushes through WeChat", () => {
     const seller = await wechatSeller();
     const company = "深圳市环球贸易进出口有限公司国际业务😀😀😀"; // an emoji at the cut
     await silentCustomer(seller, company);
-    expect((await remind()).pushed).toMatchObject({ sent: 1, failed: 0 });
+    await remind();
+    expect(messagesTo(seller)).toHaveLength(1);
     const [message] = messagesTo(seller);
     const { thing1, thing2 } = message!.data;
-    expect(thing1!.value).toBe("Customer gone quiet…");
+    expect(thing1!.value).toBe("1 customer gone qui…");
     expect(Array.from(thing2!.value)).toHaveLength(20);
     expect(thing2!.value).toBe(`${Array.from(company).slice(0, 19).join("")}…`);
     expect(thing2!.value).not.toMatch(/\p{Cs}/u); // no half of a surrogate pair

@@ -50,7 +50,7 @@ async function orderStatuses(tag: string) {
 }
 
 describe("scheduled tasks in batches", () => {
-  it("reminds every due customer when more are due than one batch, equal times included", async () => {
+  it("counts every due customer into the digest when more are due than one batch, equal times included", async () => {
     const user = await registerUser(app);
     // 600 each way, all at the same instant: the walk resumes after (time, id), never skipping
     // or repeating a customer that shares the time of the last one of a batch.
@@ -65,13 +65,18 @@ describe("scheduled tasks in batches", () => {
     const first = await notifyCustomerReminders(deps);
     expect(first.silent).toBeGreaterThanOrEqual(600);
     expect(first.followups_due).toBeGreaterThanOrEqual(600);
-    expect(await notificationsOf(user.userId, "customer_silent")).toBe(600);
-    expect(await notificationsOf(user.userId, "followup_due")).toBe(600);
+    expect(first.digests).toBeGreaterThanOrEqual(1);
+    expect(await notificationsOf(user.userId, "reminder_digest")).toBe(1);
+    const [digest] = await queryRows<{ data: { silent: number; followups_due: number } }>(
+      deps.db,
+      sql`select data from notifications where user_id = ${user.userId}`,
+    );
+    expect(digest!.data).toMatchObject({ silent: 600, followups_due: 600 });
 
-    // Once per episode: the rerun writes nothing more.
+    // The same day: the rerun writes no second digest.
     const again = await notifyCustomerReminders(deps);
-    expect(again).toMatchObject({ silent: 0, followups_due: 0 });
-    expect(await notificationsOf(user.userId, "customer_silent")).toBe(600);
+    expect(again).toMatchObject({ digests: 0 });
+    expect(await notificationsOf(user.userId, "reminder_digest")).toBe(1);
   });
 
   it("expires more overdue orders than one batch, every one with its purchase", async () => {

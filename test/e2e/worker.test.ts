@@ -114,10 +114,10 @@ describe.skipIf(!DATABASE_URL)("auth Worker in workerd over the Neon driver", ()
     );
     for (const res of results) expect(res).toEqual({ status: 200, body: { status: "ok" } });
     const missing = await call(worker, "/api/v1/no-such-route");
-    expect(missing).toEqual({ status: 404, body: { detail: "Not found" } });
+    expect(missing).toEqual({ status: 404, body: { detail: "Not found", code: "not_found" } });
   });
 
-  it("runs the reminders task from the cron Worker, once per episode however often it fires", async () => {
+  it("runs the reminders task from the cron Worker, one digest however often it fires", async () => {
     const email = `cron-${Date.now().toString(36)}@example.com`;
     const registered = await call(
       worker,
@@ -150,12 +150,15 @@ describe.skipIf(!DATABASE_URL)("auth Worker in workerd over the Neon driver", ()
       } finally {
         await cronWorker.dispose();
       }
-      const notices = await client.query<{ kind: string; data: { customer_id: string } }>(
-        "select kind, data from notifications where user_id = $1 and kind = 'customer_silent'",
-        [registered.body.user.id],
-      );
+      // Two runs, one digest (ADR 0091), naming the silent customer.
+      const notices = await client.query<{
+        kind: string;
+        data: { silent: number; most_urgent: { customer_id: string }[] };
+      }>("select kind, data from notifications where user_id = $1", [registered.body.user.id]);
       expect(notices.rows).toHaveLength(1);
-      expect(notices.rows[0]!.data.customer_id).toBe(rows[0]!.id);
+      expect(notices.rows[0]!.kind).toBe("reminder_digest");
+      expect(notices.rows[0]!.data.silent).toBe(1);
+      expect(notices.rows[0]!.data.most_urgent[0]!.customer_id).toBe(rows[0]!.id);
     } finally {
       await client.end();
     }
@@ -169,7 +172,10 @@ describe.skipIf(!DATABASE_URL)("auth Worker in workerd over the Neon driver", ()
     try {
       await broken.ready;
       const res = await call(broken, "/api/v1/auth/me");
-      expect(res).toEqual({ status: 500, body: { detail: "Service misconfigured" } });
+      expect(res).toEqual({
+        status: 500,
+        body: { detail: "Service misconfigured", code: "internal_error" },
+      });
     } finally {
       await broken.dispose();
     }

@@ -1,18 +1,29 @@
-import { inTimedBatches } from "../../db/batches";
+import { inTimedBatches, TASK_BATCH_SIZE } from "../../db/batches";
 import type { Db } from "../../db/client";
 import type { Deps } from "../../ports";
 import { type PushCounts, pushPendingNotifications } from "../notifications/push";
 import {
+  DIGEST_TOP,
+  type DigestRow,
+  type DueCustomer,
+  followupBatch,
   type ReminderBatch,
   type ReminderCursor,
-  remindFollowupsBatch,
-  remindSilentBatch,
+  silentBatch,
+  upsertDigests,
 } from "./queries/reminders";
 
+/** One user's due customers over a whole run: counts, and the first few of each walk. */
+interface UserTally {
+  silent: number;
+  followups_due: number;
+  top: DueCustomer[];
+}
+
 /**
- * Walks every due customer in short timed batches (db/batches.ts): each statement holds the
- * key-share locks of its notifications' users until it commits, and a user changing their
- * email waits on them. The notifications written.
+ * Walks every due customer of one kind in short timed batches (db/batches.ts), in index order
+ * (most overdue first), folding each batch's per-user counts into `tally`: a user's first
+ * DIGEST_TOP items of the walk are their most overdue of that kind. Returns the customers seen.
  */
 async function walk(
   db: Db,
@@ -21,38 +32,98 @@ async function walk(
     params: { now: string; limit: number; after: ReminderCursor | null },
   ) => Promise<ReminderBatch>,
   now: string,
+  tally: Map<string, UserTally>,
+  field: "silent" | "followups_due",
 ): Promise<number> {
-  let written = 0;
+  let seen = 0;
   let after: ReminderCursor | null = null;
   await inTimedBatches(async (limit) => {
     const done = await batch(db, { now, limit, after });
-    written += done.written;
+    seen += done.taken;
+    for (const u of done.users) {
+      let t = tally.get(u.user_id);
+      if (!t) {
+        t = { silent: 0, followups_due: 0, top: [] };
+        tally.set(u.user_id, t);
+      }
+      t[field] += u.n;
+      const room = DIGEST_TOP * 2 - t.top.length; // up to DIGEST_TOP of each kind
+      if (room > 0) t.top.push(...u.top.slice(0, room));
+    }
     after = done.next;
     return done.next ? done.taken : 0;
   });
-  return written;
+  return seen;
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
+
+/** The digest of one user: title and body from the counts, the DIGEST_TOP most overdue named. */
+export function digestOf(userId: string, t: UserTally, now: string): DigestRow {
+  const day = now.slice(0, 10);
+  const parts = [
+    t.followups_due > 0 ? `${plural(t.followups_due, "follow-up", "follow-ups")} due` : null,
+    t.silent > 0 ? `${plural(t.silent, "customer", "customers")} gone quiet` : null,
+  ].filter((p): p is string => p !== null);
+  const title = parts.join(", ");
+  const urgent = [...t.top]
+    .sort((a, b) => b.overdue_ms - a.overdue_ms)
+    .slice(0, DIGEST_TOP)
+    .map(({ overdue_ms: _, ...item }) => ({ ...item, since: new Date(item.since).toISOString() }));
+  const named = urgent.map((u) =>
+    u.reason === "silent"
+      ? `${u.customer_name} (quiet ${plural(u.overdue_days, "day", "days")} past the limit)`
+      : `${u.customer_name} (follow-up ${plural(u.overdue_days, "day", "days")} overdue)`,
+  );
+  return {
+    user_id: userId,
+    title,
+    body: `${title}. Most overdue: ${named.join("; ")}.`,
+    data: {
+      silent: t.silent,
+      followups_due: t.followups_due,
+      most_urgent: urgent,
+      as_of: now,
+      day,
+    },
+    dedupe_key: `reminder_digest:${day}`,
+  };
 }
 
 /**
- * The silence and follow-up task, for every user, in batches of due customers (walked in index
- * order, so a batch reads its own rows, not the 1,000,000 customers). A notification
- * names its episode in the dedupe key, so a rerun (or two instances at once) writes nothing new:
- *   - silent:   `customer_silent:<customer id>:<ms of the contact (or creation) it is silent since>`;
- *     a new contact starts a new episode, which notifies again once it too goes silent.
- *   - followup: `followup_due:<customer id>:<ms of the next_followup_at that came due>`.
+ * The silence and follow-up task: ONE notification per user per run (kind `reminder_digest`,
+ * ADR 0091), never one per customer. Both walks read every due customer in short timed batches
+ * of index order (each batch one read-only statement folded per user), then the digests are
+ * written TASK_BATCH_SIZE users to a statement.
+ *   - a digest holds the counts (`silent`, `followups_due`) and the DIGEST_TOP most overdue
+ *     customers of either kind (`most_urgent`, by how long past due);
+ *   - one per user and UTC day (dedupe key `reminder_digest:<YYYY-MM-DD>`): the day's first run
+ *     inserts it (pushed once by the push step below), a rerun the same day refreshes its counts
+ *     in place without a second push or marking it unread. Two instances at once write one row.
  * Silent: status not won or lost, and silent past customers.silence_days (system config).
  * Due: next_followup_at has come and the customer is not lost or dormant (they have no cadence).
- * Then pending notifications (these and any other task's) are pushed through WeChat where the
- * user has it (src/modules/notifications/push.ts); `pushed` is absent when pushing is off.
+ * `silent` and `followups_due` in the result count the due customers seen; `digests` the new
+ * rows; `pushed` is absent when pushing is off.
  */
-export async function notifyCustomerReminders(
-  deps: Deps,
-): Promise<{ silent: number; followups_due: number; pushed?: PushCounts }> {
+export async function notifyCustomerReminders(deps: Deps): Promise<{
+  silent: number;
+  followups_due: number;
+  digests: number;
+  pushed?: PushCounts;
+}> {
   const now = deps.clock.now().toISOString();
-  const written = {
-    silent: await walk(deps.db, remindSilentBatch, now),
-    followups_due: await walk(deps.db, remindFollowupsBatch, now),
-  };
+  const tally = new Map<string, UserTally>();
+  const silent = await walk(deps.db, silentBatch, now, tally, "silent");
+  const followups = await walk(deps.db, followupBatch, now, tally, "followups_due");
+
+  const rows = [...tally].map(([userId, t]) => digestOf(userId, t, now));
+  let digests = 0;
+  for (let i = 0; i < rows.length; i += TASK_BATCH_SIZE) {
+    const done = await upsertDigests(deps.db, { rows: rows.slice(i, i + TASK_BATCH_SIZE), now });
+    digests += done.inserted;
+  }
+  const written = { silent, followups_due: followups, digests };
   // After the insert has committed, so a failed push never loses a notification.
   const pushed = await pushPendingNotifications(deps);
   return pushed ? { ...written, pushed } : written;

@@ -17,7 +17,8 @@ import { type ClaimedRow, claimPushBatch, settlePush, skipUnpushable } from "./q
  *
  * Template (WECHAT_TEMPLATE_ID) fields:
  *   - thing1: the notification title (at most 20 characters, cut with "…")
- *   - thing2: the customer's name when the notification is about one, else the body (cut alike)
+ *   - thing2: the customer's name when the notification is about one (a reminder digest: its most
+ *     overdue customer), else the body (cut alike)
  *   - time3:  when the notification was written, Asia/Shanghai, "YYYY-MM-DD HH:mm"
  *
  * push_state: pending -> sending (claimed until push_claimed_until) -> sent | pending again
@@ -60,9 +61,20 @@ export interface PushCounts {
   retry: number;
 }
 
+/**
+ * The customer a notification is about: its own `customer_name`, or a reminder digest's most
+ * overdue one (`most_urgent[0]`, ADR 0091).
+ */
+function customerOf(data: ClaimedRow["data"]): unknown {
+  if (data?.customer_name !== undefined) return data.customer_name;
+  const urgent = data?.most_urgent;
+  const first = Array.isArray(urgent) ? (urgent[0] as Record<string, unknown> | undefined) : null;
+  return first?.customer_name;
+}
+
 /** The template fields of a notification (see the module comment). */
 function templateData(row: Pick<ClaimedRow, "title" | "body" | "data" | "created_at">) {
-  const customer = row.data?.customer_name;
+  const customer = customerOf(row.data);
   const second = typeof customer === "string" && customer.trim() ? customer : row.body;
   return {
     thing1: truncateThing(row.title) || "-",

@@ -2,13 +2,54 @@ import { z } from "@hono/zod-openapi";
 import { booleanQuery } from "../../http/query";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 
+/** A customer a reminder digest names (ADR 0091). */
+const DueCustomerSchema = z
+  .object({
+    customer_id: z.string(),
+    customer_name: z.string(),
+    reason: z.enum(["silent", "followup_due"]),
+    since: z.string().openapi({
+      description: "silent: the last contact (or creation); followup_due: when it was due",
+    }),
+    overdue_days: z.int().openapi({
+      description: "Whole days past customers.silence_days (silent) or past the follow-up",
+    }),
+  })
+  .openapi("ReminderDigestCustomer");
+
+/** `data` of a `reminder_digest` notification: one per user and UTC day (ADR 0091). */
+const ReminderDigestDataSchema = z
+  .object({
+    silent: z.int().openapi({ description: "Customers silent past customers.silence_days" }),
+    followups_due: z.int().openapi({ description: "Customers whose follow-up time has come" }),
+    most_urgent: z.array(DueCustomerSchema).max(5).openapi({
+      description: "The five most overdue of either kind, most overdue first",
+    }),
+    as_of: z
+      .string()
+      .openapi({
+        description: "The run the counts are from (a later run the same day refreshes them)",
+      }),
+    day: z.string().openapi({ description: "The UTC day (YYYY-MM-DD) the digest stands for" }),
+  })
+  .openapi("ReminderDigestData");
+
 const NotificationSchema = z
   .object({
     id: z.string(),
-    kind: z.string(),
+    kind: z.string().openapi({
+      description:
+        "What it is about: reminder_digest (the reminders of a day, data: ReminderDigestData), " +
+        "trial_ended, subscription_ended, payment_succeeded, referral_rewarded, " +
+        "certification_approved, ...",
+      example: "reminder_digest",
+    }),
     title: z.string(),
     body: z.string(),
-    data: z.record(z.string(), z.unknown()).nullable(),
+    data: z
+      .union([ReminderDigestDataSchema, z.record(z.string(), z.unknown())])
+      .nullable()
+      .openapi({ description: "Kind-specific details; ReminderDigestData for reminder_digest" }),
     is_read: z.boolean(),
     read_at: z.string().nullable(),
     created_at: z.string(),

@@ -1,14 +1,16 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
-import { customers } from "../../../db/schema";
+import { customers, users } from "../../../db/schema";
 import { notificationInsert } from "../../notifications/queries/insert";
 import { SILENCE_DAYS_SQL } from "./index";
 
 const c = alias(customers, "c");
 const name = sql`coalesce(${c.company}, ${c.contactName}, ${c.email}, 'A customer')`;
 const since = sql`coalesce(${c.lastContactAt}, ${c.createdAt})`;
-const epochMs = (column: unknown) => sql`(extract(epoch from ${column}) * 1000)::bigint`;
+
+/** How many of a user's most overdue customers a digest names (per reason, then overall). */
+export const DIGEST_TOP = 5;
 
 /** Where a walk over due customers resumes: the (time, id) of the last one a batch took. */
 export interface ReminderCursor {
@@ -17,31 +19,56 @@ export interface ReminderCursor {
   id: string;
 }
 
+/** One due customer as a digest names it. */
+export interface DueCustomer {
+  customer_id: string;
+  customer_name: string;
+  reason: "silent" | "followup_due";
+  /** Silent: the contact (or creation) it is silent since; follow-up: when it was due. */
+  since: string;
+  /** Whole days past the threshold (silent) or past the follow-up time. */
+  overdue_days: number;
+  /** For ordering only: milliseconds overdue. */
+  overdue_ms: number;
+}
+
+/** One user's share of a batch: how many of their customers it took, the first few in walk order. */
+export interface UserDue {
+  user_id: string;
+  n: number;
+  top: DueCustomer[];
+}
+
 export interface ReminderBatch {
   /** Due customers the batch read; fewer than the limit means the walk is done. */
   taken: number;
-  /** Notifications written (a customer notified before for the same episode writes none). */
-  written: number;
+  users: UserDue[];
   next: ReminderCursor | null;
 }
 
 const START: ReminderCursor = { at: "-infinity", id: "00000000-0000-0000-0000-000000000000" };
 
 /**
- * One batch of a walk over due customers in `key` order: the next `limit` after `after`, read
- * from the index on (key, id) whose predicate `due` matches, notified by `source` (a select over
- * the batch as `c`). Each batch is its own statement, so the users' rows its notifications'
- * foreign keys lock are held for one short batch, not for the whole run.
+ * One batch of a walk over due customers in `key` order (most overdue first): the next `limit`
+ * after `after`, read from the index on (key, id) whose predicate `due` matches, folded per user
+ * into a count and the first DIGEST_TOP in walk order. One read-only statement per batch: no row
+ * is written or locked, whatever the number of customers.
  */
-async function remindBatch(
+async function dueBatch(
   db: Db,
-  input: { kind: string; key: SQL; due: SQL; source: SQL; now: string; limit: number },
+  input: {
+    reason: DueCustomer["reason"];
+    key: SQL;
+    due: SQL;
+    overdueMs: SQL;
+    limit: number;
+  },
   after: ReminderCursor | null,
 ): Promise<ReminderBatch> {
   const from = after ?? START;
   const [row] = await queryRows<{
     taken: number;
-    written: number;
+    users: UserDue[] | null;
     at: string | null;
     id: string | null;
   }>(
@@ -52,48 +79,49 @@ async function remindBatch(
           and (${input.key}, ${c.id}) > (${from.at}::timestamptz, ${from.id}::uuid)
         order by ${input.key}, ${c.id}
         limit ${input.limit}),
-      written as (${notificationInsert(input.kind, input.source, input.now)} returning 1),
+      ranked as (
+        select ${c.userId} as user_id, jsonb_build_object(
+            'customer_id', ${c.id}, 'customer_name', ${name}, 'reason', ${input.reason}::text,
+            'since', walk_at, 'overdue_ms', ${input.overdueMs},
+            'overdue_days', floor(${input.overdueMs} / 86400000.0)::int) as item,
+          row_number() over (partition by ${c.userId} order by walk_at, ${c.id}) as rn
+        from ${c}, (select ${SILENCE_DAYS_SQL} as days) cfg),
+      per_user as (
+        select user_id, count(*)::int as n,
+          jsonb_agg(item order by rn) filter (where rn <= ${DIGEST_TOP}) as top
+        from ranked group by user_id),
       last as (select walk_at::text as at, id::text as id from ${c} order by walk_at desc, id desc limit 1)
-      select (select count(*)::int from ${c}) as taken, (select count(*)::int from written) as written,
+      select (select count(*)::int from ${c}) as taken,
+        (select jsonb_agg(jsonb_build_object('user_id', user_id, 'n', n, 'top', top)) from per_user)
+          as users,
         (select at from last) as at, (select id from last) as id`,
   );
   return {
     taken: row?.taken ?? 0,
-    written: row?.written ?? 0,
+    users: row?.users ?? [],
     next: row?.at && row.id ? { at: row.at, id: row.id } : null,
   };
 }
 
+const epochMs = (value: SQL) => sql`(extract(epoch from ${value}) * 1000)`;
+
 /**
- * Silence notifications for the next batch of customers silent past customers.silence_days
- * (status not won or lost), longest silent first (customers_reminder_silent_idx). See
- * notifyCustomerReminders in ../reminders.ts for the rules and dedupe keys.
+ * The next batch of customers silent past customers.silence_days (status not won or lost),
+ * longest silent first (customers_reminder_silent_idx).
  */
-export function remindSilentBatch(
+export function silentBatch(
   db: Db,
   params: { now: string; limit: number; after: ReminderCursor | null },
 ): Promise<ReminderBatch> {
   const at = sql`${params.now}::timestamptz`;
-  const source = sql`select ${c.userId},
-      'Customer gone quiet: ' || ${name} as title,
-      'No contact with ' || ${name} || ' for ' || cfg.days || ' days or more (since '
-        || to_char(${since} at time zone 'UTC', 'YYYY-MM-DD')
-        || ' UTC).' as body,
-      jsonb_build_object('customer_id', ${c.id}, 'customer_name', ${name},
-        'silent_since', ${since},
-        'silence_days', cfg.days) as data,
-      'customer_silent:' || ${c.id} || ':' || ${epochMs(since)}
-        as dedupe_key
-    from ${c}, (select ${SILENCE_DAYS_SQL} as days) cfg`;
-  return remindBatch(
+  return dueBatch(
     db,
     {
-      kind: "customer_silent",
+      reason: "silent",
       key: since,
       due: sql`${c.status} not in ('won', 'lost')
         and ${since} < ${at} - make_interval(days => ${SILENCE_DAYS_SQL})`,
-      source,
-      now: params.now,
+      overdueMs: sql`(${epochMs(at)} - ${epochMs(sql`walk_at`)} - cfg.days * 86400000.0)`,
       limit: params.limit,
     },
     params.after,
@@ -101,34 +129,61 @@ export function remindSilentBatch(
 }
 
 /**
- * Follow-up notifications for the next batch of customers whose next_followup_at has come
- * (not lost or dormant: they have no cadence), soonest first (customers_reminder_followup_idx).
+ * The next batch of customers whose next_followup_at has come (not lost or dormant: they have
+ * no cadence), soonest first (customers_reminder_followup_idx).
  */
-export function remindFollowupsBatch(
+export function followupBatch(
   db: Db,
   params: { now: string; limit: number; after: ReminderCursor | null },
 ): Promise<ReminderBatch> {
   const at = sql`${params.now}::timestamptz`;
-  const source = sql`select ${c.userId},
-      'Follow-up due: ' || ${name} as title,
-      'The follow-up with ' || ${name} || ' planned for '
-        || to_char(${c.nextFollowupAt} at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC is due.'
-        as body,
-      jsonb_build_object('customer_id', ${c.id}, 'customer_name', ${name},
-        'next_followup_at', ${c.nextFollowupAt}) as data,
-      'followup_due:' || ${c.id} || ':' || ${epochMs(c.nextFollowupAt)} as dedupe_key
-    from ${c}`;
-  return remindBatch(
+  return dueBatch(
     db,
     {
-      kind: "followup_due",
+      reason: "followup_due",
       key: sql`${c.nextFollowupAt}`,
       due: sql`${c.nextFollowupAt} is not null and ${c.status} not in ('lost', 'dormant')
         and ${c.nextFollowupAt} <= ${at}`,
-      source,
-      now: params.now,
+      overdueMs: sql`(${epochMs(at)} - ${epochMs(sql`walk_at`)})`,
       limit: params.limit,
     },
     params.after,
   );
+}
+
+/** A digest as written: one per user and UTC day (dedupe_key `reminder_digest:<day>`). */
+export interface DigestRow {
+  user_id: string;
+  title: string;
+  body: string;
+  data: Record<string, unknown>;
+  dedupe_key: string;
+}
+
+/**
+ * Writes a chunk of digests in one statement. The day's first run inserts (and so the push task
+ * sends it once); a rerun the same day replaces title, body and data with its fresher counts
+ * and leaves read state and push state alone (no second push). A user deleted since the walk is
+ * left out. Returns how many rows were new.
+ */
+export async function upsertDigests(
+  db: Db,
+  input: { rows: DigestRow[]; now: string },
+): Promise<{ inserted: number; updated: number }> {
+  if (input.rows.length === 0) return { inserted: 0, updated: 0 };
+  const source = sql`select d.user_id, d.title, d.body, d.data, d.dedupe_key
+    from jsonb_to_recordset(${JSON.stringify(input.rows)}::jsonb)
+      as d(user_id uuid, title text, body text, data jsonb, dedupe_key text)
+    where exists (select 1 from ${users} u where u.id = d.user_id)`;
+  const rows = await queryRows<{ inserted: boolean }>(
+    db,
+    sql`${notificationInsert(
+      "reminder_digest",
+      source,
+      input.now,
+      sql`do update set title = excluded.title, body = excluded.body, data = excluded.data`,
+    )} returning (xmax = 0) as inserted`,
+  );
+  const inserted = rows.filter((r) => r.inserted).length;
+  return { inserted, updated: rows.length - inserted };
 }
