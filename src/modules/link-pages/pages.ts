@@ -42,7 +42,7 @@ const SIGN_IN_FORM = `
  * Helpers every page's script starts with. `root` keeps a path prefix a proxy puts before the
  * app: the page at /prefix/verify-email calls /prefix/api/v1/...
  */
-export const COMMON_SCRIPT = `"use strict";
+const COMMON_SCRIPT = `"use strict";
 const here = location.pathname;
 const root = here.endsWith(PAGE) ? here.slice(0, here.length - PAGE.length) : "";
 const query = new URLSearchParams(location.search);
