@@ -324,9 +324,11 @@ export function shownNumFmt(value: XlsxCell, columnFormat: string | undefined): 
 }
 
 /**
- * One worksheet with a bold, frozen header row, returned as .xlsx bytes. Text cells go through
- * the formula guard, numbers stay number cells, dates become date cells (an Excel serial number
- * with a date format, the UTC wall-clock time), and each column is as wide as its content.
+ * One worksheet with a bold, frozen header row, returned as .xlsx bytes. Text cells are string
+ * cells holding the text as typed (a string cell is never a formula, so no guard apostrophe:
+ * `+44 20 ...` stays `+44 20 ...`; only CSV, which has no cell types, is guarded), numbers stay
+ * number cells, dates become date cells (an Excel serial number with a date format, the UTC
+ * wall-clock time), and each column is as wide as its content.
  */
 export async function writeXlsx(
   sheetName: string,
@@ -336,10 +338,10 @@ export async function writeXlsx(
 ): Promise<Uint8Array> {
   const workbook = new (await loadExcel()).Workbook();
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: "frozen", ySplit: 1 }] });
-  sheet.addRow(header.map(guardCell)).font = { bold: true };
+  sheet.addRow(header).font = { bold: true };
   const widths = header.map((h) => displayWidth(h) + 2);
   for (const cells of rows) {
-    const row = sheet.addRow(cells.map((v) => (typeof v === "string" ? guardCell(v) : v)));
+    const row = sheet.addRow(cells);
     cells.forEach((value, i) => {
       const cell = row.getCell(i + 1);
       const numFmt = shownNumFmt(value, formats[i]?.numFmt);

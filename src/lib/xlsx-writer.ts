@@ -2,15 +2,15 @@
  * A one-sheet .xlsx written as a stream: the SpreadsheetML parts are written here and zipped
  * on the fly with fflate, so memory holds one batch of rows whatever the row count. Runs on
  * Workers (no node:*; exceljs's streaming writer needs Node streams and is not in the build
- * Workers load). The cells are those of `writeXlsx` in ./spreadsheet: text formula-guarded as
- * inline strings, numbers as number cells, dates as date cells (UTC wall-clock time).
+ * Workers load). The cells are those of `writeXlsx` in ./spreadsheet: text as typed in inline
+ * string cells (never formulas, so without CSV's guard apostrophe), numbers as number cells,
+ * dates as date cells (UTC wall-clock time).
  */
 import { Zip, ZipDeflate } from "fflate";
 import {
   cellWidth,
   columnWidth,
   displayWidth,
-  guardCell,
   shownNumFmt,
   XLSX_DATE_FORMAT,
   XLSX_DATETIME_FORMAT,
@@ -157,11 +157,14 @@ function packageParts(spec: XlsxSheetSpec, formats: Map<string, number>): [strin
   ];
 }
 
-/** Formula-guarded text as an inline string: no shared-string table to hold every text in. */
+/**
+ * Text as an inline string (`t="inlineStr"`): no shared-string table to hold every text in.
+ * A string cell is never evaluated, so `=1+1` or `+44 20 ...` is written as typed, without the
+ * apostrophe CSV needs (docs/adr/0094-payment-budgets-order-keys-csrf-session.md). Characters
+ * XML cannot hold are dropped.
+ */
 function textCell(ref: string, value: string, header: boolean): string {
-  // Characters XML cannot hold go before the guard looks: stripped after it, a control
-  // character in front of "=" would have hidden the formula from the guard.
-  const text = escapeXml(guardCell(value.replace(NOT_XML, "")));
+  const text = escapeXml(value.replace(NOT_XML, ""));
   const style = header ? STYLE_HEADER : value.includes("\n") ? STYLE_WRAP : 0;
   // Without xml:space, a reader may drop leading and trailing blanks and line breaks.
   const space = /^\s|\s$|\n/.test(text) ? ' xml:space="preserve"' : "";

@@ -221,10 +221,11 @@ describe("customer export", () => {
     const value = sheet.cells.get(`${col.get("estimated_value")}2`)!;
     expect(value).toMatchObject({ t: null, v: "12345.67" });
     expect(sheet.cells.get(`${col.get("estimated_value")}3`)).toMatchObject({ t: null, v: "5000" });
-    // Text keeps the formula guard.
-    expect(sheet.cells.get(`${col.get("notes")}2`)!.v).toBe(
-      '\'=HYPERLINK("http://x")\nsecond line',
-    );
+    // Text is a string cell as typed: no CSV guard apostrophe in .xlsx.
+    expect(sheet.cells.get(`${col.get("notes")}2`)).toMatchObject({
+      t: "inlineStr",
+      v: '=HYPERLINK("http://x")\nsecond line',
+    });
     expect(sheet.cells.get(`${col.get("company")}3`)!.v).toBe("上海贸易有限公司");
   });
 
@@ -323,7 +324,11 @@ describe("product export", () => {
     expect(sheet.cells.get(`${col.get("price")}2`)).toMatchObject({ t: null, v: "12.99" });
     expect(sheet.cells.get(`${col.get("moq")}2`)).toMatchObject({ t: null, v: "1000" });
     expect(sheet.cells.get(`${col.get("price")}3`)).toMatchObject({ t: null, v: "150000" });
-    expect(sheet.cells.get(`${col.get("name")}4`)!.v).toBe("'@Sample only");
+    // A string cell as typed: the CSV guard apostrophe is not written into .xlsx.
+    expect(sheet.cells.get(`${col.get("name")}4`)).toMatchObject({
+      t: "inlineStr",
+      v: "@Sample only",
+    });
     // The description with a line break is wrapped, and wide CJK text widens its column.
     const nameWidth = Number(/<col min="1" max="1" width="([\d.]+)"/.exec(sheet.xml)![1]);
     expect(nameWidth).toBeGreaterThanOrEqual(14);
@@ -384,7 +389,7 @@ describe("product export", () => {
 });
 
 describe("quotation .xlsx", () => {
-  it("has date cells, number cells, guarded text and a frozen items header", async () => {
+  it("has date cells, number cells, text as typed and a frozen items header", async () => {
     const user = await registerUser(app);
     const created = await call(app, "/api/v1/quotations", {
       token: user.accessToken,
@@ -415,7 +420,7 @@ describe("quotation .xlsx", () => {
     const date = byLabel("Date");
     expect(Number(date.v)).toBe(serial(`${q.created_at.slice(0, 10)}T00:00:00Z`));
     expect(isDateFormat(sheet.formats[date.s]!)).toBe(true);
-    expect(byLabel("Notes").v).toBe("'=1+1 is not a formula");
+    expect(byLabel("Notes")).toMatchObject({ t: "s", v: "=1+1 is not a formula" });
     // The frozen split is the items header row.
     const headerRow = [...sheet.cells].find(([, c]) => c.v === "No.")![0].slice(1);
     expect(sheet.xml).toMatch(new RegExp(`<pane [^>]*ySplit="${headerRow}"[^>]*state="frozen"`));

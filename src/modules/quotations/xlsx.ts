@@ -1,4 +1,4 @@
-import { guardCell, loadExcel, XLSX_DATE_FORMAT } from "../../lib/spreadsheet";
+import { loadExcel, XLSX_DATE_FORMAT } from "../../lib/spreadsheet";
 import { displayRateLine } from "../exchange/display";
 import { currencyDigits, toMajor } from "./money";
 import type { QuotationDocument } from "./view";
@@ -9,7 +9,8 @@ const dayCell = (value: string | null): Date | string =>
 
 /**
  * A sheet a buyer can receive as it is: parties, terms, the items table and the totals. Dates
- * are date cells, quantities and amounts number cells, text goes through the formula guard,
+ * are date cells, quantities and amounts number cells, text is string cells as typed (no CSV
+ * guard apostrophe: a string cell is never a formula),
  * and the rows above the items table stay in view (frozen) while the items scroll.
  */
 export async function renderQuotationXlsx({ quotation: q, parties: p }: QuotationDocument) {
@@ -52,7 +53,7 @@ export async function renderQuotationXlsx({ quotation: q, parties: p }: Quotatio
     ]),
   ];
   for (const [label, value] of info) {
-    const row = sheet.addRow([label, typeof value === "string" ? guardCell(value) : value]);
+    const row = sheet.addRow([label, value]);
     row.getCell(1).font = { bold: true };
     if (value instanceof Date) {
       row.getCell(2).numFmt = XLSX_DATE_FORMAT;
@@ -80,9 +81,9 @@ export async function renderQuotationXlsx({ quotation: q, parties: p }: Quotatio
   for (const item of q.items) {
     const row = sheet.addRow([
       item.position,
-      guardCell(item.name),
-      guardCell(item.description ?? ""),
-      guardCell(item.unit),
+      item.name,
+      item.description ?? "",
+      item.unit,
       item.quantity,
       toMajor(item.unit_price, q.currency),
       toMajor(item.line_total, q.currency),
@@ -108,7 +109,7 @@ export async function renderQuotationXlsx({ quotation: q, parties: p }: Quotatio
   }
   if (q.notes) {
     sheet.addRow([]);
-    const row = sheet.addRow(["Notes", guardCell(q.notes)]);
+    const row = sheet.addRow(["Notes", q.notes]);
     row.getCell(1).font = { bold: true };
     row.getCell(2).alignment = { wrapText: true };
   }
