@@ -152,6 +152,10 @@ const emailChangeRoute = createRoute({
   tags,
   security: csrfSecurity,
   summary: "Change the e-mail address: takes effect once the link mailed to the new one is used",
+  description:
+    "An account without a password (WeChat sign-in) adds its address here and sets its first " +
+    "password with `password`, confirmed by a fresh WeChat code (`wechat_code`); both take " +
+    "effect when the link is used, which also ends every other session (docs/adr/0089).",
   middleware: [requireAuth, requireCsrf, limitByUser(RATE_LIMIT_RULES.emailChange)] as const,
   request: { body: body(EmailChangeBody) },
   responses: {
@@ -159,7 +163,10 @@ const emailChangeRoute = createRoute({
     409: errorResponse(ErrorSchema, "Another account has this address"),
     ...rateLimitedResponses,
     ...csrfErrorResponses,
-    403: errorResponse(ErrorSchema, "CSRF token, or a guest or an account without a password"),
+    403: errorResponse(
+      ErrorSchema,
+      "CSRF token, a guest, or a WeChat code of another WeChat user than the account's",
+    ),
   },
 });
 
@@ -208,16 +215,16 @@ export function createAccountRoutes() {
   });
 
   router.openapi(emailChangeRoute, async (c) => {
-    await requestEmailChange(
+    const { firstPassword } = await requestEmailChange(
       c.get("deps"),
       c.get("auth").userId,
       c.req.valid("json"),
       keepAliveOf(c),
     );
-    return c.json(
-      { detail: "Confirmation link sent to the new address; nothing changes until it is used" },
-      202,
-    );
+    const detail = firstPassword
+      ? "Confirmation link sent to the new address; the address and your password take effect once it is used"
+      : "Confirmation link sent to the new address; nothing changes until it is used";
+    return c.json({ detail }, 202);
   });
 
   return router;

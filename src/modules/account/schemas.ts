@@ -29,7 +29,29 @@ export const ResetPasswordBody = z
   .openapi("ResetPasswordRequest");
 
 export const EmailChangeBody = z
-  .object({ new_email: email, password: z.string().min(1).max(128) })
+  .object({
+    new_email: email,
+    password: z
+      .string()
+      .min(1)
+      .max(128)
+      .openapi({
+        description:
+          "The current password; on an account without one (WeChat sign-in), the first password " +
+          "to set (6 to 128 characters), which takes effect with the address (docs/adr/0089)",
+      }),
+    wechat_code: z
+      .string()
+      .trim()
+      .min(1)
+      .max(256)
+      .optional()
+      .openapi({
+        description:
+          "Required on an account without a password: a fresh WeChat OAuth code of the " +
+          "account's own WeChat user, proving the request is the owner's and not a stolen session's",
+      }),
+  })
   .openapi("EmailChangeRequest");
 
 export const VerifiedSchema = z

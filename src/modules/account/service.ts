@@ -1,10 +1,19 @@
 import type { SQL } from "drizzle-orm";
 import { type Db, pgConstraint, pgErrorCode } from "../../db/client";
-import { badRequest, conflict, forbidden, unauthorized, validationError } from "../../http/errors";
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  unauthorized,
+  unavailable,
+  type ValidationIssue,
+  validationError,
+} from "../../http/errors";
 import { nowIso } from "../../lib/clock";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import type { Deps } from "../../ports";
 import { MailError, type MailMessage } from "../../providers/mail/types";
+import { WechatAuthError } from "../../providers/messaging/wechat";
 import {
   issueEmailToken,
   resetTokenUsable,
@@ -18,6 +27,7 @@ import {
 import { noteSessionEnded } from "../auth/revocations";
 import { referralRewardOnVerification, referredRewardSet } from "../growth/queries";
 import {
+  type AccountRow,
   demoteClickBootstrappedAdmins,
   demoteUnverifiedAdmins,
   findUserByEmail,
@@ -139,6 +149,7 @@ async function issueToken(
   purpose: TokenPurpose,
   target: SQL,
   ttlMinutes = TOKEN_TTL_MINUTES[purpose],
+  passwordHash: string | null = null,
 ) {
   const token = randomToken(32);
   const hash = await sha256Hex(token);
@@ -150,6 +161,7 @@ async function issueToken(
     hash,
     now: now.toISOString(),
     expiresAt,
+    passwordHash,
   });
   return row ? { userId: row.user_id, email: row.email, token } : null;
 }
@@ -372,18 +384,20 @@ export async function resetPassword(
 
 /**
  * POST /auth/email: after the password, a link to the new address; the old address gets a
- * notice. Nothing changes until the link is used (applyEmailChange).
+ * notice. Nothing changes until the link is used (applyEmailChange). An account without a
+ * password (WeChat sign-in) sets its first one here, confirmed by a fresh WeChat code; the link
+ * carries it and it takes effect with the address (checkFirstPassword, ADR 0089).
  */
 export async function requestEmailChange(
   deps: Deps,
   userId: string,
-  input: { new_email: string; password: string },
+  input: { new_email: string; password: string; wechat_code?: string | undefined },
   keepAlive: KeepAlive,
 ) {
   const user = await account(deps, userId);
   if (user.is_guest) throw forbidden("Guests have no e-mail address; register first");
-  if (!user.password_hash) throw forbidden("This account signs in without a password");
-  if (!(await deps.passwords.verify(user.password_hash, input.password))) {
+  if (!user.password_hash) checkFirstPassword(user, input);
+  else if (!(await deps.passwords.verify(user.password_hash, input.password))) {
     throw validationError(
       [{ loc: ["body", "password"], msg: "Password is incorrect", type: "value_error" }],
       "Password is incorrect",
@@ -397,10 +411,18 @@ export async function requestEmailChange(
   }
   const taken = await findUserByEmail(deps.db, { email: input.new_email });
   if (taken) throw conflict("An account with this email already exists");
+  // A first password: the caller proves again that they are the WeChat user (ADR 0089).
+  const firstPassword = user.password_hash
+    ? null
+    : await confirmWechatOwner(deps, user, input.wechat_code!).then(() =>
+        deps.passwords.hash(input.password),
+      );
   const issued = await issueToken(
     deps,
     "change_email",
     mailTargets.newAddress(userId, input.new_email),
+    TOKEN_TTL_MINUTES.change_email,
+    firstPassword,
   );
   if (!issued) throw unauthorized("Account is not active");
   // The token was issued for the new address: the link goes there.
@@ -412,5 +434,61 @@ export async function requestEmailChange(
       { userId, mail: "change_email_notice" },
       keepAlive,
     );
+  }
+  return { firstPassword: firstPassword !== null };
+}
+
+/** The length rule of a first password: register's (auth/schemas.ts RegisterBody). */
+const FIRST_PASSWORD_MIN = 6;
+
+/**
+ * POST /auth/email on an account without a password (WeChat sign-in, ADR 0089): `password` is
+ * the first password, held by the change link until the address is verified, and the request
+ * carries a fresh WeChat code (`wechat_code`): a stolen session alone must not give an account
+ * the thief's address and password, which its owner could then neither see nor undo.
+ */
+function checkFirstPassword(
+  user: AccountRow,
+  input: { password: string; wechat_code?: string | undefined },
+) {
+  if (!user.wechat_openid) {
+    throw forbidden("This account has no password and no WeChat sign-in to confirm it is you");
+  }
+  const issues: ValidationIssue[] = [];
+  if (input.password.length < FIRST_PASSWORD_MIN) {
+    issues.push({
+      loc: ["body", "password"],
+      msg: `Choose a password of at least ${FIRST_PASSWORD_MIN} characters: this account has none yet`,
+      type: "value_error",
+    });
+  }
+  if (!input.wechat_code) {
+    issues.push({
+      loc: ["body", "wechat_code"],
+      msg: "Confirm with WeChat: send a fresh WeChat login code with the first password",
+      type: "missing",
+    });
+  }
+  if (issues.length > 0) throw validationError(issues, issues[0]!.msg);
+}
+
+/** The fresh WeChat code must belong to the account's own WeChat user. */
+async function confirmWechatOwner(deps: Deps, user: AccountRow, code: string) {
+  if (!deps.wechat) throw unavailable("WeChat login is not configured");
+  let openid: string;
+  try {
+    openid = (await deps.wechat.exchangeCode(code)).openid;
+  } catch (error) {
+    if (error instanceof WechatAuthError) {
+      throw validationError(
+        [{ loc: ["body", "wechat_code"], msg: error.message, type: "value_error" }],
+        "The WeChat code is invalid or expired; ask WeChat for a new one",
+      );
+    }
+    deps.logger.warn("wechat exchange failed", { error: String(error) });
+    throw unavailable("WeChat is unreachable, try again shortly");
+  }
+  if (openid !== user.wechat_openid) {
+    throw forbidden("This WeChat code belongs to another WeChat user than this account's");
   }
 }

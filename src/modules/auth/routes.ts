@@ -156,13 +156,20 @@ const wechatLoginRoute = createRoute({
   method: "post",
   path: "/api/v1/auth/wechat/login",
   tags,
-  summary: "Sign in with a WeChat OAuth code (creates the account on first use)",
+  summary:
+    "Sign in with a WeChat OAuth code (creates the account on first use). Sent with a guest's " +
+    "token (Bearer, or cookie + X-CSRF-Token), the guest becomes the WeChat account and keeps " +
+    "its id and data; if the WeChat user already has an account, the guest's data moves to it",
   middleware: [limitByIp(RATE_LIMIT_RULES.login)] as const,
   request: { body: jsonBody(WechatLoginBody) },
   responses: {
     200: sessionResponse("Signed in"),
     401: errorResponse(ErrorSchema, "Code invalid or expired"),
-    403: errorResponse(ErrorSchema, "Account disabled"),
+    403: errorResponse(
+      ErrorSchema,
+      "Account disabled, or the guest's data would take the account past a plan limit " +
+        "(`limit`, `max`, `plans`; nothing moved)",
+    ),
     ...rateLimitedResponses,
     ...errorResponses,
   },
@@ -203,6 +210,9 @@ const passwordRoute = createRoute({
   path: "/api/v1/auth/password",
   tags,
   summary: "Change password; every other session is signed out",
+  description:
+    "An account without a password (WeChat sign-in) gets 403 here: it sets its first password " +
+    "together with an e-mail address through POST /api/v1/auth/email (docs/adr/0089).",
   security: csrfSecurity,
   middleware: [requireAuth, requireCsrf, limitByUser(RATE_LIMIT_RULES.passwordChange)] as const,
   request: { body: jsonBody(PasswordChangeBody) },
@@ -210,6 +220,7 @@ const passwordRoute = createRoute({
     200: { description: "Changed", content: { "application/json": { schema: DetailSchema } } },
     ...rateLimitedResponses,
     ...csrfErrorResponses,
+    403: errorResponse(ErrorSchema, "CSRF token, or an account without a password yet"),
   },
 });
 
@@ -267,7 +278,7 @@ export function createAuthRoutes() {
 
   router.openapi(wechatLoginRoute, async (c) => {
     const { code } = c.req.valid("json");
-    const session = await loginWithWechat(c.get("deps"), code, requestIp(c));
+    const session = await loginWithWechat(c.get("deps"), code, requestIp(c), await guestCaller(c));
     return respondWithSession(c, session, 200);
   });
 

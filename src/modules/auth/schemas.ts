@@ -40,7 +40,16 @@ export const RefreshBody = z
 
 export const PasswordChangeBody = z
   .object({
-    old_password: z.string().min(1).max(128),
+    old_password: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .openapi({
+        description:
+          "Required on an account with a password. An account without one (WeChat sign-in) sets " +
+          "its first password with its address: POST /api/v1/auth/email",
+      }),
     new_password: z.string().min(6, { error: "Password must be at least 6 characters" }).max(128),
   })
   .openapi("PasswordChangeRequest");

@@ -291,8 +291,14 @@ export async function loginAsGuest(deps: Deps, ip: string) {
 /**
  * WeChat login: the code is exchanged for an openid; a first login registers the user with
  * the same trial and credits as an email registration, in one statement.
+ *
+ * With `guest` (the caller's guest token), as register and login do (ADR 0062, ADR 0089): an
+ * openid no account has turns the guest into the WeChat account, keeping its id and rows; an
+ * openid that has an account signs into it, and the guest's rows move there as on a password
+ * login (the code proves the caller is that WeChat user). A guest a parallel login already
+ * upgraded signs into the account it became.
  */
-export async function loginWithWechat(deps: Deps, code: string, ip: string) {
+export async function loginWithWechat(deps: Deps, code: string, ip: string, guest?: GuestCaller) {
   if (!deps.wechat) throw unavailable("WeChat login is not configured");
   let identity: { openid: string; unionid?: string };
   try {
@@ -301,6 +307,10 @@ export async function loginWithWechat(deps: Deps, code: string, ip: string) {
     if (error instanceof WechatAuthError) throw unauthorized(error.message);
     deps.logger.warn("wechat exchange failed", { error: String(error) });
     throw unavailable("WeChat is unreachable, try again shortly");
+  }
+  if (guest) {
+    const session = await wechatGuestSignIn(deps, identity, ip, guest);
+    if (session) return session;
   }
   for (let attempt = 0; attempt < 2; attempt++) {
     const refresh = await newRefreshToken(deps);
@@ -323,6 +333,46 @@ export async function loginWithWechat(deps: Deps, code: string, ip: string) {
     if (state && state.status !== "active") throw forbidden("This account is disabled");
   }
   throw new ApiError(409, "Login is already in progress, try again");
+}
+
+/**
+ * The guest branch of a WeChat login: the guest becomes the openid's new account, or its rows
+ * move to the openid's existing account. Undefined: neither applies (the guest was upgraded
+ * meanwhile, by this openid or by a registration): a plain WeChat login follows.
+ */
+async function wechatGuestSignIn(
+  deps: Deps,
+  identity: { openid: string; unionid?: string },
+  ip: string,
+  guest: GuestCaller,
+): Promise<IssuedSession | undefined> {
+  const refresh = await newRefreshToken(deps);
+  try {
+    const row = await queries.wechatUpgradeGuest(deps.db, {
+      guestId: guest.userId,
+      openid: identity.openid,
+      unionid: identity.unionid ?? null,
+      plan: TRIAL_PLAN,
+      now: nowIso(deps),
+      refresh,
+      ip,
+    });
+    if (row) {
+      noteSessionEnded(deps, guest.sessionId);
+      return issue(deps, row, refresh);
+    }
+  } catch (error) {
+    // A parallel login gave the openid to another row first: it has an account now.
+    const taken =
+      pgErrorCode(error) === "23505" && pgConstraint(error) === "users_wechat_openid_key";
+    if (!taken) throw error;
+  }
+  const owner = await findWechatUserStatus(deps.db, { openid: identity.openid });
+  if (!owner || owner.id === guest.userId) return undefined;
+  if (owner.status !== "active") throw forbidden("This account is disabled");
+  const session = await openSession(deps, owner.id, "wechat_login", ip, guest);
+  noteSessionEnded(deps, guest.sessionId);
+  return session;
 }
 
 /**
@@ -351,12 +401,25 @@ export async function logout(deps: Deps, sessionId: string) {
 /** Changes the password and signs out every other session, in one statement. */
 export async function changePassword(
   deps: Deps,
-  auth: { userId: string; sessionId: string },
-  input: { old_password: string; new_password: string },
+  auth: { userId: string; sessionId: string; isGuest?: boolean },
+  input: { old_password?: string | undefined; new_password: string },
 ) {
   const user = await findActivePasswordHash(deps.db, { id: auth.userId });
   if (!user) throw unauthorized("Account is not active");
-  if (!user.password_hash) throw forbidden("This account has no password to change");
+  if (auth.isGuest) throw forbidden("Guests have no password; register first");
+  if (!user.password_hash) {
+    // A password alone signs nobody in: the first one comes with an address (ADR 0089).
+    throw forbidden(
+      "This account has no password yet: set the first one together with an e-mail address " +
+        "through POST /api/v1/auth/email",
+    );
+  }
+  if (input.old_password === undefined) {
+    throw validationError(
+      [{ loc: ["body", "old_password"], msg: "Enter your current password", type: "missing" }],
+      "Enter your current password",
+    );
+  }
   if (!(await deps.passwords.verify(user.password_hash, input.old_password))) {
     throw validationError(
       [

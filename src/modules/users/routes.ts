@@ -1,7 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { csrfSecurity, requireCsrf } from "../../http/csrf";
-import { csrfErrorResponses, unauthorized } from "../../http/errors";
+import {
+  csrfErrorResponses,
+  issueLocation,
+  unauthorized,
+  validationError,
+  zodIssues,
+} from "../../http/errors";
 import { createRouter } from "../../http/router";
 import { ProfilePatchBody } from "../auth/schemas";
 import { UpdatedUserSchema } from "./schemas";
@@ -26,12 +32,36 @@ const patchMeRoute = createRoute({
   },
 });
 
+/** Account fields a profile PATCH does not change, and where they do change (ADR 0089). */
+const ELSEWHERE: Record<string, string> = {
+  email:
+    "The e-mail address changes through POST /api/v1/auth/email ({new_email, password}); it takes effect once verified",
+  password: "The password changes through POST /api/v1/auth/password",
+};
+
 export function createUserRoutes() {
   const router = createRouter();
-  router.openapi(patchMeRoute, async (c) => {
-    const row = await updateProfile(c.get("deps"), c.get("auth").userId, c.req.valid("json"));
-    if (!row) throw unauthorized("Account is not active");
-    return c.json(toUserResponse(c.get("deps"), row), 200);
-  });
+  router.openapi(
+    patchMeRoute,
+    async (c) => {
+      const row = await updateProfile(c.get("deps"), c.get("auth").userId, c.req.valid("json"));
+      if (!row) throw unauthorized("Account is not active");
+      return c.json(toUserResponse(c.get("deps"), row), 200);
+    },
+    (result) => {
+      if (result.success) return;
+      const issues = zodIssues(result.target, result.error);
+      const moved = result.error.issues.flatMap((issue) =>
+        issue.code === "unrecognized_keys" ? issue.keys.filter((key) => key in ELSEWHERE) : [],
+      );
+      if (moved.length === 0) throw validationError(issues);
+      const pointers = moved.map((key) => ({
+        loc: [issueLocation(result.target), key],
+        msg: ELSEWHERE[key]!,
+        type: "unrecognized_keys",
+      }));
+      throw validationError([...pointers, ...issues], pointers[0]!.msg);
+    },
+  );
   return router;
 }

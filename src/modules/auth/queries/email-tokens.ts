@@ -29,7 +29,15 @@ const addressSet = (list: readonly string[]) =>
  */
 export async function issueEmailToken(
   db: Db,
-  p: { purpose: TokenPurpose; target: SQL; hash: string; now: string; expiresAt: string },
+  p: {
+    purpose: TokenPurpose;
+    target: SQL;
+    hash: string;
+    now: string;
+    expiresAt: string;
+    /** change_email of a password-less account: the first password's hash (ADR 0089). */
+    passwordHash?: string | null;
+  },
 ) {
   const at = sql`${p.now}::timestamptz`;
   const [row] = await queryRows<Pick<DbRow<typeof emailTokens>, "user_id" | "email">>(
@@ -40,8 +48,9 @@ export async function issueEmailToken(
         where ${t.userId} = target.id and ${t.purpose} = ${p.purpose} and ${t.usedAt} is null
           and ${t.expiresAt} > ${at}),
       issued as (
-        insert into ${e} (${columnNames([e.userId, e.purpose, e.tokenHash, e.email, e.expiresAt, e.createdAt])})
-        select id, ${p.purpose}, ${p.hash}, email, ${p.expiresAt}::timestamptz, ${at} from target
+        insert into ${e} (${columnNames([e.userId, e.purpose, e.tokenHash, e.email, e.passwordHash, e.expiresAt, e.createdAt])})
+        select id, ${p.purpose}, ${p.hash}, email, ${p.passwordHash ?? null}::text,
+          ${p.expiresAt}::timestamptz, ${at} from target
         returning ${col(e.userId)}, ${col(e.email)})
       select user_id, email from issued`,
   );
@@ -137,7 +146,9 @@ export async function useVerifyToken(db: Db, p: VerifyParams) {
 }
 
 /**
- * Uses a change_email token: the new address takes effect, verified; the account's other
+ * Uses a change_email token: the new address takes effect, verified, with the first password
+ * the token carries for an account that has none yet (ADR 0089; a token carrying one does
+ * nothing once the account has a password); the account's other
  * unused links stop working; every session but `keepSessionId` ends (as a first verification
  * does: the clicker holds the new mailbox, the requester holds the password); with (first
  * verification) the referral reward. Never the admin role, whatever the address (ADR 0084).
@@ -151,7 +162,9 @@ export async function useEmailChangeToken(db: Db, p: VerifyParams) {
         update ${e} ${t} set ${col(t.usedAt)} = ${at} from ${users} ${u}
         where ${t.tokenHash} = ${p.hash} and ${t.purpose} = 'change_email' and ${t.usedAt} is null
           and ${t.expiresAt} > ${at} and ${u.id} = ${t.userId} and ${u.status} = 'active'
-        returning ${t.userId}, ${t.email}, ${u.emailVerifiedAt} is null as first),
+          and (${t.passwordHash} is null or ${u.passwordHash} is null)
+        returning ${t.userId}, ${t.email}, ${t.passwordHash} as first_password,
+          ${u.emailVerifiedAt} is null as first),
       ${verifiedUserCte({
         name: "changed",
         at,

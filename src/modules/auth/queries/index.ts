@@ -32,6 +32,7 @@ import {
   guestUserCte,
   loggedInUserCte,
   registeredUserCtes,
+  wechatUpgradedGuestCte,
   wechatUserCtes,
 } from "../../users/queries/sign-in";
 
@@ -181,6 +182,30 @@ export async function wechatSignIn(
                  (select ${userCredits.balance} from ${userCredits}
                   where ${userCredits.userId} = u.id)) as credits
       from u`,
+  );
+  return row;
+}
+
+/**
+ * A WeChat login with the caller's guest token, for an openid no account has (ADR 0089): the
+ * guest becomes the WeChat account in place (same id, every row kept), gets the registration
+ * credits with their ledger row on top of its balance, its other sessions end, and the new
+ * session opens: all of it or none. Undefined: the guest is no longer an active guest, or the
+ * openid belongs to an account.
+ */
+export async function wechatUpgradeGuest(
+  db: Db,
+  p: Parameters<typeof wechatUpgradedGuestCte>[0] & { refresh: RefreshTokenRow; ip: string },
+) {
+  const at = sql`${p.now}::timestamptz`;
+  const [row] = await queryRows<UserRow>(
+    db,
+    sql`with ${wechatUpgradedGuestCte(p)},
+        ${signupBalance(sql`upgraded`, { credits: REGISTRATION_CREDITS, topUp: true, at })},
+        ${revokeTokensCte("guest_sessions", sql`(select id from upgraded)`, at)},
+        ${registrationGrant(sql`credits`)},
+        ${sessionAndUsage("upgraded", p.refresh, "wechat_login", p.ip)}
+      select upgraded.*, credits.balance as credits from upgraded, credits`,
   );
   return row;
 }

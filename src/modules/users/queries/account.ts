@@ -17,14 +17,14 @@ const u = alias(users, "u");
 /** The account fields the account flows check. */
 export type AccountRow = Pick<
   DbRow<typeof users>,
-  "id" | "email" | "email_verified_at" | "password_hash" | "is_guest" | "status"
+  "id" | "email" | "email_verified_at" | "password_hash" | "is_guest" | "status" | "wechat_openid"
 >;
 
 export async function getAccount(db: Db, { id }: { id: string }) {
   const [row] = await queryRows<AccountRow>(
     db,
     sql`select ${users.id}, ${users.email}, ${users.emailVerifiedAt}, ${users.passwordHash},
-          ${users.isGuest}, ${users.status}
+          ${users.isGuest}, ${users.status}, ${users.wechatOpenid}
         from ${users} where ${users.id} = ${id}`,
   );
   return row;
@@ -57,7 +57,8 @@ export const mailTargets = {
 
 /**
  * A verification's UPDATE of the users row as CTE `name`, from CTE `tok` (user_id and, with
- * `newEmail`, email: the changed address): verified now, plus `extraSets` (the referral
+ * `newEmail`, email: the changed address, and first_password: the first password's hash of a
+ * password-less account, or null, ADR 0089): verified now, plus `extraSets` (the referral
  * reward's SET items over alias `u`). Returns id, referred_by, plan, plan_expires_at, plus
  * `returning`. It never changes the role: a click on a link proves the mailbox, not who holds
  * the account's password and sessions (ADR 0084); the ADMIN_EMAILS bootstrap rides on a
@@ -72,7 +73,7 @@ export function verifiedUserCte(p: {
   returning?: SQL;
 }): SQL {
   return sql`${sql.raw(p.name)} as (
-      update ${users} ${u} set ${p.newEmail ? sql`${col(u.email)} = tok.email, ` : sql``}${col(u.emailVerifiedAt)} = ${p.at},
+      update ${users} ${u} set ${p.newEmail ? sql`${col(u.email)} = tok.email, ${col(u.passwordHash)} = coalesce(tok.first_password, ${u.passwordHash}), ` : sql``}${col(u.emailVerifiedAt)} = ${p.at},
         ${col(u.updatedAt)} = ${p.at},
         ${p.extraSets}
       from tok where ${u.id} = tok.user_id${p.onlyUnverified ? sql` and ${u.emailVerifiedAt} is null` : sql``}

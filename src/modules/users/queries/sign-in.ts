@@ -315,11 +315,41 @@ export function wechatUserCtes(p: {
     u as (select * from ins union all select * from existing)`;
 }
 
-/** The status of the account a WeChat openid belongs to. */
+/**
+ * CTE `upgraded` of a WeChat login that carries a guest token (ADR 0089): the active guest
+ * `guestId` becomes the WeChat account (openid, trial, no longer a guest) in place, so its id
+ * and every row it made stay; only while no account has the openid. Empty otherwise (a parallel
+ * login took the guest or the openid first; an openid committed meanwhile is a unique violation
+ * on users_wechat_openid_key).
+ */
+export function wechatUpgradedGuestCte(p: {
+  guestId: string;
+  openid: string;
+  unionid: string | null;
+  plan: string;
+  now: string;
+}): SQL {
+  const at = sql`${p.now}::timestamptz`;
+  const g = alias(users, "g");
+  const w = alias(users, "w");
+  return sql`upgraded as (
+      update ${users} ${g} set ${col(g.wechatOpenid)} = ${p.openid},
+        ${col(g.wechatUnionid)} = ${p.unionid}::text,
+        ${col(g.name)} = case when ${g.name} is null or ${g.name} = 'Guest' then 'WeChat user'
+          else ${g.name} end,
+        ${col(g.isGuest)} = false, ${col(g.plan)} = ${p.plan},
+        ${col(g.planExpiresAt)} = ${trialEnds(p.now)}, ${col(g.trialEndsAt)} = ${trialEnds(p.now)},
+        ${col(g.lastLoginAt)} = ${at}, ${col(g.updatedAt)} = ${at}
+      where ${g.id} = ${p.guestId}::uuid and ${g.isGuest} and ${g.status} = 'active'
+        and not exists (select 1 from ${users} ${w} where ${w.wechatOpenid} = ${p.openid})
+      returning *)`;
+}
+
+/** The account a WeChat openid belongs to: its id and status. */
 export async function findWechatUserStatus(db: Db, { openid }: { openid: string }) {
-  const [row] = await queryRows<Pick<DbRow<typeof users>, "status">>(
+  const [row] = await queryRows<Pick<DbRow<typeof users>, "id" | "status">>(
     db,
-    sql`select ${users.status} from ${users} where ${users.wechatOpenid} = ${openid}`,
+    sql`select ${users.id}, ${users.status} from ${users} where ${users.wechatOpenid} = ${openid}`,
   );
   return row;
 }
