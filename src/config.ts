@@ -199,6 +199,16 @@ export const configSchema = z.object({
     .transform((s) => s.trim())
     .pipe(z.union([z.enum(["", "off"]), z.url({ error: "must be a URL or off" })])),
   /**
+   * Second rates source, speaking the ExchangeRate-API open-access protocol (`GET
+   * {url}/v6/latest/EUR`, ~160 currencies, no key); `off` disables it. Unset: its public host
+   * (DEFAULT_RATES_WIDE_API_URL), except under APP_ENV=test. After parsing: the URL, or "".
+   */
+  RATES_WIDE_API_URL: z
+    .string()
+    .default("")
+    .transform((s) => s.trim())
+    .pipe(z.union([z.enum(["", "off"]), z.url({ error: "must be a URL or off" })])),
+  /**
    * QStash (Upstash) for background jobs: with a token, agent runs are published to
    * `${PUBLIC_BASE_URL}/api/v1/jobs/agent-run`; without one they run in-process. The signing keys
    * verify deliveries on POST /api/v1/jobs/:name (unset: that route answers 503).
@@ -278,6 +288,11 @@ export function parseConfig(input: ConfigInput): Config {
     );
   }
   result.data.RATES_API_URL = ratesApiUrl(result.data);
+  result.data.RATES_WIDE_API_URL = sourceUrl(
+    result.data.APP_ENV,
+    result.data.RATES_WIDE_API_URL,
+    DEFAULT_RATES_WIDE_API_URL,
+  );
   const problems: string[] = [];
   // A mail provider without a sender would fail on every mail, long after start-up.
   if ((result.data.SMTP_URL || result.data.MAIL_API_KEY) && !result.data.MAIL_FROM) {
@@ -295,12 +310,20 @@ export function parseConfig(input: ConfigInput): Config {
 /** The public ECB euro reference rates, republished by the Frankfurter API (no key). */
 export const DEFAULT_RATES_API_URL = "https://api.frankfurter.dev/v1";
 
+/** The public open-access host of the second rates source (~160 currencies, no key). */
+export const DEFAULT_RATES_WIDE_API_URL = "https://open.er-api.com";
+
 /** RATES_API_URL as the service uses it: the URL to refresh from, or "" when refreshing is off. */
 function ratesApiUrl(config: Pick<Config, "APP_ENV" | "RATES_API_URL">): string {
-  if (config.RATES_API_URL === "off") return "";
-  if (config.RATES_API_URL !== "") return config.RATES_API_URL;
+  return sourceUrl(config.APP_ENV, config.RATES_API_URL, DEFAULT_RATES_API_URL);
+}
+
+/** A rates source setting as used: `off` is "", unset is the default (none under test). */
+function sourceUrl(env: Config["APP_ENV"], value: string, fallback: string): string {
+  if (value === "off") return "";
+  if (value !== "") return value;
   // Tests never reach the public internet unless they say so.
-  return config.APP_ENV === "test" ? "" : DEFAULT_RATES_API_URL;
+  return env === "test" ? "" : fallback;
 }
 
 const SECRET_SETTINGS = ["JWT_SECRET", "CSRF_SECRET", "APP_ENCRYPTION_KEY"] as const;
@@ -315,6 +338,7 @@ export const JUDGED_SECRET_SETTINGS = [...SECRET_SETTINGS, ...OPTIONAL_SECRET_SE
 const PROVIDER_URL_SETTINGS = [
   "PAYMENT_GATEWAY_URL",
   "RATES_API_URL",
+  "RATES_WIDE_API_URL",
   "MAIL_API_URL",
   "QSTASH_URL",
   "PDF_FONT_URL",

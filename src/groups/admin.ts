@@ -3,6 +3,7 @@ import { createAdminRoutes } from "../modules/admin/routes";
 import { createAiAdminRoutes } from "../modules/ai-admin/routes";
 import { createCreditAdminRoutes } from "../modules/credits/admin-routes";
 import { createSearchProviderAdminRoutes } from "../modules/discovery/admin-routes";
+import { createExchangeAdminRoutes } from "../modules/exchange/admin-routes";
 import { createGrowthAdminRoutes } from "../modules/growth/admin-routes";
 import { createPaymentAdminRoutes } from "../modules/payments/admin-routes";
 
@@ -14,4 +15,5 @@ export const adminRoutes = (): AppRouter[] => [
   createGrowthAdminRoutes(),
   createAiAdminRoutes(),
   createSearchProviderAdminRoutes(),
+  createExchangeAdminRoutes(),
 ];

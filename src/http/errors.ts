@@ -44,7 +44,6 @@ export const ERROR_CODES = [
   "validation_failed",
   "unknown_currency",
   "no_exchange_rate",
-  "no_exchange_rate",
   "rate_limited",
   "internal_error",
   "service_unavailable",

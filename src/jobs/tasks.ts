@@ -7,7 +7,7 @@ import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";
 import { expireDueCredits } from "../modules/credits/service";
 import { notifyCustomerReminders } from "../modules/customers/reminders";
 import { sweepDiscoveryJobs } from "../modules/discovery/jobs";
-import { refreshExchangeRates } from "../modules/exchange/service";
+import { scheduledRatesRefresh } from "../modules/exchange/service";
 import { purgeExpiredNonces } from "../modules/payments/queries/nonce-cleanup";
 import { grantRunningAllowances } from "../modules/payments/queries/subscription-allowances";
 import { expirePendingOrders } from "../modules/payments/service/orders";
@@ -69,8 +69,9 @@ const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {
   grantAllowances: grantSubscriptionAllowances,
   purgeExpired,
   customerReminders: notifyCustomerReminders,
-  // Without a configured provider this reports `skipped`; the stored rates stay.
-  refreshRates: (deps) => refreshExchangeRates(deps),
+  // Every configured source (ECB, then the wide one); one without a URL reports `skipped`, a
+  // failed one fails the run after the other ran. The stored rates stay.
+  refreshRates: scheduledRatesRefresh,
 };
 
 export interface TaskOutcome {

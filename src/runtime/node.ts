@@ -5,6 +5,7 @@ import { ConfigError, parseConfig } from "../config";
 import { buildDeps } from "../deps";
 import { provideDocsBundle } from "../http/api-docs";
 import { pendingMail } from "../modules/account/service";
+import { refreshStaleRatesAtStart } from "../modules/exchange/service";
 import { recoverInstanceWork } from "../modules/inflight/recovery";
 import { provideCjkFont } from "../modules/quotations/pdf-font";
 import { createNodeRuntime } from "./node/adapters";
@@ -31,6 +32,9 @@ async function main() {
 
   // Scheduled jobs in-process (SCHEDULER_ENABLED, on by default); Workers use cron triggers.
   const scheduler: Scheduler | null = config.SCHEDULER_ENABLED ? startScheduler(deps) : null;
+  // Rates older than yesterday are refreshed beside the first requests, never before them:
+  // each fetch is bounded (5 s) and a failure leaves the stored rates (docs/adr/0090).
+  const startupRates = config.SCHEDULER_ENABLED ? refreshStaleRatesAtStart(deps) : null;
 
   const server = createServer(createNodeListener(getRequestListener(app.fetch)));
   server.on("clientError", answerClientError);
@@ -56,7 +60,7 @@ async function main() {
     server.close(async () => {
       // A task still running finishes before the database it uses is closed.
       // Mails already accepted by a request (verification, reset) go out before exit.
-      await Promise.all([scheduler?.stop(), pendingMail()]);
+      await Promise.all([scheduler?.stop(), pendingMail(), startupRates]);
       deps.work.stop();
       await Promise.allSettled([
         deps.limiter.close?.(),

@@ -84,13 +84,15 @@ describe("refresh from the configured source", () => {
     ]);
     const res = await rates();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    expect(res.body).toMatchObject({
       base: "EUR",
       date: "2026-11-20",
       source: "ECB",
       snapshot: false,
       rates: { CNY: "7.4613", JPY: "161.23", USD: "1.0512" },
+      quotes: { CNY: { source: "ECB", date: "2026-11-20" } },
     });
+    expect(Object.keys(res.body)).toContain("age_days");
   });
 
   it("runs as the daily scheduled task", async () => {
@@ -99,7 +101,11 @@ describe("refresh from the configured source", () => {
     expect(outcome).toMatchObject({
       task: "refreshRates",
       ok: true,
-      result: { status: "refreshed", date: "2026-11-23", written: 3 },
+      // Every source; the wide one is not configured here.
+      result: {
+        ecb: { status: "refreshed", date: "2026-11-23", written: 3 },
+        wide: { status: "skipped", reason: "not_configured" },
+      },
     });
     expect((await rates()).body).toMatchObject({ date: "2026-11-23", snapshot: false });
   });

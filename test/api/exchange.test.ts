@@ -11,6 +11,10 @@ import { startFakeFrankfurter } from "../fakes/frankfurter";
 import { call, registerUser } from "../support/client";
 import { createTestContext } from "../support/harness";
 
+/** Whole days from a rate's date to today (UTC), as conversions say it (`age_days`). */
+const ageOf = (date: string) =>
+  Math.round((Date.parse(new Date().toISOString().slice(0, 10)) - Date.parse(date)) / 86_400_000);
+
 const ctx = await createTestContext();
 const { app, deps } = ctx;
 const fake = await startFakeFrankfurter();
@@ -180,6 +184,7 @@ describe("exchange rates", () => {
       result: expectedResult("100", rate, 2),
       date: "2024-01-04",
       source: "ECB (snapshot)",
+      age_days: ageOf("2024-01-04"),
     });
     expect(res.body.result).toBe("715.15");
 
@@ -270,12 +275,15 @@ describe("refresh from the rates provider", () => {
     expect(await countRates()).toBe(before + 4);
 
     const rates = await get("/api/v1/exchange/rates?base=EUR");
+    const day = { source: "ECB", date: "2024-01-05", age_days: ageOf("2024-01-05") };
     expect(rates.body).toEqual({
       base: "EUR",
       date: "2024-01-05",
       source: "ECB",
+      age_days: ageOf("2024-01-05"),
       snapshot: false,
       rates: { CNY: "7.8", GBP: "0.8625", JPY: "162.5", USD: "1.25" },
+      quotes: { CNY: day, GBP: day, JPY: day, USD: day },
     });
 
     // A corrected publication replaces only the rate that changed.

@@ -17,7 +17,11 @@ const ctx = await createTestContext();
 const { app } = ctx;
 provideCjkFont(nodeCjkFont);
 
-const SNAPSHOT = { date: "2024-01-04", source: "ECB (snapshot)" };
+/** Whole days from a rate's date to today (UTC), as the API adds it to each frozen rate. */
+const ageOf = (date: string) =>
+  Math.round((Date.parse(new Date().toISOString().slice(0, 10)) - Date.parse(date)) / 86_400_000);
+const STORED_SNAPSHOT = { date: "2024-01-04", source: "ECB (snapshot)" };
+const SNAPSHOT = { ...STORED_SNAPSHOT, age_days: ageOf("2024-01-04") };
 // 7.8330 / 1.0953 = 7.151465351958...; 12 significant digits, half-even.
 const USD_CNY = "7.15146535196";
 // 157.91 / 1: EUR is the base.
@@ -169,7 +173,8 @@ describe("quotations priced in another currency than their products", () => {
       typeof row!.exchange_rates === "string"
         ? JSON.parse(row!.exchange_rates)
         : row!.exchange_rates;
-    expect(stored).toEqual([{ from: "USD", to: "CNY", rate: USD_CNY, ...SNAPSHOT }]);
+    // Stored as frozen: the age is the API's, computed when the quotation is read.
+    expect(stored).toEqual([{ from: "USD", to: "CNY", rate: USD_CNY, ...STORED_SNAPSHOT }]);
     expect((await api(`/api/v1/quotations/${q.id}`)).body).toEqual(q);
 
     // Buyers read the rate to 6 significant digits with its source and day (the exact one
@@ -349,7 +354,14 @@ describe("quotations priced in another currency than their products", () => {
       9290, 118_500,
     ]);
     expect(mixed.body.exchange_rates).toEqual([
-      { from: "EUR", to: "CNY", rate: "7.9", date: "2024-02-01", source: "ECB" },
+      {
+        from: "EUR",
+        to: "CNY",
+        rate: "7.9",
+        date: "2024-02-01",
+        source: "ECB",
+        age_days: ageOf("2024-02-01"),
+      },
       { from: "USD", to: "CNY", rate: USD_CNY, ...SNAPSHOT },
     ]);
 
@@ -362,7 +374,14 @@ describe("quotations priced in another currency than their products", () => {
     expect(repriced.body.items[0].unit_price).toBe(9329);
     expect(repriced.body).toMatchObject({ subtotal: 1_865_800, total: 1_865_800 });
     expect(repriced.body.exchange_rates).toEqual([
-      { from: "USD", to: "CNY", rate: "7.18181818182", date: "2024-02-01", source: "ECB" },
+      {
+        from: "USD",
+        to: "CNY",
+        rate: "7.18181818182",
+        date: "2024-02-01",
+        source: "ECB",
+        age_days: ageOf("2024-02-01"),
+      },
     ]);
     expect((await api(`/api/v1/quotations/${q.id}`)).body).toEqual(repriced.body);
     expect(await sheetLines(user, q.id)).toContain(

@@ -19,6 +19,8 @@ export interface FakeFrankfurter {
   /** Publishes (or replaces) a day's EUR-based rates, decimal strings as the ECB prints them. */
   publish(date: string, rates: Record<string, string>): void;
   fail(mode: FakeFrankfurterFailure): void;
+  /** Forgets every published day (a test starting from nothing published). */
+  clear(): void;
   /** Path and query of every request received. */
   requests: URL[];
   close(): Promise<void>;
@@ -91,6 +93,9 @@ export async function startFakeFrankfurter(): Promise<FakeFrankfurter> {
     },
     fail(mode) {
       failure = mode;
+    },
+    clear() {
+      days.clear();
     },
     close() {
       return new Promise<void>((resolve, reject) => {

@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../db/client";
 import { exchangeRates } from "../../db/schema";
 import { col, columnNames, type DbRow } from "../../db/sql";
+import { type Actor, auditCte } from "../admin/queries/audit";
 
 const xr = exchangeRates;
 const r = alias(exchangeRates, "r");
@@ -28,83 +29,106 @@ function crossRateSql(n: SQL, d: SQL, digits: number): SQL {
   return sql`trim_scale(${halfEvenSql(n, d, scale)})`;
 }
 
-/**
- * The EUR rates the service answers with: the newest date; on one date a provider's own rows
- * win over the shipped snapshot (`snapshotSource`). `eur` has one row per currency, EUR itself
- * included as 1.
- */
-const eurRatesCte = (snapshotSource: string) => sql`pick as (
-    select ${xr.date}, ${xr.source} from ${xr} where ${xr.base} = 'EUR'
-    order by ${xr.date} desc, (${xr.source} = ${snapshotSource}) asc, ${xr.source} asc limit 1),
-  eur as (
-    select ${r.quote}, ${r.rate} from ${xr} ${r} join pick p
-      on ${r.base} = 'EUR' and ${r.date} = p.date and ${r.source} = p.source
-    union all select 'EUR', 1::numeric from pick)`;
+/** Which stored set a row belongs to: the ECB's (refreshed or shipped), the wide source's, a manual rate. */
+export type RateSetName = "ecb" | "wide" | "manual";
+
+export interface StoredRateRow {
+  set: RateSetName;
+  base: string;
+  quote: string;
+  rate: string;
+  date: string;
+  source: string;
+}
 
 /**
- * Every currency's rate against `base` on the newest date, exact to `digits` significant
- * digits, one row per quote (ordered); a single row with a null quote when `base` is unknown,
- * none when no rates are loaded.
+ * Every rate the service may answer with, in one read: the ECB set of the newest day (on one
+ * day a refreshed set wins over the shipped snapshot), the wide source's newest day, and each
+ * currency's manual rate (the last one set, should two PUTs have raced).
  */
-export function crossRates(
+export function storedRateSets(
   db: Db,
-  params: { base: string; snapshotSource: string; digits: number },
+  params: { ecbSource: string; snapshotSource: string; wideSource: string; manualSource: string },
 ) {
-  const { base } = params;
-  return queryRows<
-    Pick<DbRow<typeof exchangeRates>, "date" | "source"> & {
-      quote: DbRow<typeof exchangeRates>["quote"] | null;
-      rate: string | null;
-    }
-  >(
+  const { ecbSource, snapshotSource, wideSource, manualSource } = params;
+  const day = (set: RateSetName, where: SQL, order: SQL) => sql`select ${set}::text as set,
+      ${r.base}, ${r.quote}, trim_scale(${r.rate})::text as rate, ${r.date}::text as date, ${r.source}
+    from ${xr} ${r} join (select ${xr.date}, ${xr.source} from ${xr}
+      where ${xr.base} = 'EUR' and ${where} order by ${xr.date} desc, ${order} limit 1) p
+    on ${r.base} = 'EUR' and ${r.date} = p.date and ${r.source} = p.source`;
+  return queryRows<StoredRateRow>(
     db,
-    sql`with ${eurRatesCte(params.snapshotSource)},
-      b as (select rate from eur where quote = ${base})
-      select p.date::text as date, p.source, q.quote, q.rate
-      from pick p left join (
-        select e.quote, ${crossRateSql(sql`e.rate`, sql`b.rate`, params.digits)}::text as rate
-        from eur e cross join b where e.quote <> ${base}) q on true
-      order by q.quote`,
+    sql`${day("ecb", sql`${xr.source} in (${ecbSource}, ${snapshotSource})`, sql`(${xr.source} = ${snapshotSource}) asc`)}
+      union all ${day("wide", sql`${xr.source} = ${wideSource}`, sql`${xr.source}`)}
+      union all select * from (select distinct on (${xr.quote}) 'manual'::text as set, ${xr.base},
+          ${xr.quote}, trim_scale(${xr.rate})::text as rate, ${xr.date}::text as date, ${xr.source}
+        from ${xr} where ${xr.source} = ${manualSource}
+        order by ${xr.quote}, ${xr.fetchedAt} desc, ${xr.date} desc) m`,
   );
 }
 
 /**
- * `amount` of `from` in `to` on the newest date: the cross rate to `digits` significant digits
- * and the result rounded half-even to `decimals`; undefined when no rates are loaded.
+ * One cross rate's inputs: rate = (nf x ne) / (df x de), each a positive decimal string.
+ * (`f` a manual factor, `e` a set's EUR rate; "1" when absent.)
+ */
+export interface RateTerms {
+  quote: string;
+  nf: string;
+  ne: string;
+  df: string;
+  de: string;
+}
+
+const termsSql = (t: RateTerms) => ({
+  n: sql`(${t.nf}::numeric * ${t.ne}::numeric)`,
+  d: sql`(${t.df}::numeric * ${t.de}::numeric)`,
+});
+
+/** Each quote's cross rate, exact to `digits` significant digits, in one statement. */
+export function crossRatesOf(db: Db, params: { terms: RateTerms[]; digits: number }) {
+  if (params.terms.length === 0) return Promise.resolve([]);
+  const values = sql.join(
+    params.terms.map((t) => {
+      const { n, d } = termsSql(t);
+      return sql`(${t.quote}::text, ${n}, ${d})`;
+    }),
+    sql`, `,
+  );
+  return queryRows<{ quote: string; rate: string }>(
+    db,
+    sql`select v.quote, ${crossRateSql(sql`v.n`, sql`v.d`, params.digits)}::text as rate
+      from (values ${values}) v(quote, n, d) order by v.quote`,
+  );
+}
+
+/**
+ * `amount` at the cross rate of `terms` (to `digits` significant digits), the result rounded
+ * half-even to `decimals`.
  */
 export async function convertAmount(
   db: Db,
-  params: {
-    amount: string;
-    from: string;
-    to: string;
-    decimals: number;
-    snapshotSource: string;
-    digits: number;
-  },
+  params: { amount: string; terms: RateTerms; decimals: number; digits: number },
 ) {
   const { amount, decimals } = params;
-  const [row] = await queryRows<
-    Pick<DbRow<typeof exchangeRates>, "date" | "source"> & {
-      from_known: boolean;
-      to_known: boolean;
-      rate: string | null;
-      result: string | null;
-    }
-  >(
+  const { n, d } = termsSql(params.terms);
+  const [row] = await queryRows<{ rate: string; result: string }>(
     db,
-    sql`with ${eurRatesCte(params.snapshotSource)},
-      f as (select rate from eur where quote = ${params.from}),
-      t as (select rate from eur where quote = ${params.to}),
-      x as (select ${crossRateSql(sql`t.rate`, sql`f.rate`, params.digits)} as rate from f cross join t)
-      select p.date::text as date, p.source,
-        exists (select 1 from f) as from_known, exists (select 1 from t) as to_known,
-        x.rate::text as rate,
+    sql`select x.rate::text as rate,
         round(${halfEvenSql(sql`${amount}::numeric * x.rate`, sql`1`, sql.raw(String(decimals)))},
           ${sql.raw(String(decimals))})::text as result
-      from pick p left join x on true`,
+      from (select ${crossRateSql(n, d, params.digits)} as rate) x`,
   );
-  return row;
+  return row!;
+}
+
+/** The newest day stored under `source` (EUR-based), or null. */
+export async function newestDay(db: Db, params: { source: string }) {
+  const [row] = await queryRows<{ date: string | null }>(
+    db,
+    sql`select max(${xr.date})::text as date from ${xr}
+      where ${xr.base} = 'EUR' and ${xr.source} = ${params.source}`,
+  );
+  return row?.date ?? null;
 }
 
 /**
@@ -131,5 +155,114 @@ export function upsertEurRates(
         set ${col(xr.rate)} = excluded.rate, ${col(xr.fetchedAt)} = excluded.fetched_at
         where ${xr.rate} <> excluded.rate
       returning ${xr.quote}`,
+  );
+}
+
+export interface ManualRateRow {
+  currency: string;
+  base: string;
+  rate: string;
+  date: string;
+  updated_at: string;
+}
+
+const manualSide = (row: string) =>
+  sql.raw(`case when ${row} is null then null else jsonb_build_object('base', ${row}.base,
+    'rate', ${row}.rate, 'date', ${row}.date) end`);
+
+/**
+ * Sets `currency`'s manual rate (1 `base` = `rate` units of it, dated `date`), replacing any
+ * other, with its audit row (the rate before and after) in the same statement.
+ */
+export async function putManualRate(
+  db: Db,
+  params: {
+    actor: Actor;
+    currency: string;
+    base: string;
+    rate: string;
+    date: string;
+    now: string;
+    source: string;
+  },
+) {
+  const { actor, currency, base, rate, date, now, source } = params;
+  const cols = [xr.base, xr.quote, xr.date, xr.source, xr.rate, xr.fetchedAt];
+  const [row] = await queryRows<ManualRateRow>(
+    db,
+    sql`with old as (
+        select ${xr.base} as base, trim_scale(${xr.rate})::text as rate, ${xr.date}::text as date from ${xr}
+        where ${xr.source} = ${source} and ${xr.quote} = ${currency}
+        order by ${xr.fetchedAt} desc, ${xr.date} desc limit 1),
+      gone as (
+        delete from ${xr} where ${xr.source} = ${source} and ${xr.quote} = ${currency}
+          and (${xr.base}, ${xr.date}) <> (${base}::text, ${date}::date)),
+      w as (
+        insert into ${xr} (${columnNames(cols)})
+        values (${base}, ${currency}, ${date}::date, ${source}, ${rate}::numeric, ${now}::timestamptz)
+        on conflict (${columnNames([xr.base, xr.quote, xr.date, xr.source])}) do update
+          set ${col(xr.rate)} = excluded.rate, ${col(xr.fetchedAt)} = excluded.fetched_at
+        returning ${xr.quote} as currency, ${xr.base} as base, trim_scale(${xr.rate})::text as rate,
+          ${xr.date}::text as date, ${xr.fetchedAt} as updated_at),
+      ${auditCte(actor, {
+        action: "exchange_rate.put",
+        target: "exchange_rate",
+        rows: sql`(select w.currency as id, (select to_jsonb(o) from old o) as before_row,
+          jsonb_build_object('base', w.base, 'rate', w.rate, 'date', w.date) as after_row from w)`,
+        kind: "custom",
+        before: sql`r.before_row`,
+        after: sql`r.after_row`,
+        fields: ["base", "rate", "date"],
+        at: sql`${now}::timestamptz`,
+      })}
+      select currency, base, rate, date, updated_at from w`,
+  );
+  return row!;
+}
+
+/** Removes `currency`'s manual rate with its audit row; undefined when it had none. */
+export async function deleteManualRate(
+  db: Db,
+  params: { actor: Actor; currency: string; now: string; source: string },
+) {
+  const { actor, currency, now, source } = params;
+  const [row] = await queryRows<{ currency: string }>(
+    db,
+    sql`with d as (
+        delete from ${xr} where ${xr.source} = ${source} and ${xr.quote} = ${currency}
+        returning ${xr.quote} as currency, ${xr.base} as base, trim_scale(${xr.rate})::text as rate,
+          ${xr.date}::text as date, ${xr.fetchedAt} as fetched_at),
+      last as (select * from d order by fetched_at desc, date desc limit 1),
+      ${auditCte(actor, {
+        action: "exchange_rate.delete",
+        target: "exchange_rate",
+        rows: sql`(select l.currency as id, ${manualSide("l")} as before_row from last l)`,
+        kind: "custom",
+        before: sql`r.before_row`,
+        after: sql`null::jsonb`,
+        fields: ["base", "rate", "date"],
+        at: sql`${now}::timestamptz`,
+      })}
+      select currency from last`,
+  );
+  return row;
+}
+
+/** The audit row of an admin's refresh: what each source did. */
+export async function auditRefresh(
+  db: Db,
+  params: { actor: Actor; outcome: Record<string, unknown>; now: string },
+) {
+  await queryRows(
+    db,
+    sql`with ${auditCte(params.actor, {
+      action: "exchange_rates.refresh",
+      target: "exchange_rates",
+      rows: sql`(select 'all'::text as id, ${JSON.stringify(params.outcome)}::jsonb as outcome)`,
+      kind: "custom",
+      after: sql`r.outcome`,
+      fields: Object.keys(params.outcome),
+      at: sql`${params.now}::timestamptz`,
+    })} select 1 as done`,
   );
 }

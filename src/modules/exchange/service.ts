@@ -1,7 +1,16 @@
-import { unavailable, validationError } from "../../http/errors";
+import { notFound, unavailable, validationError } from "../../http/errors";
+import { iso } from "../../lib/clock";
 import type { Deps } from "../../ports";
-import { ratesClientFromEnv } from "../../providers/rates";
-import { RATES_SOURCE_ECB, type RatesClient } from "../../providers/rates/frankfurter";
+import { ratesClientFromEnv, wideRatesClientFromEnv } from "../../providers/rates";
+import { RATES_SOURCE_EXCHANGERATE_API } from "../../providers/rates/exchangerate-api";
+import {
+  RATES_SOURCE_ECB,
+  type RatesClient,
+  RatesRequestError,
+  RatesUnavailableError,
+} from "../../providers/rates/frankfurter";
+import type { Actor } from "../admin/queries/audit";
+import { ageInDays } from "./age";
 import * as queries from "./queries";
 import { RATES_SNAPSHOT, SNAPSHOT_SOURCE } from "./snapshot";
 
@@ -56,13 +65,32 @@ const AMOUNT_RE = /^(0|[1-9]\d{0,14})(\.\d{1,8})?$/;
 /** What the rates table accepts exactly (numeric(24,12)); anything else would be rounded. */
 const STORED_RATE_RE = /^(0|[1-9]\d{0,11})(\.\d{1,12})?$/;
 
+/**
+ * The ECB answers a pair it covers unless the wide source's day is more than this many days
+ * newer (a weekend plus Easter's two closing days is 4): ECB for its ~30 currencies, the wide
+ * source for the rest and for every pair once the ECB's set is stale (docs/adr/0090).
+ */
+const ECB_GRACE_DAYS = 4;
+
+/** `source` of a rate an admin set (PUT /api/v1/admin/exchange-rates/:currency). */
+export const MANUAL_SOURCE = "manual";
+
+/** Where one quote's rate came from and how old it is. */
+export interface RateProvenance {
+  source: string;
+  date: string;
+  age_days: number;
+}
+
 export interface RatesResult {
   base: string;
   date: string;
   source: string;
+  age_days: number;
   /** True when the shipped snapshot answered: no refresh has brought a newer day. */
   snapshot: boolean;
   rates: Record<string, string>;
+  quotes: Record<string, RateProvenance>;
 }
 
 export interface Conversion {
@@ -73,6 +101,7 @@ export interface Conversion {
   result: string;
   date: string;
   source: string;
+  age_days: number;
 }
 
 const noRates = () =>
@@ -80,27 +109,154 @@ const noRates = () =>
     "No exchange rates are available yet: no rates provider has been refreshed and no snapshot is loaded",
   );
 
-const unknownCurrency = (field: string) =>
-  validationError([{ loc: ["query", field], msg: "Unknown currency", type: "unknown_currency" }]);
+/** A known currency no source and no manual rate covers: 422 `no_exchange_rate`, never a 500. */
+const noRateFor = (field: string, currency: string) =>
+  validationError(
+    [
+      {
+        loc: ["query", field],
+        msg: `No exchange rate for ${currency} from any source; an admin can set one (PUT /api/v1/admin/exchange-rates/${currency})`,
+        type: "no_exchange_rate",
+      },
+    ],
+    `No exchange rate for ${currency}`,
+    "no_exchange_rate",
+  );
 
-/** Rates of the newest date for `base`, every other currency as quote, exact to 12 digits. */
-export async function getRates(deps: Deps, base: string): Promise<RatesResult> {
-  const rows = await queries.crossRates(deps.db, {
-    base,
+interface RateSet {
+  source: string;
+  date: string;
+  /** Quote -> EUR rate, EUR itself included as "1". */
+  rates: Map<string, string>;
+}
+
+interface StoredManual {
+  base: string;
+  rate: string;
+  date: string;
+}
+
+interface RateBook {
+  ecb: RateSet | null;
+  wide: RateSet | null;
+  manual: Map<string, StoredManual>;
+}
+
+async function loadRateBook(deps: Pick<Deps, "db">): Promise<RateBook> {
+  const rows = await queries.storedRateSets(deps.db, {
+    ecbSource: RATES_SOURCE_ECB,
     snapshotSource: SNAPSHOT_SOURCE,
-    digits: RATE_SIGNIFICANT_DIGITS,
+    wideSource: RATES_SOURCE_EXCHANGERATE_API,
+    manualSource: MANUAL_SOURCE,
   });
-  const first = rows[0];
-  if (!first) throw noRates();
-  if (first.quote === null) throw unknownCurrency("base");
+  const book: RateBook = { ecb: null, wide: null, manual: new Map() };
+  for (const row of rows) {
+    if (row.set === "manual") {
+      book.manual.set(row.quote, { base: row.base, rate: row.rate, date: row.date });
+      continue;
+    }
+    book[row.set] ??= { source: row.source, date: row.date, rates: new Map([["EUR", "1"]]) };
+    book[row.set]!.rates.set(row.quote, row.rate);
+  }
+  return book;
+}
+
+const daysBetween = (older: string, newer: string) =>
+  Math.round((Date.parse(newer) - Date.parse(older)) / 86_400_000);
+
+/** The set that answers the pair `a`/`b` (ECB first, within its grace), or null. */
+function setFor(book: RateBook, a: string, b: string): RateSet | null {
+  const covers = (set: RateSet | null): set is RateSet =>
+    set !== null && [a, b].every((c) => set.rates.has(c));
+  const { ecb, wide } = book;
+  if (covers(ecb) && !(covers(wide) && daysBetween(ecb.date, wide.date) > ECB_GRACE_DAYS)) {
+    return ecb;
+  }
+  return covers(wide) ? wide : covers(ecb) ? ecb : null;
+}
+
+/** A currency any set or manual rate covers. */
+const known = (book: RateBook, c: string) =>
+  book.manual.has(c) || !!book.ecb?.rates.has(c) || !!book.wide?.rates.has(c);
+
+type PairTerms =
+  | { ok: true; terms: Omit<queries.RateTerms, "quote">; source: string; date: string }
+  | { ok: false; missing: "from" | "to" };
+
+/**
+ * How 1 `from` becomes `to`: each side is its manual rate over its base (1 base = f units),
+ * else the currency itself (f = 1); the two bases are crossed through the EUR rates of one set
+ * (setFor). A manual rate makes the answer's source `manual`; its date is the oldest date used.
+ */
+function pairTerms(book: RateBook, from: string, to: string): PairTerms {
+  const mFrom = book.manual.get(from);
+  const mTo = book.manual.get(to);
+  const aFrom = mFrom?.base ?? from;
+  const aTo = mTo?.base ?? to;
+  const manualDates = [mFrom?.date, mTo?.date].filter((d): d is string => d !== undefined);
+  let set: RateSet | null = null;
+  if (!(aFrom === aTo && manualDates.length > 0)) {
+    set = setFor(book, aFrom, aTo);
+    if (!set) {
+      const inSomeSet = (c: string) => !!book.ecb?.rates.has(c) || !!book.wide?.rates.has(c);
+      return { ok: false, missing: inSomeSet(aFrom) ? "to" : "from" };
+    }
+  }
+  const dates = [...manualDates, ...(set ? [set.date] : [])].sort();
+  return {
+    ok: true,
+    terms: {
+      nf: mTo?.rate ?? "1",
+      ne: set?.rates.get(aTo) ?? "1",
+      df: mFrom?.rate ?? "1",
+      de: set?.rates.get(aFrom) ?? "1",
+    },
+    source: manualDates.length > 0 ? MANUAL_SOURCE : set!.source,
+    date: dates[0]!,
+  };
+}
+
+const isEmpty = (book: RateBook) => !book.ecb && !book.wide && book.manual.size === 0;
+
+/**
+ * Rates for `base` against every currency any source (or a manual rate) covers, exact to 12
+ * digits, each with its source and date in `quotes`. `date`/`source` at the top are those of
+ * the set that answers `base` itself (its manual rate, else the ECB's, else the wide source's).
+ */
+export async function getRates(deps: Deps, base: string): Promise<RatesResult> {
+  const book = await loadRateBook(deps);
+  if (isEmpty(book)) throw noRates();
+  const own = pairTerms(book, base, base);
+  if (!own.ok) throw noRateFor("base", base);
+  const quotes = new Set<string>([
+    ...(book.ecb?.rates.keys() ?? []),
+    ...(book.wide?.rates.keys() ?? []),
+    ...book.manual.keys(),
+  ]);
+  quotes.delete(base);
+  const provenance: Record<string, RateProvenance> = {};
+  const terms: queries.RateTerms[] = [];
+  for (const quote of [...quotes].sort()) {
+    const pair = pairTerms(book, base, quote);
+    if (!pair.ok) continue;
+    terms.push({ quote, ...pair.terms });
+    provenance[quote] = {
+      source: pair.source,
+      date: pair.date,
+      age_days: ageInDays(deps, pair.date),
+    };
+  }
+  const rows = await queries.crossRatesOf(deps.db, { terms, digits: RATE_SIGNIFICANT_DIGITS });
   const rates: Record<string, string> = {};
-  for (const row of rows) if (row.quote && row.rate) rates[row.quote] = row.rate;
+  for (const row of rows) rates[row.quote] = row.rate;
   return {
     base,
-    date: first.date,
-    source: first.source,
-    snapshot: first.source === SNAPSHOT_SOURCE,
+    date: own.date,
+    source: own.source,
+    age_days: ageInDays(deps, own.date),
+    snapshot: own.source === SNAPSHOT_SOURCE,
     rates,
+    quotes: provenance,
   };
 }
 
@@ -122,8 +278,9 @@ function parseAmount(amount: string | number): string {
 
 /**
  * Converts `amount` (major units of `from`) to `to`: rate = rate(EUR→to) / rate(EUR→from)
- * to 12 significant digits, result = amount × rate exactly, rounded half-even to the minor
- * unit of `to`. Both figures are strings; `rate` reproduces `result` on its own.
+ * (through manual rates where set) to 12 significant digits, result = amount × rate exactly,
+ * rounded half-even to the minor unit of `to`. Both figures are strings; `rate` reproduces
+ * `result` on its own.
  */
 export async function convert(
   deps: Deps,
@@ -131,26 +288,27 @@ export async function convert(
 ): Promise<Conversion> {
   const amount = parseAmount(input.amount);
   const { from, to } = input;
-  const decimals = minorUnit(to);
+  const book = await loadRateBook(deps);
+  if (isEmpty(book)) throw noRates();
+  if (!known(book, from)) throw noRateFor("from", from);
+  if (!known(book, to)) throw noRateFor("to", to);
+  const pair = pairTerms(book, from, to);
+  if (!pair.ok) throw noRateFor(pair.missing, pair.missing === "from" ? from : to);
   const row = await queries.convertAmount(deps.db, {
     amount,
-    from,
-    to,
-    decimals,
-    snapshotSource: SNAPSHOT_SOURCE,
+    terms: { quote: to, ...pair.terms },
+    decimals: minorUnit(to),
     digits: RATE_SIGNIFICANT_DIGITS,
   });
-  if (!row) throw noRates();
-  if (!row.from_known) throw unknownCurrency("from");
-  if (!row.to_known) throw unknownCurrency("to");
   return {
     amount,
     from,
     to,
-    rate: row.rate!,
-    result: row.result!,
-    date: row.date,
-    source: row.source,
+    rate: row.rate,
+    result: row.result,
+    date: pair.date,
+    source: pair.source,
+    age_days: ageInDays(deps, pair.date),
   };
 }
 
@@ -219,4 +377,191 @@ export async function seedRatesSnapshot(
     rates: RATES_SNAPSHOT.rates,
   });
   return { inserted: written };
+}
+
+/**
+ * Fetches the wide source's latest EUR day (ExchangeRate-API protocol, ~160 currencies) and
+ * upserts it under its own source, like refreshExchangeRates. Failures propagate.
+ */
+export async function refreshWideRates(
+  deps: Deps,
+  client: RatesClient | null = wideRatesClientFromEnv(deps),
+): Promise<RefreshOutcome> {
+  if (!client) return { status: "skipped", reason: "not_configured" };
+  const latest = await client.latest("EUR");
+  const { written } = await upsertEurRates(deps, {
+    date: latest.date,
+    source: RATES_SOURCE_EXCHANGERATE_API,
+    rates: latest.rates,
+  });
+  return {
+    status: "refreshed",
+    date: latest.date,
+    source: RATES_SOURCE_EXCHANGERATE_API,
+    currencies: Object.keys(latest.rates).length,
+    written,
+  };
+}
+
+/** What one source did in a refresh of every source. */
+export type SourceOutcome =
+  | RefreshOutcome
+  | { status: "fresh"; source: string; date: string }
+  | { status: "failed"; source: string; reason: string };
+
+export interface RefreshAllOutcome {
+  ecb: SourceOutcome;
+  wide: SourceOutcome;
+}
+
+interface RefreshAllOptions {
+  /** Deadline of each source's fetch (the start-up refresh keeps it short). */
+  timeoutMs?: number;
+  /** Only sources whose newest stored day is older than yesterday (the start-up refresh). */
+  onlyStale?: boolean;
+}
+
+/**
+ * Refreshes every configured source (ECB, then the wide one), each on its own: one failing is
+ * reported (`failed` with the provider's reason) and does not stop the other. Never throws for a
+ * provider; a database error propagates.
+ */
+export async function refreshAllRates(
+  deps: Deps,
+  options: RefreshAllOptions = {},
+): Promise<RefreshAllOutcome> {
+  const clientOptions = options.timeoutMs ? { timeoutMs: options.timeoutMs } : {};
+  const one = async (
+    source: string,
+    client: RatesClient | null,
+    refresh: (deps: Deps, client: RatesClient | null) => Promise<RefreshOutcome>,
+  ): Promise<SourceOutcome> => {
+    if (client && options.onlyStale) {
+      const newest = await queries.newestDay(deps.db, { source });
+      if (newest && ageInDays(deps, newest) <= 1) return { status: "fresh", source, date: newest };
+    }
+    try {
+      return await refresh(deps, client);
+    } catch (error) {
+      if (error instanceof RatesUnavailableError || error instanceof RatesRequestError) {
+        return {
+          status: "failed",
+          source,
+          reason: error instanceof RatesUnavailableError ? error.reason : "bad_request",
+        };
+      }
+      throw error;
+    }
+  };
+  return {
+    ecb: await one(RATES_SOURCE_ECB, ratesClientFromEnv(deps, clientOptions), refreshExchangeRates),
+    wide: await one(
+      RATES_SOURCE_EXCHANGERATE_API,
+      wideRatesClientFromEnv(deps, clientOptions),
+      refreshWideRates,
+    ),
+  };
+}
+
+/** Thrown by the scheduled refresh when a configured source failed (after the others ran). */
+export class RatesRefreshFailedError extends Error {
+  constructor(readonly outcome: RefreshAllOutcome) {
+    const failed = Object.values(outcome)
+      .filter((o): o is Extract<SourceOutcome, { status: "failed" }> => o.status === "failed")
+      .map((o) => `${o.source}: ${o.reason}`);
+    super(`exchange rates refresh failed (${failed.join(", ")})`);
+    this.name = "RatesRefreshFailedError";
+  }
+}
+
+/** The scheduled refresh: every source; a failed one makes the run fail (and be logged). */
+export async function scheduledRatesRefresh(deps: Deps): Promise<RefreshAllOutcome> {
+  const outcome = await refreshAllRates(deps);
+  if (Object.values(outcome).some((o) => o.status === "failed")) {
+    throw new RatesRefreshFailedError(outcome);
+  }
+  return outcome;
+}
+
+/** Fetch deadline of the start-up refresh: it runs beside the first requests, never before. */
+export const STARTUP_REFRESH_TIMEOUT_MS = 5_000;
+
+/**
+ * Start-up: refreshes each configured source whose newest stored day is older than yesterday,
+ * each fetch bounded by STARTUP_REFRESH_TIMEOUT_MS. Meant to run in the background (the Node
+ * start does not await it); never throws: a failure is logged and the stored rates answer.
+ */
+export async function refreshStaleRatesAtStart(
+  deps: Deps,
+  timeoutMs = STARTUP_REFRESH_TIMEOUT_MS,
+): Promise<RefreshAllOutcome | null> {
+  try {
+    const outcome = await refreshAllRates(deps, { onlyStale: true, timeoutMs });
+    deps.logger.info("exchange rates at start-up", { outcome });
+    return outcome;
+  } catch (error) {
+    deps.logger.error("exchange rates refresh at start-up failed", { error });
+    return null;
+  }
+}
+
+/** Manual rates: 1 `base` = `rate` units of the currency; at most this much. */
+export const MANUAL_RATE_MAX = 1_000_000_000;
+
+export interface ManualRate {
+  currency: string;
+  base: string;
+  rate: string;
+  date: string;
+  source: "manual";
+  updated_at: string;
+}
+
+/**
+ * Sets (or replaces) `currency`'s manual rate, dated the clock's UTC day, with its audit row.
+ * `rate` is a canonical decimal (checked by the route's schema).
+ */
+export async function putManualRate(
+  deps: Deps,
+  actor: Actor,
+  input: { currency: string; base: string; rate: string },
+): Promise<ManualRate> {
+  if (input.base === input.currency) {
+    throw validationError([
+      { loc: ["body", "base"], msg: "base must differ from the currency", type: "value_error" },
+    ]);
+  }
+  const now = deps.clock.now();
+  const row = await queries.putManualRate(deps.db, {
+    actor,
+    currency: input.currency,
+    base: input.base,
+    rate: input.rate,
+    date: now.toISOString().slice(0, 10),
+    now: now.toISOString(),
+    source: MANUAL_SOURCE,
+  });
+  return { ...row, source: MANUAL_SOURCE, updated_at: iso(row.updated_at) };
+}
+
+/** Removes `currency`'s manual rate (404 when it has none), with its audit row. */
+export async function deleteManualRate(deps: Deps, actor: Actor, currency: string) {
+  const row = await queries.deleteManualRate(deps.db, {
+    actor,
+    currency,
+    now: deps.clock.now().toISOString(),
+    source: MANUAL_SOURCE,
+  });
+  if (!row) throw notFound(`No manual rate for ${currency}`);
+}
+
+/** An admin's refresh of every source, audited with what each source did. */
+export async function adminRefreshRates(deps: Deps, actor: Actor): Promise<RefreshAllOutcome> {
+  const outcome = await refreshAllRates(deps);
+  await queries.auditRefresh(deps.db, {
+    actor,
+    outcome: { ...outcome },
+    now: deps.clock.now().toISOString(),
+  });
+  return outcome;
 }

@@ -121,6 +121,21 @@ const ExchangeRateSchema = z
   })
   .openapi("QuotationExchangeRate");
 export type FrozenRate = z.infer<typeof ExchangeRateSchema>;
+const QuotedRateSchema = ExchangeRateSchema.extend({
+  age_days: z.number().int().nonnegative().openapi({
+    example: 1,
+    description: "Whole days from the rate's date to today (UTC)",
+  }),
+}).openapi("QuotationQuotedRate");
+const QuotationWarningSchema = z
+  .object({
+    code: z.enum(["stale_exchange_rate"]),
+    detail: z.string().openapi({
+      example:
+        "The USD/CNY rate (ECB, 2024-01-04) is 9 days old: reprice or check it before sending",
+    }),
+  })
+  .openapi("QuotationWarning");
 
 const quotationFields = {
   id: z.string(),
@@ -135,9 +150,13 @@ const quotationFields = {
   shipping: z.number().int(),
   total: z.number().int().openapi({ description: "Minor units: subtotal - discount + shipping" }),
   notes: z.string().nullable(),
-  exchange_rates: z.array(ExchangeRateSchema).openapi({
+  exchange_rates: z.array(QuotedRateSchema).openapi({
     description:
       "Rates used to convert products priced in another currency, one per pair, frozen when the items were priced",
+  }),
+  warnings: z.array(QuotationWarningSchema).openapi({
+    description:
+      "What the seller should check before sending: `stale_exchange_rate` for each rate older than 7 days",
   }),
   created_at: z.string(),
   updated_at: z.string(),

@@ -9,6 +9,7 @@ import {
 import { pgConstraint, pgErrorCode } from "../../lib/db-errors";
 import type { Deps } from "../../ports";
 import { customerExists } from "../customers/queries";
+import { withRateAges } from "../exchange/age";
 import { convert, minorUnit } from "../exchange/service";
 import { getProductRefs, type ProductRef } from "../products/queries";
 import { convertMinor } from "./money";
@@ -308,13 +309,18 @@ export async function listQuotations(
     page: query.page,
     size: query.size,
   });
-  return { items: rows.map(out), total, page: query.page, size: query.size };
+  return {
+    items: rows.map((r) => withRateAges(deps, out(r))),
+    total,
+    page: query.page,
+    size: query.size,
+  };
 }
 
 export async function getQuotation(deps: Deps, userId: string, id: string) {
   const row = await queries.getQuotation(deps.db, { userId, id });
   if (!row) throw notFound("Quotation not found");
-  return quotationView(row);
+  return withRateAges(deps, quotationView(row));
 }
 
 export async function updateQuotation(

@@ -45,7 +45,9 @@ export type RatesUnavailableReason =
   | "timeout"
   | "http_status"
   | "bad_response"
-  | "rate_limited";
+  | "rate_limited"
+  /** The provider answered with its own error document (e.g. an unsupported code). */
+  | "provider_error";
 
 /** The rates provider could not be reached or answered unusably. */
 export class RatesUnavailableError extends Error {
