@@ -2,7 +2,7 @@ import { Cron } from "croner";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TASK_BATCH_SIZE } from "../../src/db/batches";
 import { type Db, queryRows } from "../../src/db/client";
 import { CRON_EXPRESSIONS, CRON_SCHEDULES, tasksForCron } from "../../src/jobs/schedules";
@@ -227,9 +227,63 @@ describe("scheduled tasks", () => {
     expect(outcomes.every((o) => o.ok)).toBe(true);
   });
 
+  // Started: each expression is armed (the start line lists it with its next run), and at the next
+  // minute the every-minute tasks run and report. Stopped: stop() waits for that run, and no task
+  // starts afterwards however long the clock runs. Only setTimeout and Date are faked (croner arms
+  // one timeout per job); the tasks' database work runs on the real event loop.
   it("starts and stops the Node scheduler", async () => {
-    const scheduler = startScheduler(deps);
-    await scheduler.stop();
+    const lines: { msg: string; fields?: Record<string, unknown> }[] = [];
+    const record = (msg: string, fields?: Record<string, unknown>) =>
+      void lines.push({ msg, fields });
+    let clockReads = 0;
+    const scheduled = {
+      ...deps,
+      logger: { debug: record, info: record, warn: record, error: record },
+      // The first thing a run does (expireOrders) is read the clock: a started run counts here.
+      clock: {
+        now: () => {
+          clockReads += 1;
+          return new Date();
+        },
+      },
+    };
+    const minute = 60_000;
+    const nextMinute = Math.ceil((Date.now() + 1) / minute) * minute;
+    vi.useFakeTimers({ now: nextMinute - 1_000, toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const scheduler = startScheduler(scheduled);
+      expect(lines).toEqual([
+        {
+          msg: "scheduler started",
+          fields: { jobs: CRON_EXPRESSIONS.map((cron) => ({ cron, next: expect.any(String) })) },
+        },
+      ]);
+      expect(vi.getTimerCount()).toBeGreaterThanOrEqual(CRON_EXPRESSIONS.length);
+      expect(clockReads).toBe(0);
+
+      await vi.advanceTimersByTimeAsync(1_500);
+      expect(clockReads).toBeGreaterThan(0);
+      await scheduler.stop();
+      const reported = lines
+        .filter((line) => line.msg === "scheduled task done")
+        .map((line) => line.fields?.task);
+      // Every minute's tasks, and the hourly (or daily) ones too when that minute is theirs.
+      const due = CRON_EXPRESSIONS.filter(
+        (cron) =>
+          new Cron(cron, { timezone: "UTC" }).nextRun(new Date(nextMinute - 1_000))?.getTime() ===
+          nextMinute,
+      ).flatMap((cron) => tasksForCron(cron));
+      expect(due).toEqual(expect.arrayContaining(tasksForCron("* * * * *")));
+      expect(reported.toSorted()).toEqual(due.toSorted());
+
+      const readsAtStop = clockReads;
+      const linesAtStop = lines.length;
+      await vi.advanceTimersByTimeAsync(3 * 60 * minute);
+      expect(clockReads).toBe(readsAtStop);
+      expect(lines).toHaveLength(linesAtStop);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
