@@ -216,6 +216,27 @@ describe("a guest who signs in with WeChat, an openid that has an account", () =
     );
   });
 
+  it("cannot carry the account past its plan's customers limit: 403, nothing moves", async () => {
+    const openid = newOpenid();
+    const owner = await wechatLogin(wechat.issueCode(openid));
+    const ownerId = owner.body.user.id as string;
+    await deps.db.execute(
+      sql`update users set plan = 'free', plan_expires_at = null where id = ${ownerId}`,
+    );
+    await deps.db.execute(
+      sql`insert into customers (user_id, company)
+          select ${ownerId}, 'Kept ' || g from generate_series(1, 999) g`,
+    );
+    const g = await guest();
+    await addCustomer(g.token, "Guest One");
+    await addCustomer(g.token, "Guest Two");
+    const res = await wechatLogin(wechat.issueCode(openid), { token: g.token });
+    expect(res.status).toBe(403);
+    expect(res.body.limit).toBe("customers");
+    expect(await companies(g.token)).toEqual(["Guest One", "Guest Two"]);
+    expect(await userRow(g.id)).toMatchObject({ is_guest: true, status: "active" });
+  });
+
   it("a disabled account is 403 and the guest keeps everything", async () => {
     const openid = newOpenid();
     const owner = await wechatLogin(wechat.issueCode(openid));
