@@ -62,6 +62,7 @@ describe("balance and history", () => {
       features: expect.arrayContaining(["marketing", "discovery", "ai_assistant"]),
       plan_expires_at: user.body.user.trial_ends_at,
       trial_ends_at: user.body.user.trial_ends_at,
+      on_trial: true,
       expiring: [],
     });
     const history = await call(app, "/api/v1/credits/history", { token: user.accessToken });

@@ -11,6 +11,10 @@ export const BalanceSchema = z
     features: z.array(z.string()).openapi({ description: "Feature codes of that plan" }),
     plan_expires_at: z.string().nullable(),
     trial_ends_at: z.string().nullable(),
+    on_trial: z.boolean().openapi({
+      description:
+        "On the free trial: the same answer as /auth/me is_trial_active and /credits/subscription on_trial",
+    }),
     expiring: z
       .array(z.object({ amount: z.number().int(), expires_at: z.string() }))
       .openapi({ description: "Allowance credits that expire, soonest first" }),

@@ -20,6 +20,7 @@ import {
   listLedgerPage,
   refundConsumption,
 } from "./queries";
+import { trialActive } from "./trial";
 
 /** Billable operations; their costs live in the `credits.costs` system config. */
 export const CREDIT_OPERATIONS = [
@@ -194,6 +195,7 @@ export async function getBalance(deps: Deps, userId: string) {
       []) as string[],
     plan_expires_at: iso(row.plan_expires_at),
     trial_ends_at: iso(row.trial_ends_at),
+    on_trial: trialActive(row, deps.clock.now()),
     expiring: (row.expiring ?? []).map((e) => ({
       amount: e.amount,
       expires_at: new Date(e.expires_at).toISOString(),
@@ -245,8 +247,8 @@ export async function getSubscription(deps: Deps, userId: string) {
   const paid = row.paid_until !== null;
   const cancelled = paid && row.cancel_at_period_end === true;
   const trialEnd = iso(row.trial_ends_at);
-  const onTrial =
-    !paid && row.plan !== "free" && trialEnd !== null && new Date(trialEnd) > deps.clock.now();
+  // One rule with /auth/me and /credits/balance (credits/trial.ts); paid time is never a trial.
+  const onTrial = !paid && trialActive(row, deps.clock.now());
   const status = paid
     ? cancelled
       ? "cancelled"

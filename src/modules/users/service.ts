@@ -1,6 +1,7 @@
 import { iso, nowIso } from "../../lib/clock";
 import type { Deps } from "../../ports";
 import type { GuestUserResponse, UserResponse } from "../auth/schemas";
+import { trialActive } from "../credits/trial";
 import { parseEntitlements } from "../entitlements/service";
 import type { ProfilePatch, UserRow } from "./queries";
 import * as queries from "./queries";
@@ -40,7 +41,11 @@ export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUs
     ...entitlementsOf(row),
     plan_expires_at: iso(row.plan_expires_at),
     trial_ends_at: trialEnds,
-    is_trial_active: trialEnds !== null && new Date(trialEnds) > deps.clock.now(),
+    // The plan in effect (entitlementsOf) when the row carries it, else the stored one.
+    is_trial_active: trialActive(
+      { ...row, plan: entitlementsOf(row).plan ?? row.plan },
+      deps.clock.now(),
+    ),
     referral_code: row.referral_code,
     credits,
     has_wechat: row.wechat_openid !== null,

@@ -5,6 +5,7 @@ import { subscriptionPlans, subscriptions, users } from "../../../db/schema";
 import { columnList, type DbRow } from "../../../db/sql";
 import { effectivePlanSql } from "../../entitlements/queries";
 import { cancelAtPeriodEndSql } from "../../payments/queries/cancel-at-period-end";
+import { trialActiveSql } from "../trial";
 
 type SubscriptionRow = DbRow<typeof subscriptions>;
 type Nullable<T> = { [K in keyof T]: T[K] | null };
@@ -71,10 +72,8 @@ export async function cancelRunningSubscriptions(
     db,
     sql`with ${cancelAtPeriodEndSql(params)}
       select (select count(*) from running)::int as running,
-        exists (select 1 from ${users} ${u} where ${u.id} = ${params.userId} and ${u.plan} <> 'free'
-                and ${u.trialEndsAt} > ${at}
-                and ${effectivePlanSql(u.plan, u.planExpiresAt, at)} <> 'free')
-          as on_trial,
+        exists (select 1 from ${users} ${u} where ${u.id} = ${params.userId}
+                and ${trialActiveSql(u, at)}) as on_trial,
         (select count(*) from marked)::int as marked`,
   );
   return row;
