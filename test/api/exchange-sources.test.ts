@@ -272,14 +272,19 @@ describe("the scheduled refresh", () => {
 });
 
 describe("manual rates: PUT/DELETE /api/v1/admin/exchange-rates/:currency", () => {
-  const put = (currency: string, json: unknown, session = admin) =>
+  // Admin routes allow 30 requests a minute per admin: each test writes as its own admin.
+  let manager = admin;
+  beforeEach(async () => {
+    manager = await registerAdmin(ctx);
+  });
+  const put = (currency: string, json: unknown, session = manager) =>
     call(ctx.app, `/api/v1/admin/exchange-rates/${currency}`, {
       method: "PUT",
       token: session.accessToken,
       csrf: session.csrfToken,
       json,
     });
-  const del = (currency: string, session = admin) =>
+  const del = (currency: string, session = manager) =>
     call(ctx.app, `/api/v1/admin/exchange-rates/${currency}`, {
       method: "DELETE",
       token: session.accessToken,
@@ -345,6 +350,19 @@ describe("manual rates: PUT/DELETE /api/v1/admin/exchange-rates/:currency", () =
     expect((await convert("USD", "AED")).body).toMatchObject({ source: "ExchangeRate-API" });
     const again = await del("AED");
     expect(again.status).toBe(404);
+  });
+
+  it("racing PUTs leave one answer (the last set), and DELETE removes every trace", async () => {
+    const rates = ["3.61", "3.62", "3.63", "3.64", "3.65", "3.66"];
+    const results = await Promise.all(
+      rates.map((rate, i) => put("OMR", { base: i % 2 ? "USD" : "EUR", rate })),
+    );
+    expect(results.map((r) => r.status)).toEqual(rates.map(() => 200));
+    const answer = await convert("USD", "OMR", "1");
+    expect(answer.status).toBe(200);
+    expect(answer.body.source).toBe("manual");
+    expect((await del("OMR")).status).toBe(204);
+    expect((await convert("USD", "OMR")).body.code).toBe("no_exchange_rate");
   });
 
   it("is audited with the rate before and after", async () => {
