@@ -53,7 +53,7 @@ describe("admin users", () => {
       token: admin.accessToken,
     });
     expect(byEmail.body.items.map((u: { id: string }) => u.id)).toEqual([a.userId]);
-    const bad = await call(app, "/api/v1/admin/users?size=1000", { token: admin.accessToken });
+    const bad = await call(app, "/api/v1/admin/users?size=1001", { token: admin.accessToken });
     expect(bad.status).toBe(422);
   });
 
