@@ -11,17 +11,48 @@ export const CSRF_HEADER = "X-CSRF-Token";
 /** Pre-login tokens are bound to this pseudo-session and never pass a protected route. */
 export const ANONYMOUS_SESSION = "anonymous";
 
-// OWASP "signed double-submit cookie": length-prefixed session id and nonce under an HMAC.
-const message = (sessionId: string, nonce: string) =>
-  `${sessionId.length}!${sessionId}!${nonce.length}!${nonce}`;
+/**
+ * What a session's CSRF token is bound to: the session (refresh-token family) and what it may do.
+ * The role and guest state are in the signed message, so a privilege change (an admin granting or
+ * removing admin, a guest becoming an account) rotates the token: once the session's access token
+ * carries the new role (the next refresh), a token issued before no longer verifies.
+ */
+export interface CsrfSession {
+  sessionId: string;
+  role: string;
+  isGuest: boolean;
+}
 
-export async function createCsrfToken(deps: Deps, sessionId: string): Promise<string> {
-  const nonce = randomToken(16);
-  const signature = await hmacSign(deps.keys.csrf, message(sessionId, nonce));
+const privilegeOf = (session: CsrfSession) => `${session.role}${session.isGuest ? "+guest" : ""}`;
+
+// OWASP "signed double-submit cookie": length-prefixed session, privilege and nonce under an HMAC.
+const message = (sessionId: string, privilege: string, nonce: string) =>
+  [sessionId, privilege, nonce].map((part) => `${part.length}!${part}`).join("!");
+
+/** 128 bits derived from the session and privilege under the CSRF key (22 base64url chars). */
+async function sessionNonce(deps: Deps, sessionId: string, privilege: string) {
+  const derived = await hmacSign(deps.keys.csrf, `nonce!${message(sessionId, privilege, "")}`);
+  return base64url(derived.slice(0, 16));
+}
+
+/**
+ * A CSRF token: `nonce.signature`. A signed-in session's token is the same on every issue (its
+ * nonce is derived from the session under the CSRF key), so login, every refresh and
+ * `GET /auth/csrf` hand out one value for the whole session: a cross-site frontend may keep the
+ * login's, and the csrf cookie a refresh sets never stops matching it (docs/deploy.md,
+ * docs/adr/0094-payment-budgets-order-keys-csrf-session.md). It changes with the session (login,
+ * register, guest, WeChat login) and with the privilege (CsrfSession). `null`: a pre-login token
+ * with a random nonce, bound to ANONYMOUS_SESSION, which passes no protected route.
+ */
+export async function createCsrfToken(deps: Deps, session: CsrfSession | null): Promise<string> {
+  const sessionId = session?.sessionId ?? ANONYMOUS_SESSION;
+  const privilege = session ? privilegeOf(session) : "";
+  const nonce = session ? await sessionNonce(deps, sessionId, privilege) : randomToken(16);
+  const signature = await hmacSign(deps.keys.csrf, message(sessionId, privilege, nonce));
   return `${nonce}.${base64url(signature)}`;
 }
 
-export async function verifyCsrfToken(deps: Deps, sessionId: string, token: string) {
+export async function verifyCsrfToken(deps: Deps, session: CsrfSession, token: string) {
   const [nonce, signature, ...rest] = token.split(".");
   if (!nonce || !signature || rest.length > 0 || token.length > 200) return false;
   let bytes: Uint8Array;
@@ -30,7 +61,7 @@ export async function verifyCsrfToken(deps: Deps, sessionId: string, token: stri
   } catch {
     return false;
   }
-  return hmacVerify(deps.keys.csrf, bytes, message(sessionId, nonce));
+  return hmacVerify(deps.keys.csrf, bytes, message(session.sessionId, privilegeOf(session), nonce));
 }
 
 /** Methods that change state; anything else (GET, HEAD, OPTIONS) must not. */
@@ -44,12 +75,13 @@ export function isWriteMethod(method: string) {
  */
 export async function verifyCsrf(c: Context<AppEnv>, auth: AuthContext) {
   const header = c.req.header(CSRF_HEADER);
-  if (!header) throw forbidden("CSRF token missing");
+  if (!header) throw forbidden("CSRF token missing", "csrf_missing");
   const cookie = getCookie(c, CSRF_COOKIE);
-  if (auth.via === "cookie" && !cookie) throw forbidden("CSRF cookie missing");
-  if (cookie !== undefined && cookie !== header) throw forbidden("CSRF token mismatch");
-  if (!(await verifyCsrfToken(c.get("deps"), auth.sessionId, header))) {
-    throw forbidden("CSRF token invalid");
+  if (auth.via === "cookie" && !cookie) throw forbidden("CSRF cookie missing", "csrf_missing");
+  if (cookie !== undefined && cookie !== header)
+    throw forbidden("CSRF token mismatch", "csrf_mismatch");
+  if (!(await verifyCsrfToken(c.get("deps"), auth, header))) {
+    throw forbidden("CSRF token invalid", "csrf_invalid");
   }
 }
 

@@ -22,7 +22,7 @@ export async function callerSession(c: Context<AppEnv>) {
     const header = c.req.header(CSRF_HEADER);
     const cookie = getCookie(c, CSRF_COOKIE);
     if (!header || header !== cookie) return undefined;
-    if (!(await verifyCsrfToken(c.get("deps"), auth.sessionId, header))) return undefined;
+    if (!(await verifyCsrfToken(c.get("deps"), auth, header))) return undefined;
   }
   return { userId: auth.userId, sessionId: auth.sessionId, isGuest: auth.isGuest };
 }

@@ -8,7 +8,7 @@ import {
   setCsrfCookie,
   setSessionCookies,
 } from "../../http/cookies";
-import { ANONYMOUS_SESSION, createCsrfToken, csrfSecurity, requireCsrf } from "../../http/csrf";
+import { createCsrfToken, csrfSecurity, requireCsrf } from "../../http/csrf";
 import type { AppEnv } from "../../http/env";
 import {
   authErrorResponses,
@@ -77,7 +77,12 @@ async function respondWithSession<S extends 200 | 201>(
   status: S,
 ) {
   const deps = c.get("deps");
-  const csrfToken = await createCsrfToken(deps, session.sessionId);
+  // The session's one token (http/csrf.ts): a refresh hands out the login's again.
+  const csrfToken = await createCsrfToken(deps, {
+    sessionId: session.sessionId,
+    role: session.user.role,
+    isGuest: session.user.is_guest,
+  });
   setSessionCookies(c, {
     accessToken: session.accessToken,
     refreshToken: session.refreshToken,
@@ -245,7 +250,7 @@ export function createAuthRoutes() {
 
   router.openapi(csrfRoute, async (c) => {
     const auth = await optionalAuth(c);
-    const token = await createCsrfToken(c.get("deps"), auth?.sessionId ?? ANONYMOUS_SESSION);
+    const token = await createCsrfToken(c.get("deps"), auth ?? null);
     setCsrfCookie(c, token);
     return c.json({ csrf_token: token }, 200);
   });
