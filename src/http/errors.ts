@@ -47,12 +47,14 @@ export const ERROR_CODES = [
   "rate_limited",
   "internal_error",
   "service_unavailable",
+  /** A bounded operation hit its time limit (a discovery search past 120 s). */
+  "timed_out",
   "quota_exhausted",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The code of an error nobody named more precisely: one per status. */
-export function defaultErrorCode(status: number): ErrorCode {
+function defaultErrorCode(status: number): ErrorCode {
   switch (status) {
     case 401:
       return "unauthorized";

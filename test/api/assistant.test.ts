@@ -416,6 +416,45 @@ describe("streaming", () => {
     expect(await balanceOf(user)).toBe(29);
   });
 
+  it("streams with stream: true in the body as with ?stream=true, and answers JSON without either", async () => {
+    const user = await registerUser(app);
+    const answer = "A streamed answer asked for in the body.";
+    llm.reply(() => answer);
+    const res = await call(app, CHAT, {
+      token: user.accessToken,
+      json: { message: "Tell me about payment terms", stream: true },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.res.headers.get("content-type")).toContain("text/event-stream");
+    const events = parseSse(res.body as string);
+    expect(events[0]!.event).toBe("meta");
+    expect(events.at(-1)).toMatchObject({ event: "done", data: { credits_charged: 1 } });
+    const text = events
+      .filter((e) => e.event === "delta")
+      .map((e) => e.data.text)
+      .join("");
+    expect(text).toBe(answer);
+
+    // The query alone streams too; `stream: false` in the body does not undo `?stream=true`.
+    llm.reply(() => answer);
+    const both = await streamChat(user, { message: "And delivery terms?", stream: false });
+    expect(both.status).toBe(200);
+    expect(both.events.at(-1)!.event).toBe("done");
+
+    // Neither: JSON.
+    llm.reply(() => answer);
+    const plain = await chat(user, { message: "And insurance?", stream: false });
+    expect(plain.status).toBe(200);
+    expect(plain.res.headers.get("content-type")).toContain("application/json");
+    expect(plain.body.message.content).toBe(answer);
+    expect(await balanceOf(user)).toBe(27);
+
+    // Not a boolean: 422, as any bad field.
+    const bad = await chat(user, { message: "hi", stream: "yes" });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].loc).toEqual(["body", "stream"]);
+  });
+
   it("replays a finished streamed turn for a retried Idempotency-Key, charging once", async () => {
     const user = await registerUser(app);
     const answer = "A streamed answer that must not be generated twice.";

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { adjustCredits } from "../../src/modules/credits/service";
-import { runDiscovery } from "../../src/modules/discovery/service";
+import { DISCOVERY_TIMEOUT_MS, runDiscovery } from "../../src/modules/discovery/service";
 import { searchBrave } from "../../src/providers/search/brave";
 import { searchSearxng } from "../../src/providers/search/searxng";
 import { SearchCallError } from "../../src/providers/search/types";
@@ -409,6 +409,41 @@ describe("POST /api/v1/discovery/search", () => {
     expect(llm.requests).toHaveLength(0);
     expect(await balanceOf(user)).toBe(30);
     expect(await countRows("usage_logs", user.userId, "discovery")).toBe(0);
+  });
+
+  it("says a search that hit its 120 s limit timed out, not that no provider is available", async () => {
+    const user = await registerUser(app);
+    // The 120 s bound, shortened for the test: every other timer keeps its length.
+    const timeout = AbortSignal.timeout.bind(AbortSignal);
+    const spy = vi
+      .spyOn(AbortSignal, "timeout")
+      .mockImplementation((ms) => timeout(ms === DISCOVERY_TIMEOUT_MS ? 400 : ms));
+    try {
+      // While searching: the provider hangs (its own 5 s timeout is longer than the bound).
+      await addSearchProvider({ name: "slow-brave", kind: "brave", timeoutMs: 5000 });
+      search.fail("hang");
+      const searching = await discover(user, { product: "LED lamps", market: "Germany" });
+      expect(searching.status).toBe(503);
+      expect(searching.body).toMatchObject({
+        code: "timed_out",
+        detail:
+          "The discovery search took longer than 120 s and was stopped; your credits were returned",
+      });
+      expect(searching.body.detail).not.toMatch(/No search provider/);
+
+      // While analysing: the searches answered, the model hangs.
+      search.fail(null);
+      llm.fail("hang");
+      const analysing = await discover(user, { product: "LED lamps", market: "Germany" });
+      expect(analysing.status).toBe(503);
+      expect(analysing.body.code).toBe("timed_out");
+      expect(await balanceOf(user)).toBe(30);
+      expect(await countRows("usage_logs", user.userId, "discovery")).toBe(0);
+    } finally {
+      spy.mockRestore();
+      search.fail(null);
+      llm.fail(null);
+    }
   });
 
   it("answers 503 and refunds when the analysis fails or is unusable", async () => {

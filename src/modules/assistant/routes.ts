@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { SSEStreamingApi } from "hono/streaming";
 import { requireAuth } from "../../http/auth";
 import { featureGateResponses, requireFeature } from "../../http/entitlements";
@@ -63,10 +63,23 @@ const noSuchConversation = notFoundResponse("No such conversation of the caller"
  */
 const idempotentUnlessStreaming: MiddlewareHandler<AppEnv> = honoursIdempotencyKey(
   async function idempotentChat(c, next) {
-    if (c.req.query("stream") === "true") return next();
+    if (await wantsStream(c)) return next();
     return idempotentRequest(c, next);
   },
 );
+
+/**
+ * Whether a chat asks for a stream: `?stream=true` or `stream: true` in the JSON body (read
+ * from Hono's body cache, which the validator reads again). A body that is not JSON is not a
+ * stream; the validator answers 422 for it.
+ */
+async function wantsStream(c: Context<AppEnv>): Promise<boolean> {
+  if (c.req.query("stream") === "true") return true;
+  const body: unknown = await c.req.json().catch(() => null);
+  return (
+    typeof body === "object" && body !== null && (body as { stream?: unknown }).stream === true
+  );
+}
 
 const chatRoute = createRoute({
   method: "post",
@@ -77,7 +90,7 @@ const chatRoute = createRoute({
   description:
     "Charges `credits.costs.chat` unless an FAQ matches. May return `action` (e.g. " +
     "`add_customer` with customer fields) for the user to confirm; nothing is saved by it. " +
-    "With `stream=true` the answer is `text/event-stream`: `meta` {conversation_id}, `delta` " +
+    "With `stream=true` in the query or `stream: true` in the body the answer is `text/event-stream`: `meta` {conversation_id}, `delta` " +
     "{text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` " +
     "{detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. " +
     "A stream ends with its session: within about a second of a logout, a password change, the " +
@@ -234,13 +247,17 @@ export function createAssistantRoutes() {
   router.openAPIRegistry.register("ChatStreamEvent", ChatStreamEventSchema);
   router.openapi(chatRoute, async (c) => {
     const deps = c.get("deps");
+    const { stream: bodyStream, ...input } = c.req.valid("json");
     const request = {
       userId: c.get("auth").userId,
-      input: c.req.valid("json"),
+      input,
       idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
       ip: requestIp(c),
     };
-    if (!c.req.valid("query").stream) return c.json(await chat(deps, request), 200);
+    // Either place asks for the stream (ADR 0091).
+    if (!c.req.valid("query").stream && bodyStream !== true) {
+      return c.json(await chat(deps, request), 200);
+    }
     // A stream slot first: 429 (src/http/live-stream.ts) before a key is claimed or a credit held.
     const live = openLiveStream(c);
     const key = request.idempotencyKey;

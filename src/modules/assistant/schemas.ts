@@ -16,14 +16,20 @@ export const ChatBody = z
     conversation_id: z.uuid({ error: "Not a valid id" }).optional().openapi({
       description: "Continue this conversation of the caller; omit to start a new one",
     }),
+    stream: z.boolean({ error: "true or false" }).optional().openapi({
+      description:
+        "true: answer as text/event-stream, the same as `?stream=true` (either one streams)",
+    }),
   })
   .strict()
   .openapi("ChatInput");
-export type ChatInput = z.infer<typeof ChatBody>;
+/** A turn's input to the service: the body without the transport choice `stream`. */
+export type ChatInput = Omit<z.infer<typeof ChatBody>, "stream">;
 
 export const ChatQuery = z.object({
   stream: booleanQuery(
-    "true: answer as text/event-stream (events meta, delta, done, or error) instead of JSON",
+    "true: answer as text/event-stream (events meta, delta, done, or error) instead of JSON; " +
+      "`stream: true` in the body does the same",
   ),
 });
 

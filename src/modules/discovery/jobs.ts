@@ -313,6 +313,7 @@ function searchFailure(error: unknown): string {
   if (error instanceof ApiError && error.status < 500) {
     return `The discovery search could not run: ${error.detail}; the credits were returned`;
   }
+  if (error instanceof ApiError && error.code === "timed_out") return error.detail;
   if (error instanceof ApiError) {
     return "The search or AI service was unavailable; the credits were returned";
   }

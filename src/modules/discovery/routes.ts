@@ -59,7 +59,11 @@ const searchRoute = createRoute({
     200: json(DiscoveryResultSchema, "The companies found, with the queries run"),
     402: errorResponse(ErrorSchema, "Not enough credits"),
     409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
-    503: errorResponse(ErrorSchema, "No search or AI provider answered; the credits were returned"),
+    503: errorResponse(
+      ErrorSchema,
+      "No search or AI provider answered, or the search took longer than 120 s (code " +
+        "`timed_out`, its own message); the credits were returned",
+    ),
     ...csrfErrorResponses,
     ...featureGateResponses("discovery"),
   },

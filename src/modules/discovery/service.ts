@@ -12,7 +12,6 @@ import {
 } from "../../providers/search/types";
 import { billed } from "../ai/billing";
 import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
-import { aiUnavailable } from "../ai/routing";
 import { listSearchProviderCandidates, type SearchProviderRow } from "./queries";
 import type { DiscoveredCompany, DiscoveryResult } from "./types";
 
@@ -26,6 +25,18 @@ const RESULTS_PER_QUERY = 10;
 /** 503 when no search provider is configured or none answered any query (credits returned). */
 function searchUnavailable(): ApiError {
   return new ApiError(503, "No search provider is available right now; your credits were returned");
+}
+
+/**
+ * 503 `timed_out` when the whole search hit DISCOVERY_TIMEOUT_MS (credits returned): its own
+ * message, not the no-provider one, so the user knows to narrow the search or retry (ADR 0091).
+ */
+export function discoveryTimedOut(): ApiError {
+  return new ApiError(
+    503,
+    `The discovery search took longer than ${DISCOVERY_TIMEOUT_MS / 1000} s and was stopped; your credits were returned`,
+    { code: "timed_out" },
+  );
 }
 
 /**
@@ -297,11 +308,11 @@ function checkCompanies(
     .slice(0, maxCompanies);
 }
 
-/** Rejects when the deadline passes; never resolves otherwise. */
+/** Rejects (discoveryTimedOut) when the deadline passes; never resolves otherwise. */
 function deadlineReached(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
-    if (signal.aborted) reject(aiUnavailable());
-    signal.addEventListener("abort", () => reject(aiUnavailable()), { once: true });
+    if (signal.aborted) reject(discoveryTimedOut());
+    signal.addEventListener("abort", () => reject(discoveryTimedOut()), { once: true });
   });
 }
 
@@ -325,7 +336,8 @@ export type DiscoveryProgressEvent =
  * `search.providers_order` order, then by name) that answers, a failing one falling back to the
  * next. Results are merged and de-duplicated by URL; result URLs are data only, never fetched.
  * No provider configured, or none answering any query: 503 (searchUnavailable). The LLM analysis
- * failing or the deadline passing: 503 (aiUnavailable). Either way callers that billed refund.
+ * failing: 503 (aiUnavailable). The deadline passing (during the searches or the analysis): 503
+ * `timed_out` (discoveryTimedOut). Either way callers that billed refund.
  * `onProgress` hears each step as it happens (DiscoveryProgressEvent); it must not throw.
  */
 export async function runDiscovery(
@@ -373,7 +385,10 @@ export async function runDiscovery(
       return answer;
     }),
   );
-  if (answers.every((a) => a === undefined)) throw searchUnavailable();
+  // None answered: because the time ran out, or because none could.
+  if (answers.every((a) => a === undefined)) {
+    throw deadline.aborted ? discoveryTimedOut() : searchUnavailable();
+  }
 
   const results: SearchResult[] = [];
   const seen = new Set<string>();
