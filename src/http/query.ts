@@ -15,7 +15,7 @@ export const booleanQuery = (description?: string) =>
  * Added by hand to URLs by some clients (jQuery's `cache: false`): accepted and ignored on
  * every route (docs/adr/0093-one-http-error-contract.md).
  */
-export const CACHE_BUSTER = "_";
+const CACHE_BUSTER = "_";
 
 /**
  * Paths whose URL a third party writes (signed callbacks, webhooks, queued jobs): the sender

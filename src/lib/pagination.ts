@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 
 /** The one page-size rule of every list (docs/API.md, "Lists"): `size` 1..1000, 20 by default. */
-export const PAGE_SIZE_MAX = 1000;
-export const PAGE_SIZE_DEFAULT = 20;
+const PAGE_SIZE_MAX = 1000;
+const PAGE_SIZE_DEFAULT = 20;
 
 /** `page` from 1, `size` 1..1000 (else 422), the same on every list. */
 export function pageQuery() {
