@@ -1,4 +1,5 @@
 import { getTableName, is, type SQL, sql, Table } from "drizzle-orm";
+import type { Cte } from "../../../db/cte";
 import { adminAuditLog } from "../../../db/schema";
 import { col } from "../../../db/sql";
 
@@ -22,7 +23,7 @@ export interface AuditedWrite {
   /** The kind of resource written, e.g. `credit_plan`; `target_type` of the row. */
   target: string;
   /** The written rows, one audit row each: a CTE of the same statement (read as `r`). */
-  rows: SQL;
+  rows: SQL | Cte;
   /**
    * Which sides `r` carries: a created row (`returning *`), an updated one (`returning t.*,
    * audit_old.audit_before` over `lockBefore`) or a deleted one (`returning *`). `custom`

@@ -1,6 +1,7 @@
 import { type Column, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
+import { defineCte } from "../../../db/cte";
 import { selectPage } from "../../../db/page";
 import {
   adminAuditLog,
@@ -16,10 +17,15 @@ import { CREDIT_OPERATIONS } from "../../credits/service";
 import {
   type AdminUserPatch,
   type AdminUserRow,
+  adminGrantedUser,
   adminGrantedUserCte,
+  adminPatchedUser,
   adminPatchedUserCte,
 } from "../../users/queries";
 import { type Actor, auditCte } from "./audit";
+
+/** patchUser's revocation of a disabled user's refresh tokens. */
+const revokedTokens = defineCte("revoked");
 
 /**
  * An admin's change of a user, its audit row, and (disabling) the revocation of the user's
@@ -35,13 +41,18 @@ export async function patchUser(
       ${auditCte(p.actor, {
         action: "user.update",
         target: "user",
-        rows: sql`u`,
+        rows: adminPatchedUser,
         kind: "update",
         fields: p.fields,
       })},
-      ${revokeTokensCte("revoked", sql`(select id from u where status = 'disabled')`, sql`now()`)}
-      select u.*, ${userCredits.balance} as credits from u
-      left join ${userCredits} on ${userCredits.userId} = u.id`,
+      ${revokeTokensCte(
+        revokedTokens,
+        sql`(select ${adminPatchedUser.col("id")} from ${adminPatchedUser}
+             where ${adminPatchedUser.col("status")} = 'disabled')`,
+        sql`now()`,
+      )}
+      select ${adminPatchedUser.all}, ${userCredits.balance} as credits from ${adminPatchedUser}
+      left join ${userCredits} on ${userCredits.userId} = ${adminPatchedUser.col("id")}`,
   );
   return row;
 }
@@ -59,14 +70,14 @@ export async function grantAdminRole(db: Db, { email }: { email: string }) {
         {
           action: "user.role_grant",
           target: "user",
-          rows: sql`w`,
+          rows: adminGrantedUser,
           kind: "custom",
           before: sql`jsonb_build_object('role', r.role_before)`,
           after: sql`jsonb_build_object('role', 'admin')`,
           fields: ["role"],
         },
       )}
-      select id from w`,
+      select ${adminGrantedUser.col("id")} as id from ${adminGrantedUser}`,
   );
   return row;
 }

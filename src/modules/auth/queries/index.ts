@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows, queryRowsPrepared } from "../../../db/client";
+import { type Cte, defineCte } from "../../../db/cte";
 import {
   emailTokens,
   refreshTokens,
@@ -15,6 +16,7 @@ import {
   REGISTRATION_CREDITS,
   registrationGrant,
   signupBalance,
+  signupCredits,
 } from "../../credits/queries/signup-grant";
 import { customersGuestMove } from "../../customers/queries/guest-merge";
 import { discoveryGuestMove } from "../../discovery/queries/guest-merge";
@@ -28,10 +30,16 @@ import { sessionLogInsert } from "../../usage/queries/session-log";
 import type { UserRow } from "../../users/queries";
 import {
   changedPasswordCte,
+  changedPasswordUser,
+  disabledGuest,
   disabledGuestCte,
   guestUserCte,
   loggedInUserCte,
+  registeredUser,
   registeredUserCtes,
+  signedInUser,
+  upgradedGuest,
+  wechatInsertedUser,
   wechatUpgradedGuestCte,
   wechatUserCtes,
 } from "../../users/queries/sign-in";
@@ -45,28 +53,42 @@ export interface RefreshTokenRow {
 
 const rt = refreshTokens;
 
+// The CTEs this module's statements define around the users' and credits' fragments.
+const openedSession = defineCte("session");
+const signInUsage = defineCte("usage");
+const guestSessions = defineCte("guest_sessions");
+const revokedSessions = defineCte("revoked");
+const endedLinks = defineCte("links");
+
 /**
  * The statements a sign-in adds to its CTE: `session` (a refresh-token row) and `usage` (a
  * usage-log row), for each user of the CTE `source`.
  */
-function sessionAndUsage(source: string, refresh: RefreshTokenRow, event: string, ip: string): SQL {
-  const from = sql.raw(source);
-  return sql`session as (
+function sessionAndUsage(
+  source: Cte<string, "id">,
+  refresh: RefreshTokenRow,
+  event: string,
+  ip: string,
+): SQL {
+  return sql`${openedSession.as(sql`
       insert into ${rt} (${columnNames([rt.userId, rt.familyId, rt.tokenHash, rt.expiresAt])})
-      select id, ${refresh.familyId}, ${refresh.hash}, ${refresh.expiresAt}::timestamptz from ${from}),
-    usage as (${sessionLogInsert(from, event, ip)})`;
+      select ${source.col("id")}, ${refresh.familyId}, ${refresh.hash}, ${refresh.expiresAt}::timestamptz from ${source}`)},
+    ${signInUsage.as(sessionLogInsert(source, event, ip))}`;
 }
 
-/** The balance joined to a user CTE's rows (`source` aliased as in the statement). */
-const balanceJoin = (source: string) =>
-  sql`left join ${userCredits} on ${userCredits.userId} = ${sql.raw(source)}.id`;
+/** The balance joined to a user CTE's rows. */
+const balanceJoin = (source: Cte<string, "id">) =>
+  sql`left join ${userCredits} on ${userCredits.userId} = ${source.col("id")}`;
 
-/** Revokes the live refresh tokens of the users in `userIds` (a subquery), as CTE `name`. */
-export function revokeTokensCte(name: string, userIds: SQL, at: SQL, extra: SQL = sql``): SQL {
-  return sql`${sql.raw(name)} as (
+/** The ids of a user CTE's rows, as a subquery. */
+const idsOf = (source: Cte<string, "id">) => sql`(select ${source.col("id")} from ${source})`;
+
+/** Revokes the live refresh tokens of the users in `userIds` (a subquery), as CTE `cte`. */
+export function revokeTokensCte(cte: Cte, userIds: SQL, at: SQL, extra: SQL = sql``): SQL {
+  return cte.as(sql`
       update ${rt} set ${col(rt.revokedAt)} = ${at}
       where ${rt.userId} in ${userIds} and ${rt.revokedAt} is null${extra}
-      returning ${rt.id})`;
+      returning ${rt.id}`);
 }
 
 /**
@@ -85,20 +107,20 @@ export async function registerAccount(
   const [row] = await queryRows<UserRow & { upgraded: boolean }>(
     db,
     sql`with ${registeredUserCtes(p)},
-        ${signupBalance(sql`new_user`, { credits: REGISTRATION_CREDITS, topUp: true, at })},
-        ${revokeTokensCte("guest_sessions", sql`(select id from upgraded)`, at)},
-        ${registrationGrant(sql`credits`)},
-        ${sessionAndUsage("new_user", p.refresh, "register", p.ip)}
-      select new_user.*, credits.balance as credits,
-        exists (select 1 from upgraded) as upgraded
-      from new_user, credits`,
+        ${signupBalance(registeredUser, { credits: REGISTRATION_CREDITS, topUp: true, at })},
+        ${revokeTokensCte(guestSessions, idsOf(upgradedGuest), at)},
+        ${registrationGrant(signupCredits)},
+        ${sessionAndUsage(registeredUser, p.refresh, "register", p.ip)}
+      select ${registeredUser.all}, ${signupCredits.col("balance")} as credits,
+        ${upgradedGuest.exists} as upgraded
+      from ${registeredUser}, ${signupCredits}`,
   );
   return row!;
 }
 
 /** Every table whose rows a guest creates, moved to the account the guest signs in to. */
-function guestRowMoves(guestCte: string, userId: string): SQL {
-  const guestIds = sql`(select id from ${sql.raw(guestCte)})`;
+function guestRowMoves(guest: Cte<string, "id">, userId: string): SQL {
+  const guestIds = idsOf(guest);
   return sql.join(
     [
       customersGuestMove,
@@ -136,13 +158,14 @@ export async function openSession(
   const merge =
     p.guestId !== null
       ? sql`, ${disabledGuestCte({ guestId: p.guestId, now: p.now })},
-          ${guestRowMoves("guest", p.userId)}`
+          ${guestRowMoves(disabledGuest, p.userId)}`
       : sql``;
   const [row] = await queryRows<UserRow>(
     db,
     sql`with ${loggedInUserCte({ id: p.userId, now: p.now, addressKey: p.addressKey })},
-      ${sessionAndUsage("u", p.refresh, p.event, p.ip)}${merge}
-      select u.*, ${userCredits.balance} as credits from u ${balanceJoin("u")}`,
+      ${sessionAndUsage(signedInUser, p.refresh, p.event, p.ip)}${merge}
+      select ${signedInUser.all}, ${userCredits.balance} as credits
+      from ${signedInUser} ${balanceJoin(signedInUser)}`,
   );
   return row;
 }
@@ -155,9 +178,9 @@ export async function createGuest(
   const [row] = await queryRows<UserRow>(
     db,
     sql`with ${guestUserCte(p)},
-        ${signupBalance(sql`u`, { credits: 0 })},
-        ${sessionAndUsage("u", p.refresh, "guest_login", p.ip)}
-        select u.*, 0 as credits from u`,
+        ${signupBalance(signedInUser, { credits: 0 })},
+        ${sessionAndUsage(signedInUser, p.refresh, "guest_login", p.ip)}
+        select ${signedInUser.all}, 0 as credits from ${signedInUser}`,
   );
   return row!;
 }
@@ -174,14 +197,14 @@ export async function wechatSignIn(
   const [row] = await queryRows<UserRow & { created: boolean }>(
     db,
     sql`with ${wechatUserCtes(p)},
-        ${signupBalance(sql`ins`, { credits: REGISTRATION_CREDITS })},
-        ${registrationGrant(sql`credits`)},
-        ${sessionAndUsage("u", p.refresh, "wechat_login", p.ip)}
-      select u.*, exists (select 1 from ins) as created,
-        coalesce((select balance from credits),
+        ${signupBalance(wechatInsertedUser, { credits: REGISTRATION_CREDITS })},
+        ${registrationGrant(signupCredits)},
+        ${sessionAndUsage(signedInUser, p.refresh, "wechat_login", p.ip)}
+      select ${signedInUser.all}, ${wechatInsertedUser.exists} as created,
+        coalesce((select ${signupCredits.col("balance")} from ${signupCredits}),
                  (select ${userCredits.balance} from ${userCredits}
-                  where ${userCredits.userId} = u.id)) as credits
-      from u`,
+                  where ${userCredits.userId} = ${signedInUser.col("id")})) as credits
+      from ${signedInUser}`,
   );
   return row;
 }
@@ -201,11 +224,12 @@ export async function wechatUpgradeGuest(
   const [row] = await queryRows<UserRow>(
     db,
     sql`with ${wechatUpgradedGuestCte(p)},
-        ${signupBalance(sql`upgraded`, { credits: REGISTRATION_CREDITS, topUp: true, at })},
-        ${revokeTokensCte("guest_sessions", sql`(select id from upgraded)`, at)},
-        ${registrationGrant(sql`credits`)},
-        ${sessionAndUsage("upgraded", p.refresh, "wechat_login", p.ip)}
-      select upgraded.*, credits.balance as credits from upgraded, credits`,
+        ${signupBalance(upgradedGuest, { credits: REGISTRATION_CREDITS, topUp: true, at })},
+        ${revokeTokensCte(guestSessions, idsOf(upgradedGuest), at)},
+        ${registrationGrant(signupCredits)},
+        ${sessionAndUsage(upgradedGuest, p.refresh, "wechat_login", p.ip)}
+      select ${upgradedGuest.all}, ${signupCredits.col("balance")} as credits
+      from ${upgradedGuest}, ${signupCredits}`,
   );
   return row;
 }
@@ -242,7 +266,7 @@ export async function rotateRefreshToken(
         returning ${col(rt.userId)}, ${col(rt.familyId)})
       select ${u}.*, ${userCredits.balance} as credits, fresh.family_id as session_id
       from fresh join ${users} ${u} on ${u.id} = fresh.user_id
-      ${balanceJoin("u")}`,
+      left join ${userCredits} on ${userCredits.userId} = ${u.id}`,
   );
   return row;
 }
@@ -272,19 +296,19 @@ export async function changePassword(
     db,
     sql`with ${changedPasswordCte({ id: p.userId, passwordHash: p.passwordHash, now: p.now })},
       ${revokeTokensCte(
-        "revoked",
-        sql`(select id from changed)`,
+        revokedSessions,
+        idsOf(changedPasswordUser),
         at,
         sql` and ${rt.familyId} <> ${p.sessionId}`,
       )},
       -- Pending reset and e-mail change links die with the old password (an e-mail change
       -- started by someone who knew it must not survive the owner changing it).
-      links as (
+      ${endedLinks.as(sql`
         update ${e} set ${col(e.expiresAt)} = ${at}
-        where ${e.userId} in (select id from changed)
+        where ${e.userId} in ${idsOf(changedPasswordUser)}
           and ${e.purpose} in ('reset_password', 'change_email')
-          and ${e.usedAt} is null and ${e.expiresAt} > ${at})
-      select count(*)::int as revoked from revoked`,
+          and ${e.usedAt} is null and ${e.expiresAt} > ${at}`)}
+      select count(*)::int as revoked from ${revokedSessions}`,
   );
   return result?.revoked ?? 0;
 }

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { Cte } from "../../../db/cte";
 import { usageLogs } from "../../../db/schema";
 import { col } from "../../../db/sql";
 
@@ -7,8 +8,8 @@ import { col } from "../../../db/sql";
  * CTE of the statement that opens the session: one row per user in `users` (a row source with
  * column `id`), so the log is written with the session or not at all.
  */
-export function sessionLogInsert(users: SQL, event: string, ip: string): SQL {
+export function sessionLogInsert(users: Cte<string, "id">, event: string, ip: string): SQL {
   const u = usageLogs;
   return sql`insert into ${u} (${col(u.userId)}, ${col(u.event)}, ${col(u.ip)})
-    select id, ${event}, ${ip} from ${users}`;
+    select ${users.col("id")}, ${event}, ${ip} from ${users}`;
 }

@@ -1,6 +1,7 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
+import { defineCte } from "../../../db/cte";
 import { selectPage } from "../../../db/page";
 import { userCredits, users } from "../../../db/schema";
 import { col, type DbRow } from "../../../db/sql";
@@ -200,6 +201,9 @@ export const takesOutAnAdmin = (patch: AdminUserPatch) =>
  * already demoted and is refused: never zero admins (ADR 0084). Locking in one order means two
  * such statements never deadlock. Refused, `u` is empty while the user exists.
  */
+/** The CTE adminPatchedUserCte defines (modules/admin reads it; ADR 0096): the updated user. */
+export const adminPatchedUser = defineCte("u", ["id", "status"]);
+
 export function adminPatchedUserCte(p: { id: string; patch: AdminUserPatch; now: string }): SQL {
   const sets: SQL[] = [sql`${col(users.updatedAt)} = ${p.now}::timestamptz`];
   if (p.patch.role) sets.push(sql`${col(users.role)} = ${p.patch.role}`);
@@ -210,9 +214,9 @@ export function adminPatchedUserCte(p: { id: string; patch: AdminUserPatch; now:
   }
   if (!takesOutAnAdmin(p.patch)) {
     const old = lockBefore(users, p.id);
-    return sql`u as (
+    return adminPatchedUser.as(sql`
       update ${users} set ${sql.join(sets, sql`, `)} from ${old.from} where ${old.where}
-      returning ${users}.*, audit_old.audit_before)`;
+      returning ${users}.*, audit_old.audit_before`);
   }
   const o = alias(users, "o");
   const activeAdmin = (row: string) =>
@@ -222,13 +226,13 @@ export function adminPatchedUserCte(p: { id: string; patch: AdminUserPatch; now:
       from ${users} ${o}
       where ${o.id} = ${p.id} or ${activeAdmin("o")}
       order by ${o.id} for update),
-    u as (
+    ${adminPatchedUser.as(sql`
       update ${users} set ${sql.join(sets, sql`, `)}
       from (select audit_before, audit_key, role, status from locked where audit_key = ${p.id}) audit_old
       where ${users.id} = audit_old.audit_key
         and (not ${activeAdmin("audit_old")}
           or (select count(*) from locked l where l.audit_key <> ${p.id} and ${activeAdmin("l")}) > 0)
-      returning ${users}.*, audit_old.audit_before)`;
+      returning ${users}.*, audit_old.audit_before`)}`;
 }
 
 /**
@@ -237,9 +241,12 @@ export function adminPatchedUserCte(p: { id: string; patch: AdminUserPatch; now:
  */
 export function adminGrantedUserCte(email: string): SQL {
   const o = alias(users, "o");
-  return sql`w as (
+  return adminGrantedUser.as(sql`
       update ${users} ${au} set ${col(au.role)} = 'admin', ${col(au.updatedAt)} = now()
       from (select ${o.id}, ${o.role} from ${users} ${o} where ${o.email} = ${email} for update) old
       where ${au.id} = old.id
-      returning ${au.id}, old.role as role_before)`;
+      returning ${au.id}, old.role as role_before`);
 }
+
+/** The CTE adminGrantedUserCte defines (modules/admin reads it; ADR 0096). */
+export const adminGrantedUser = defineCte("w", ["id", "role_before"]);

@@ -1,6 +1,7 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
+import { defineCte } from "../../../db/cte";
 import { systemConfig, unknownLoginFailures, users } from "../../../db/schema";
 import { col, columnNames, type DbRow } from "../../../db/sql";
 
@@ -37,6 +38,24 @@ const trialEnds = (now: string) =>
     (select (${systemConfig.value} #>> '{}')::int from ${systemConfig}
      where ${systemConfig.key} = 'trial.days'), 7))`;
 
+// The CTEs of these fragments that modules/auth's sign-in statements read (ADR 0096). Each is a
+// user row (`returning *`); readers name its `id` and take the rest as `.all`.
+/** The guest made an account in place (registration, or a WeChat login with a guest token). */
+export const upgradedGuest = defineCte("upgraded", ["id"]);
+/** The account a registration made: the upgraded guest, or else the inserted user. */
+export const registeredUser = defineCte("new_user", ["id"]);
+/** The user a login, guest login or WeChat login signs in. */
+export const signedInUser = defineCte("u", ["id"]);
+/** A first WeChat login's new user (empty for a later login). */
+export const wechatInsertedUser = defineCte("ins", ["id"]);
+/** The guest a login with a guest token disabled. */
+export const disabledGuest = defineCte("guest", ["id"]);
+/** The user whose password a password change set. */
+export const changedPasswordUser = defineCte("changed", ["id"]);
+
+const insertedUser = defineCte("inserted");
+const existingUser = defineCte("existing");
+
 /**
  * CTEs `upgraded`, `inserted` and `new_user` of a registration: the caller's active guest row
  * (`guestId`) becomes the account, or else a new account is inserted; `new_user` is the one.
@@ -54,15 +73,15 @@ export function registeredUserCtes(p: {
 }): SQL {
   const at = sql`${p.now}::timestamptz`;
   const g = alias(users, "g");
-  return sql`upgraded as (
+  return sql`${upgradedGuest.as(sql`
       update ${users} ${g} set ${col(g.email)} = ${p.email}, ${col(g.passwordHash)} = ${p.passwordHash},
         ${col(g.name)} = ${p.name}, ${col(g.isGuest)} = false, ${col(g.plan)} = ${p.plan},
         ${col(g.planExpiresAt)} = ${trialEnds(p.now)}, ${col(g.trialEndsAt)} = ${trialEnds(p.now)},
         ${col(g.referredBy)} = ${p.referredBy}::uuid, ${col(g.lastLoginAt)} = ${at},
         ${col(g.updatedAt)} = ${at}
       where ${g.id} = ${p.guestId}::uuid and ${g.isGuest} and ${g.status} = 'active'
-      returning *),
-    inserted as (
+      returning *`)},
+    ${insertedUser.as(sql`
       insert into ${users} (${columnNames([
         users.id,
         users.email,
@@ -80,9 +99,9 @@ export function registeredUserCtes(p: {
              ${p.name}::text, 'user', ${p.plan}::text, ${trialEnds(p.now)},
              ${trialEnds(p.now)}, ${p.referralCode}::text,
              ${p.referredBy}::uuid, ${at}
-      where not exists (select 1 from upgraded)
-      returning *),
-    new_user as (select * from upgraded union all select * from inserted)`;
+      where not ${upgradedGuest.exists}
+      returning *`)},
+    ${registeredUser.as(sql`select * from ${upgradedGuest} union all select * from ${insertedUser}`)}`;
 }
 
 /**
@@ -247,10 +266,10 @@ export function loggedInUserCte(p: { id: string; now: string; addressKey: string
     p.addressKey === null
       ? sql`${users.loginAddresses}`
       : sql`(array[${p.addressKey}]::text[] || array_remove(${users.loginAddresses}, ${p.addressKey}))[1:${sql.raw(String(KNOWN_ADDRESSES))}]`;
-  return sql`u as (
+  return signedInUser.as(sql`
       update ${users} set ${col(users.lastLoginAt)} = ${at}, ${col(users.failedLoginCount)} = 0,
         ${col(users.lastFailedLoginAt)} = null, ${col(users.loginAddresses)} = ${addresses}
-      where ${users.id} = ${p.id} and ${users.status} = 'active' returning *)`;
+      where ${users.id} = ${p.id} and ${users.status} = 'active' returning *`);
 }
 
 /**
@@ -259,16 +278,16 @@ export function loggedInUserCte(p: { id: string; now: string; addressKey: string
  */
 export function disabledGuestCte(p: { guestId: string; now: string }): SQL {
   const g = alias(users, "g");
-  return sql`guest as (
+  return disabledGuest.as(sql`
       update ${users} ${g} set ${col(g.status)} = 'disabled', ${col(g.updatedAt)} = ${p.now}::timestamptz
       where ${g.id} = ${p.guestId}::uuid and ${g.isGuest} and ${g.status} = 'active'
-        and exists (select 1 from u)
-      returning ${g.id})`;
+        and ${signedInUser.exists}
+      returning ${g.id}`);
 }
 
 /** CTE `u` of a guest login: a new guest user. */
 export function guestUserCte(p: { id: string; referralCode: string; now: string }): SQL {
-  return sql`u as (
+  return signedInUser.as(sql`
       insert into ${users} (${columnNames([
         users.id,
         users.name,
@@ -277,7 +296,7 @@ export function guestUserCte(p: { id: string; referralCode: string; now: string 
         users.lastLoginAt,
       ])})
       values (${p.id}, 'Guest', true, ${p.referralCode}, ${p.now}::timestamptz)
-      returning *)`;
+      returning *`);
 }
 
 /**
@@ -292,7 +311,7 @@ export function wechatUserCtes(p: {
   referralCode: string;
   now: string;
 }): SQL {
-  return sql`ins as (
+  return sql`${wechatInsertedUser.as(sql`
       insert into ${users} (${columnNames([
         users.id,
         users.name,
@@ -307,12 +326,12 @@ export function wechatUserCtes(p: {
       values (${p.id}, 'WeChat user', ${p.openid}, ${p.unionid},
               ${p.plan}, ${trialEnds(p.now)}, ${trialEnds(p.now)}, ${p.referralCode}, ${p.now}::timestamptz)
       on conflict (${col(users.wechatOpenid)}) do nothing
-      returning *),
-    existing as (
+      returning *`)},
+    ${existingUser.as(sql`
       update ${users} set ${col(users.lastLoginAt)} = ${p.now}::timestamptz
       where ${users.wechatOpenid} = ${p.openid} and ${users.status} = 'active'
-        and not exists (select 1 from ins) returning *),
-    u as (select * from ins union all select * from existing)`;
+        and not ${wechatInsertedUser.exists} returning *`)},
+    ${signedInUser.as(sql`select * from ${wechatInsertedUser} union all select * from ${existingUser}`)}`;
 }
 
 /**
@@ -332,7 +351,7 @@ export function wechatUpgradedGuestCte(p: {
   const at = sql`${p.now}::timestamptz`;
   const g = alias(users, "g");
   const w = alias(users, "w");
-  return sql`upgraded as (
+  return upgradedGuest.as(sql`
       update ${users} ${g} set ${col(g.wechatOpenid)} = ${p.openid},
         ${col(g.wechatUnionid)} = ${p.unionid}::text,
         ${col(g.name)} = case when ${g.name} is null or ${g.name} = 'Guest' then 'WeChat user'
@@ -342,7 +361,7 @@ export function wechatUpgradedGuestCte(p: {
         ${col(g.lastLoginAt)} = ${at}, ${col(g.updatedAt)} = ${at}
       where ${g.id} = ${p.guestId}::uuid and ${g.isGuest} and ${g.status} = 'active'
         and not exists (select 1 from ${users} ${w} where ${w.wechatOpenid} = ${p.openid})
-      returning *)`;
+      returning *`);
 }
 
 /** The account a WeChat openid belongs to: its id and status. */
@@ -366,8 +385,8 @@ export async function findActivePasswordHash(db: Db, { id }: { id: string }) {
 
 /** CTE `changed` of a password change: the new hash, returning the user's id. */
 export function changedPasswordCte(p: { id: string; passwordHash: string; now: string }): SQL {
-  return sql`changed as (
+  return changedPasswordUser.as(sql`
       update ${users} set ${col(users.passwordHash)} = ${p.passwordHash},
         ${col(users.updatedAt)} = ${p.now}::timestamptz
-      where ${users.id} = ${p.id} returning ${users.id})`;
+      where ${users.id} = ${p.id} returning ${users.id}`);
 }
