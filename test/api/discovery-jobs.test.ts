@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { App } from "../../src/app";
 import { queryRows } from "../../src/db/client";
 import { adjustCredits, chargeCredits, getBalance } from "../../src/modules/credits/service";
 import { runDiscoveryJob, sweepDiscoveryJobs } from "../../src/modules/discovery/jobs";
 import { DiscoveryJobSchema, DiscoveryResultSchema } from "../../src/modules/discovery/schemas";
+import { DISCOVERY_TIMEOUT_MS } from "../../src/modules/discovery/service";
 import { pendingJobs } from "../../src/modules/jobs/background";
 import type { FakeOpenAi } from "../fakes/openai";
 import { type FakeQstash, signQstash, startFakeQstash } from "../fakes/qstash";
@@ -235,6 +236,31 @@ describe("POST /api/v1/discovery/jobs and the background search", () => {
     // Another delivery finds nothing to claim.
     expect(await runDiscoveryJob(deps, started.id)).toBe("skipped");
     expect(await refunds(user.userId)).toEqual({ n: 1, credits: 5 });
+  });
+
+  it("a job that hits the 120 s bound fails saying it timed out, and refunds", async () => {
+    const user = await registerUser(app);
+    const before = await balance(user);
+    // The 120 s bound, shortened for the test (every other timer keeps its length); the
+    // provider hangs within its own 15 s timeout.
+    const timeout = AbortSignal.timeout.bind(AbortSignal);
+    const spy = vi
+      .spyOn(AbortSignal, "timeout")
+      .mockImplementation((ms) => timeout(ms === DISCOVERY_TIMEOUT_MS ? 400 : ms));
+    search.fail("hang");
+    try {
+      const { body: started } = await startJob(user);
+      await pendingJobs();
+      const { body: job } = await readJob(user, started.id);
+      expect(job.status).toBe("failed");
+      expect(job.error).toBe(
+        "The discovery search took longer than 120 s and was stopped; your credits were returned",
+      );
+    } finally {
+      spy.mockRestore();
+      search.fail(null);
+    }
+    expect(await balance(user)).toBe(before);
   });
 
   it("the analysis failing fails the job and refunds", async () => {
