@@ -1,6 +1,7 @@
 /**
  * The flow a frontend writes first, against the generated types and nothing else: register,
- * add a customer, import products from a sheet, quote them to the customer, buy credits. It is
+ * add a customer, import products from a sheet, quote them to the customer, translate, start an
+ * agent run, buy credits; leaving out every field the server defaults. It is
  * type-checked, not run (`tsc --noEmit -p tools/openapi-client`): a route whose contract
  * changes under a client fails here, without casts to hide it.
  */
@@ -48,6 +49,16 @@ export async function sellerFlow(baseUrl: string, sheet: Blob) {
   if (!("created" in imported.data)) throw new Error("import: expected the JSON result");
   if (imported.data.created === 0) throw new Error("import: nothing created");
 
+  // Fields the server defaults are optional to send (issue 21: openapi-typescript made them
+  // required): a product without unit or currency, a customer list without page or size.
+  const widget = await client.POST("/api/v1/products", {
+    headers: auth,
+    body: { name: "Widget", price: 1250 },
+  });
+  if (!widget.data) fail("product", widget.error);
+  const customers = await client.GET("/api/v1/customers", { headers: auth });
+  if (!customers.data) fail("customers", customers.error);
+
   const products = await client.GET("/api/v1/products", {
     headers: auth,
     params: { query: { page: 1 } },
@@ -65,6 +76,18 @@ export async function sellerFlow(baseUrl: string, sheet: Blob) {
     },
   });
   if (!quotation.data) fail("quotation", quotation.error);
+
+  // Without with_replies (default false), and an agent run without max_leads.
+  const translated = await client.POST("/api/v1/translate", {
+    headers: auth,
+    body: { text: "Bonjour", target_lang: "zh" },
+  });
+  if (!translated.data) fail("translate", translated.error);
+  const run = await client.POST("/api/v1/agent/start", {
+    headers: auth,
+    body: { product: "LED lamps", market: "DE" },
+  });
+  if (!run.data) fail("agent", run.error);
 
   const packages = await client.GET("/api/v1/credits/packages");
   if (!packages.data) fail("packages", packages.error);

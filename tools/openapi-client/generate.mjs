@@ -21,10 +21,11 @@ async function readDocument(source) {
 
 /** The types of a document, as the committed schema.d.ts holds them. */
 export async function generateTypes(documentText) {
+  // openapi-typescript's default options, as a frontend team runs it: with defaultNonNullable
+  // (on by default) a `default` in a shared component makes the field required, which is right
+  // for answers; request bodies carry their defaulted schemas in place (http/openapi-document.ts),
+  // so fields the server defaults stay optional to send (flow.ts leaves them out).
   const ast = await openapiTS(JSON.parse(documentText), {
-    // A default is what the server fills in when a request leaves the field out: the field stays
-    // optional to send (openapi-typescript would otherwise make every defaulted field required).
-    defaultNonNullable: false,
     // A file to upload is a Blob (or File) in a browser or Node, not a string.
     transform(schema) {
       if (schema.format !== "binary") return undefined;

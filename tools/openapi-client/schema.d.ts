@@ -110,7 +110,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with a WeChat OAuth code (creates the account on first use) */
+        /** Sign in with a WeChat OAuth code (creates the account on first use). Sent with a guest's token (Bearer, or cookie + X-CSRF-Token), the guest becomes the WeChat account and keeps its id and data; if the WeChat user already has an account, the guest's data moves to it */
         post: operations["loginWithWechat"];
         delete?: never;
         options?: never;
@@ -161,7 +161,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change password; every other session is signed out */
+        /**
+         * Change password; every other session is signed out
+         * @description An account without a password (WeChat sign-in) gets 403 here: it sets its first password together with an e-mail address through POST /api/v1/auth/email (docs/adr/0089).
+         */
         post: operations["changePassword"];
         delete?: never;
         options?: never;
@@ -269,7 +272,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the e-mail address: takes effect once the link mailed to the new one is used */
+        /**
+         * Change the e-mail address: takes effect once the link mailed to the new one is used
+         * @description An account without a password (WeChat sign-in) adds its address here and sets its first password with `password`, confirmed by a fresh WeChat code (`wechat_code`); both take effect when the link is used, which also ends every other session (docs/adr/0089).
+         */
         post: operations["postAuthEmail"];
         delete?: never;
         options?: never;
@@ -730,7 +736,7 @@ export interface paths {
         put?: never;
         /**
          * Ask the assistant: an FAQ match answers instantly and free, else the model (billed)
-         * @description Charges `credits.costs.chat` unless an FAQ matches. May return `action` (e.g. `add_customer` with customer fields) for the user to confirm; nothing is saved by it. With `stream=true` the answer is `text/event-stream`: `meta` {conversation_id}, `delta` {text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` {detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. A stream ends with its session: within about a second of a logout, a password change, the account being disabled or the access token expiring, an `error` {detail} ends it (the turn is abandoned and refunded). 429 (JSON, Retry-After) when the caller already holds `STREAMS_PER_USER` open streams (streamed chat and agent events together, default 5). Send an Idempotency-Key header to make a retry charge once (a streamed turn is replayed).
+         * @description Charges `credits.costs.chat` unless an FAQ matches. May return `action` (e.g. `add_customer` with customer fields) for the user to confirm; nothing is saved by it. With `stream=true` in the query or `stream: true` in the body the answer is `text/event-stream`: `meta` {conversation_id}, `delta` {text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` {detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. A stream ends with its session: within about a second of a logout, a password change, the account being disabled or the access token expiring, an `error` {detail} ends it (the turn is abandoned and refunded). 429 (JSON, Retry-After) when the caller already holds `STREAMS_PER_USER` open streams (streamed chat and agent events together, default 5). Send an Idempotency-Key header to make a retry charge once (a streamed turn is replayed).
          */
         post: operations["chat"];
         delete?: never;
@@ -1773,6 +1779,41 @@ export interface paths {
         patch: operations["patchAdminSearchProvidersById"];
         trace?: never;
     };
+    "/api/v1/admin/exchange-rates/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refresh the rates from every configured source now (ECB, then the wide source); says what each did */
+        post: operations["postAdminExchangeRatesRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/exchange-rates/{currency}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a manual rate for any ISO 4217 currency (1 `base` = `rate` units of it), used over the sources */
+        put: operations["putAdminExchangeRatesByCurrency"];
+        post?: never;
+        /** Remove a currency's manual rate: the sources answer for it again */
+        delete: operations["deleteAdminExchangeRatesByCurrency"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/credits/balance": {
         parameters: {
             query?: never;
@@ -2194,9 +2235,27 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        ValidationError: components["schemas"]["Error"] & ({
+            errors: {
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+            }[];
+        } & {
+            [key: string]: unknown;
+        });
         Error: {
-            /** @example Not found */
+            /**
+             * @description For people; may change
+             * @example Not found
+             */
             detail: string;
+            /**
+             * @description Stable and machine-readable: branch on this, never on `detail`
+             * @example not_found
+             * @enum {string}
+             */
+            code: "bad_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "csrf_missing" | "csrf_mismatch" | "csrf_invalid" | "admin_required" | "guest_not_allowed" | "account_disabled" | "feature_not_in_plan" | "plan_limit_reached" | "member_limit_reached" | "signature_invalid" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_conflict" | "payload_too_large" | "validation_failed" | "unknown_currency" | "no_exchange_rate" | "rate_limited" | "internal_error" | "service_unavailable" | "timed_out" | "quota_exhausted";
             request_id?: string;
         } & {
             [key: string]: unknown;
@@ -2283,14 +2342,6 @@ export interface components {
             features?: string[];
             limits?: components["schemas"]["PlanLimits"];
         };
-        ValidationError: {
-            detail: string;
-            errors: {
-                loc: (string | number)[];
-                msg: string;
-                type: string;
-            }[];
-        };
         RegisterRequest: {
             /**
              * Format: email
@@ -2320,7 +2371,8 @@ export interface components {
             detail: string;
         };
         PasswordChangeRequest: {
-            old_password: string;
+            /** @description Required on an account with a password. An account without one (WeChat sign-in) sets its first password with its address: POST /api/v1/auth/email */
+            old_password?: string;
             new_password: string;
         };
         EmailVerified: {
@@ -2357,7 +2409,10 @@ export interface components {
              * @example seller@example.com
              */
             new_email: string;
+            /** @description The current password; on an account without one (WeChat sign-in), the first password to set (6 to 128 characters), which takes effect with the address (docs/adr/0089) */
             password: string;
+            /** @description Required on an account without a password: a fresh WeChat OAuth code of the account's own WeChat user, proving the request is the owner's and not a stolen session's */
+            wechat_code?: string;
         };
         ProfilePatch: {
             name?: string | null;
@@ -2410,9 +2465,9 @@ export interface components {
             }[];
             errors_truncated: boolean;
         };
-        PlanDenied: {
+        PlanDenied: components["schemas"]["Error"] & ({
             /** @example The agent feature is not in your plan (free). Plans that include it: Business. */
-            detail: string;
+            detail?: string;
             /** @description The feature the route needs */
             feature?: string;
             /** @description The plan limit that was reached */
@@ -2422,8 +2477,10 @@ export interface components {
             plan?: string;
             /** @description Codes of the plans that include the feature or allow more */
             plans?: string[];
-        };
-        ImportRejected: {
+        } & {
+            [key: string]: unknown;
+        });
+        ImportRejected: components["schemas"]["Error"] & ({
             dry_run?: boolean;
             rows?: number;
             valid?: number;
@@ -2445,10 +2502,11 @@ export interface components {
                 message: string;
             }[];
             errors_truncated?: boolean;
-            detail: string;
             /** @description Why the file could not be read */
             reason?: string;
-        };
+        } & {
+            [key: string]: unknown;
+        });
         CustomerPage: {
             items: components["schemas"]["Customer"][];
             total: number;
@@ -2610,8 +2668,7 @@ export interface components {
              */
             next_followup_at?: string | null;
         };
-        CustomerStatusConflict: {
-            detail: string;
+        CustomerStatusConflict: components["schemas"]["Error"] & ({
             /**
              * @description The current status
              * @enum {string}
@@ -2619,7 +2676,9 @@ export interface components {
             status: "new" | "contacted" | "negotiating" | "quoted" | "won" | "lost" | "dormant";
             /** @description Statuses reachable from it */
             allowed_statuses: ("new" | "contacted" | "negotiating" | "quoted" | "won" | "lost" | "dormant")[];
-        };
+        } & {
+            [key: string]: unknown;
+        });
         CustomerPatch: {
             company?: string | null;
             contact_name?: string | null;
@@ -2667,28 +2726,6 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        ProductInput: {
-            name: string;
-            sku?: string | null;
-            description?: string | null;
-            category?: string | null;
-            /** @default pcs */
-            unit?: string;
-            /** @description Minor units of currency */
-            price?: number | null;
-            /**
-             * @description ISO 4217 code in upper case
-             * @default USD
-             * @example USD
-             */
-            currency?: string;
-            moq?: number | null;
-            hs_code?: string | null;
-            image_url?: string | null;
-            specs?: {
-                [key: string]: string;
-            } | null;
         };
         ProductPatch: {
             name?: string;
@@ -2739,12 +2776,21 @@ export interface components {
             total: number;
             notes: string | null;
             /** @description Rates used to convert products priced in another currency, one per pair, frozen when the items were priced */
-            exchange_rates: components["schemas"]["QuotationExchangeRate"][];
+            exchange_rates: components["schemas"]["QuotationQuotedRate"][];
+            /** @description What the seller should check before sending: `stale_exchange_rate` for each rate older than 7 days */
+            warnings: components["schemas"]["QuotationWarning"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
             item_count: number;
+        };
+        QuotationQuotedRate: components["schemas"]["QuotationExchangeRate"] & {
+            /**
+             * @description Whole days from the rate's date to today (UTC)
+             * @example 1
+             */
+            age_days: number;
         };
         QuotationExchangeRate: {
             /** @example USD */
@@ -2763,6 +2809,12 @@ export interface components {
             date: string;
             /** @example ECB */
             source: string;
+        };
+        QuotationWarning: {
+            /** @enum {string} */
+            code: "stale_exchange_rate";
+            /** @example The USD/CNY rate (ECB, 2024-01-04) is 9 days old: reprice or check it before sending */
+            detail: string;
         };
         Quotation: {
             /** Format: uuid */
@@ -2787,7 +2839,9 @@ export interface components {
             total: number;
             notes: string | null;
             /** @description Rates used to convert products priced in another currency, one per pair, frozen when the items were priced */
-            exchange_rates: components["schemas"]["QuotationExchangeRate"][];
+            exchange_rates: components["schemas"]["QuotationQuotedRate"][];
+            /** @description What the seller should check before sending: `stale_exchange_rate` for each rate older than 7 days */
+            warnings: components["schemas"]["QuotationWarning"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2805,26 +2859,6 @@ export interface components {
             quantity: number;
             unit_price: number;
             line_total: number;
-        };
-        QuotationInput: {
-            /** Format: uuid */
-            customer_id?: string | null;
-            /**
-             * @description ISO 4217 code in upper case
-             * @example USD
-             */
-            currency: string;
-            /** @enum {string|null} */
-            incoterm?: "EXW" | "FCA" | "FAS" | "FOB" | "CFR" | "CIF" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | null;
-            /** Format: date */
-            valid_until?: string | null;
-            /** @default 0 */
-            discount?: number;
-            /** @default 0 */
-            shipping?: number;
-            notes?: string | null;
-            /** @description 1 to 200 items; their names and descriptions (a product's, where an item takes it) together at most 100,000 characters */
-            items: components["schemas"]["QuotationItemInput"][];
         };
         QuotationItemInput: {
             /** Format: uuid */
@@ -2869,10 +2903,15 @@ export interface components {
              */
             date: string;
             /**
-             * @description Who published the rates: `ECB` when refreshed from RATES_API_URL, `ECB (snapshot)` for the rates shipped with the build
+             * @description Who published `base`'s own set: `ECB` when refreshed from RATES_API_URL, `ECB (snapshot)` for the rates shipped with the build, `ExchangeRate-API` for the wide source (RATES_WIDE_API_URL), `manual` for a rate an admin set. Each quote's own source is in `quotes`
              * @example ECB
              */
             source: string;
+            /**
+             * @description Whole days from the rate's date to today (UTC); quotations warn past 7
+             * @example 1
+             */
+            age_days: number;
             /**
              * @description true: the shipped snapshot answers because no refresh has brought a newer day (offline, or RATES_API_URL=off)
              * @example false
@@ -2888,6 +2927,24 @@ export interface components {
             rates: {
                 [key: string]: string;
             };
+            /** @description Where each quote's rate came from: its source, date and age */
+            quotes: {
+                [key: string]: components["schemas"]["ExchangeRateProvenance"];
+            };
+        };
+        ExchangeRateProvenance: {
+            /** @example ExchangeRate-API */
+            source: string;
+            /**
+             * Format: date
+             * @example 2024-01-04
+             */
+            date: string;
+            /**
+             * @description Whole days from the rate's date to today (UTC); quotations warn past 7
+             * @example 1
+             */
+            age_days: number;
         };
         Conversion: {
             /** @example 100 */
@@ -2902,11 +2959,20 @@ export interface components {
             result: string;
             /**
              * Format: date
+             * @description Day of the rate used
              * @example 2024-01-04
              */
             date: string;
-            /** @example ECB */
+            /**
+             * @description `ECB`, `ECB (snapshot)`, `ExchangeRate-API`, or `manual` when an admin's rate was used
+             * @example ECB
+             */
             source: string;
+            /**
+             * @description Whole days from the rate's date to today (UTC); quotations warn past 7
+             * @example 1
+             */
+            age_days: number;
         };
         NotificationsPage: {
             items: components["schemas"]["Notification"][];
@@ -2919,10 +2985,15 @@ export interface components {
         Notification: {
             /** Format: uuid */
             id: string;
+            /**
+             * @description What it is about: reminder_digest (the reminders of a day, data: ReminderDigestData), trial_ended, subscription_ended, payment_succeeded, referral_rewarded, certification_approved, ...
+             * @example reminder_digest
+             */
             kind: string;
             title: string;
             body: string;
-            data: {
+            /** @description Kind-specific details; ReminderDigestData for reminder_digest */
+            data: components["schemas"]["ReminderDigestData"] | {
                 [key: string]: unknown;
             } | null;
             is_read: boolean;
@@ -2930,6 +3001,28 @@ export interface components {
             read_at: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        ReminderDigestData: {
+            /** @description Customers silent past customers.silence_days */
+            silent: number;
+            /** @description Customers whose follow-up time has come */
+            followups_due: number;
+            /** @description The five most overdue of either kind, most overdue first */
+            most_urgent: components["schemas"]["ReminderDigestCustomer"][];
+            /** @description The run the counts are from (a later run the same day refreshes them) */
+            as_of: string;
+            /** @description The UTC day (YYYY-MM-DD) the digest stands for */
+            day: string;
+        };
+        ReminderDigestCustomer: {
+            customer_id: string;
+            customer_name: string;
+            /** @enum {string} */
+            reason: "silent" | "followup_due";
+            /** @description silent: the last contact (or creation); followup_due: when it was due */
+            since: string;
+            /** @description Whole days past customers.silence_days (silent) or past the follow-up */
+            overdue_days: number;
         };
         MarkNotificationsResult: {
             /** @description Notifications whose state changed */
@@ -2973,36 +3066,14 @@ export interface components {
             /** @description The reply in the seller's language */
             translation: string;
         };
-        InsufficientCredits: {
-            /** @example Not enough credits for this operation */
-            detail: string;
+        InsufficientCredits: components["schemas"]["Error"] & ({
             /** @description Credits the operation costs */
             required: number;
             /** @description Credits the caller has */
             balance: number;
-        };
-        TranslateRequest: {
-            /**
-             * @description The buyer's message, 1 to 5000 characters after trimming
-             * @example Bonjour, pouvez-vous m'envoyer le prix pour 500 pièces ?
-             */
-            text: string;
-            /**
-             * @description The seller's language
-             * @example zh
-             */
-            target_lang: string;
-            /**
-             * @description The buyer's language; detected when omitted
-             * @example fr
-             */
-            source_lang?: string;
-            /**
-             * @description Also suggest 3 replies in the buyer's language
-             * @default false
-             */
-            with_replies?: boolean;
-        };
+        } & {
+            [key: string]: unknown;
+        });
         TranslationsPage: {
             items: components["schemas"]["Translation"][];
             total: number;
@@ -3055,6 +3126,8 @@ export interface components {
              * @description Continue this conversation of the caller; omit to start a new one
              */
             conversation_id?: string;
+            /** @description true: answer as text/event-stream, the same as `?stream=true` (either one streams) */
+            stream?: boolean;
         };
         QuickQuestions: {
             questions: string[];
@@ -3406,17 +3479,6 @@ export interface components {
              */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         };
-        StartAgentBody: {
-            /** @example LED panel lights */
-            product: string;
-            /** @example Germany */
-            market: string;
-            /**
-             * @default 10
-             * @example 10
-             */
-            max_leads?: number;
-        };
         AgentPipelinesPage: {
             items: components["schemas"]["AgentPipelineListItem"][];
             total: number;
@@ -3752,21 +3814,6 @@ export interface components {
             price: number;
             currency: string;
         };
-        CreditPackageInput: {
-            name: string;
-            credits: number;
-            price: number;
-            /**
-             * @description ISO 4217 code in upper case
-             * @default CNY
-             * @example USD
-             */
-            currency?: string;
-            /** @default true */
-            active?: boolean;
-            /** @default 0 */
-            sort_order?: number;
-        };
         CreditPackagePatch: {
             name?: string;
             credits?: number;
@@ -3798,25 +3845,6 @@ export interface components {
             monthly_credits: number;
             features: string[];
             tier: number;
-        };
-        SubscriptionPlanInput: {
-            code: string;
-            name: string;
-            /**
-             * @description ISO 4217 code in upper case
-             * @default CNY
-             * @example USD
-             */
-            currency?: string;
-            monthly_price: number;
-            monthly_credits: number;
-            /** @default [] */
-            features?: string[];
-            tier: number;
-            /** @default true */
-            active?: boolean;
-            /** @default 0 */
-            sort_order?: number;
         };
         SubscriptionPlanPatch: {
             name?: string;
@@ -4007,38 +4035,6 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        AiProviderInput: {
-            /** @example openai */
-            name: string;
-            /**
-             * @description `llm`: OpenAI-compatible chat completions; `mt`: DeepL v2 translation
-             * @enum {string}
-             */
-            kind: "llm" | "mt";
-            /** @example https://api.openai.com/v1 */
-            base_url: string;
-            /**
-             * @description Write-only: stored encrypted, never returned (responses show api_key_hint)
-             * @example sk-live-0123456789abcdef
-             */
-            api_key?: string;
-            /**
-             * @description Model ids (llm: 1 to 50, the first is the default; mt: may be empty)
-             * @default []
-             * @example [
-             *       "gpt-4o-mini",
-             *       "gpt-4o"
-             *     ]
-             */
-            models?: string[];
-            /** @default true */
-            enabled?: boolean;
-            /**
-             * @default 30000
-             * @example 30000
-             */
-            timeout_ms?: number;
-        };
         AiProviderPatch: {
             /** @example openai */
             name?: string;
@@ -4166,16 +4162,6 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        TranslationQuotaInput: {
-            /** Format: uuid */
-            provider_id: string;
-            /** @enum {string} */
-            period: "day" | "month";
-            /** @example 500000 */
-            char_limit: number;
-            /** @default true */
-            enabled?: boolean;
-        };
         TranslationQuotaPatch: {
             /** @enum {string} */
             period?: "day" | "month";
@@ -4200,24 +4186,6 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        FaqInput: {
-            /** @example What is your MOQ? */
-            question: string;
-            /** @example Our MOQ is 500 pieces. */
-            answer: string;
-            /**
-             * @default []
-             * @example [
-             *       "moq",
-             *       "minimum order"
-             *     ]
-             */
-            keywords?: string[];
-            /** @default true */
-            enabled?: boolean;
-            /** @default 0 */
-            sort_order?: number;
         };
         FaqPatch: {
             /** @example What is your MOQ? */
@@ -4257,29 +4225,6 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        SearchProviderInput: {
-            /** @example brave */
-            name: string;
-            /**
-             * @description `brave`: Brave Search API (needs a key); `searxng`: a SearXNG instance's JSON API (a key, if set, is sent as a Bearer token for an authenticating proxy)
-             * @enum {string}
-             */
-            kind: "brave" | "searxng";
-            /** @example https://api.search.brave.com */
-            base_url: string;
-            /**
-             * @description Write-only: stored encrypted, never returned (responses show api_key_hint)
-             * @example BSA-0123456789abcdef
-             */
-            api_key?: string;
-            /** @default true */
-            enabled?: boolean;
-            /**
-             * @default 15000
-             * @example 15000
-             */
-            timeout_ms?: number;
-        };
         SearchProviderPatch: {
             /** @example brave */
             name?: string;
@@ -4294,6 +4239,51 @@ export interface components {
             /** @example 15000 */
             timeout_ms?: number;
         };
+        ExchangeRatesRefresh: {
+            ecb: components["schemas"]["ExchangeRatesSourceOutcome"];
+            wide: components["schemas"]["ExchangeRatesSourceOutcome"];
+        };
+        ExchangeRatesSourceOutcome: {
+            /** @enum {string} */
+            status: "refreshed" | "skipped" | "fresh" | "failed";
+            source?: string;
+            /** Format: date */
+            date?: string;
+            currencies?: number;
+            written?: number;
+            /** @description skipped: `not_configured`; failed: `network`, `timeout`, `http_status`, `bad_response`, `rate_limited`, `provider_error` */
+            reason?: string;
+        };
+        ManualExchangeRate: {
+            /** @example AED */
+            currency: string;
+            /** @example USD */
+            base: string;
+            /** @example 3.6725 */
+            rate: string;
+            /**
+             * Format: date
+             * @description The UTC day it was set
+             * @example 2024-01-04
+             */
+            date: string;
+            /** @enum {string} */
+            source: "manual";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ManualExchangeRateBody: {
+            /**
+             * @description ISO 4217 code
+             * @example USD
+             */
+            base: string;
+            /**
+             * @description 1 `base` = `rate` units of the currency: a positive decimal (string, or a JSON number) up to 1000000000, at most 12 decimals
+             * @example 3.6725
+             */
+            rate: string | number;
+        };
         CreditBalance: {
             balance: number;
             /** @description Code of the plan in effect (an ended one is free) */
@@ -4304,6 +4294,8 @@ export interface components {
             plan_expires_at: string | null;
             /** Format: date-time */
             trial_ends_at: string | null;
+            /** @description On the free trial: the same answer as /auth/me is_trial_active and /credits/subscription on_trial */
+            on_trial: boolean;
             /** @description Allowance credits that expire, soonest first */
             expiring: {
                 amount: number;
@@ -4517,6 +4509,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description Unexpected failure (generic message and a request id) */
             500: {
                 headers: {
@@ -4544,6 +4545,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Unexpected failure (generic message and a request id) */
@@ -4586,6 +4596,15 @@ export interface operations {
                     "application/json": components["schemas"]["CsrfToken"];
                 };
             };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description Unexpected failure (generic message and a request id) */
             500: {
                 headers: {
@@ -4624,6 +4643,12 @@ export interface operations {
             /** @description Registered and signed in */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4660,6 +4685,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4706,6 +4737,12 @@ export interface operations {
             /** @description Signed in */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4751,6 +4788,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4793,6 +4836,12 @@ export interface operations {
             /** @description Guest session */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4811,6 +4860,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4857,6 +4912,12 @@ export interface operations {
             /** @description Signed in */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4872,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Account disabled */
+            /** @description Account disabled, or the guest's data would take the account past a plan limit (`limit`, `max`, `plans`; nothing moved) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4902,6 +4963,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4948,6 +5015,12 @@ export interface operations {
             /** @description New session tokens */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4984,6 +5057,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5097,6 +5176,12 @@ export interface operations {
             /** @description Changed */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5112,7 +5197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid CSRF token */
+            /** @description CSRF token, or an account without a password yet */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5142,6 +5227,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5242,6 +5333,12 @@ export interface operations {
             /** @description Mail on its way */
             202: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5287,6 +5384,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5333,6 +5436,12 @@ export interface operations {
             /** @description Verified */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5378,6 +5487,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5424,6 +5539,12 @@ export interface operations {
             /** @description Accepted (whether or not the account exists) */
             202: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5451,6 +5572,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5497,6 +5624,12 @@ export interface operations {
             /** @description Password set */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5533,6 +5666,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5579,6 +5718,12 @@ export interface operations {
             /** @description Confirmation mailed to the new address */
             202: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5594,7 +5739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description CSRF token, or a guest or an account without a password */
+            /** @description CSRF token, a guest, or a WeChat code of another WeChat user than the account's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5633,6 +5778,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5831,6 +5982,8 @@ export interface operations {
             /** @description Import result (or, with errors_file, the sheet with an error column) */
             200: {
                 headers: {
+                    /** @description An attachment and its file name (`attachment; filename="..."`) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5924,6 +6077,8 @@ export interface operations {
             /** @description Import result (or, with errors_file, the sheet with an error column) */
             200: {
                 headers: {
+                    /** @description An attachment and its file name (`attachment; filename="..."`) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6005,6 +6160,8 @@ export interface operations {
             /** @description The spreadsheet */
             200: {
                 headers: {
+                    /** @description An attachment and its file name (`attachment; filename="..."`) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6067,6 +6224,8 @@ export interface operations {
             /** @description The spreadsheet */
             200: {
                 headers: {
+                    /** @description An attachment and its file name (`attachment; filename="..."`) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6117,7 +6276,9 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 status?: components["schemas"]["CustomerStatus"];
                 /** @description Case-insensitive search in company, contact name and email */
@@ -6325,7 +6486,9 @@ export interface operations {
     getCustomersHealthScores: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 /** @description score (most at risk first, the default) or -score */
                 sort?: "score" | "-score";
@@ -6389,7 +6552,9 @@ export interface operations {
     getCustomersSilent: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
             };
             header?: never;
@@ -6519,7 +6684,9 @@ export interface operations {
     getCustomersByIdFollowups: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
             };
             header?: never;
@@ -6927,7 +7094,9 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 /** @description Name or SKU contains */
                 q?: string;
@@ -6998,7 +7167,28 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProductInput"];
+                "application/json": {
+                    name: string;
+                    sku?: string | null;
+                    description?: string | null;
+                    category?: string | null;
+                    /** @default pcs */
+                    unit?: string;
+                    /** @description Minor units of currency */
+                    price?: number | null;
+                    /**
+                     * @description ISO 4217 code in upper case
+                     * @default USD
+                     * @example USD
+                     */
+                    currency?: string;
+                    moq?: number | null;
+                    hs_code?: string | null;
+                    image_url?: string | null;
+                    specs?: {
+                        [key: string]: string;
+                    } | null;
+                };
             };
         };
         responses: {
@@ -7326,7 +7516,9 @@ export interface operations {
     listQuotations: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 status?: "draft" | "sent" | "accepted" | "rejected" | "expired";
                 customer_id?: string;
@@ -7395,7 +7587,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["QuotationInput"];
+                "application/json": {
+                    /** Format: uuid */
+                    customer_id?: string | null;
+                    /**
+                     * @description ISO 4217 code in upper case
+                     * @example USD
+                     */
+                    currency: string;
+                    /** @enum {string|null} */
+                    incoterm?: "EXW" | "FCA" | "FAS" | "FOB" | "CFR" | "CIF" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | null;
+                    /** Format: date */
+                    valid_until?: string | null;
+                    /** @default 0 */
+                    discount?: number;
+                    /** @default 0 */
+                    shipping?: number;
+                    notes?: string | null;
+                    /** @description 1 to 200 items; their names and descriptions (a product's, where an item takes it) together at most 100,000 characters */
+                    items: components["schemas"]["QuotationItemInput"][];
+                };
             };
         };
         responses: {
@@ -7482,6 +7693,8 @@ export interface operations {
             /** @description The document, as an attachment named after the quote number */
             200: {
                 headers: {
+                    /** @description An attachment and its file name (`attachment; filename="..."`) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7909,7 +8122,9 @@ export interface operations {
     getNotifications: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 /** @description Only read (true) or unread (false) ones */
                 is_read?: boolean;
@@ -8128,7 +8343,28 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TranslateRequest"];
+                "application/json": {
+                    /**
+                     * @description The buyer's message, 1 to 5000 characters after trimming
+                     * @example Bonjour, pouvez-vous m'envoyer le prix pour 500 pièces ?
+                     */
+                    text: string;
+                    /**
+                     * @description The seller's language
+                     * @example zh
+                     */
+                    target_lang: string;
+                    /**
+                     * @description The buyer's language; detected when omitted
+                     * @example fr
+                     */
+                    source_lang?: string;
+                    /**
+                     * @description Also suggest 3 replies in the buyer's language
+                     * @default false
+                     */
+                    with_replies?: boolean;
+                };
             };
         };
         responses: {
@@ -8222,7 +8458,9 @@ export interface operations {
     getTranslations: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
             };
             header?: never;
@@ -8352,7 +8590,7 @@ export interface operations {
     chat: {
         parameters: {
             query?: {
-                /** @description true: answer as text/event-stream (events meta, delta, done, or error) instead of JSON */
+                /** @description true: answer as text/event-stream (events meta, delta, done, or error) instead of JSON; `stream: true` in the body does the same */
                 stream?: boolean;
             };
             header?: {
@@ -8537,7 +8775,9 @@ export interface operations {
     getAiConversations: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
             };
             header?: never;
@@ -8855,7 +9095,9 @@ export interface operations {
     getMarketingContents: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 kind?: "product_description" | "email" | "social_post" | "whatsapp_message" | "ad_copy";
             };
@@ -9373,7 +9615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No search or AI provider answered; the credits were returned */
+            /** @description No search or AI provider answered, or the search took longer than 120 s (code `timed_out`, its own message); the credits were returned */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9562,7 +9804,9 @@ export interface operations {
     getDiscoveryRecords: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 /** @description Matches the product or the market (case-insensitive substring) */
                 q?: string;
@@ -9936,7 +10180,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["StartAgentBody"];
+                "application/json": {
+                    /** @example LED panel lights */
+                    product: string;
+                    /** @example Germany */
+                    market: string;
+                    /**
+                     * @default 10
+                     * @example 10
+                     */
+                    max_leads?: number;
+                };
             };
         };
         responses: {
@@ -10030,7 +10284,9 @@ export interface operations {
     legacyGetAgentPipelines: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
             };
             header?: never;
@@ -10336,7 +10592,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["StartAgentBody"];
+                "application/json": {
+                    /** @example LED panel lights */
+                    product: string;
+                    /** @example Germany */
+                    market: string;
+                    /**
+                     * @default 10
+                     * @example 10
+                     */
+                    max_leads?: number;
+                };
             };
         };
         responses: {
@@ -10430,7 +10696,9 @@ export interface operations {
     getAgentPipelines: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
             };
             header?: never;
@@ -10739,6 +11007,12 @@ export interface operations {
             /** @description Dashboard figures */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10775,6 +11049,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10808,12 +11088,16 @@ export interface operations {
     getAdminUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 /** @description Matches email or name */
                 q?: string;
                 role?: "user" | "admin";
                 status?: "active" | "disabled";
+                /** @description The plan code the list shows (`free`, `pro`, `business`, ...) */
+                plan?: string;
                 is_guest?: boolean;
             };
             header?: never;
@@ -10825,6 +11109,12 @@ export interface operations {
             /** @description A page of users */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10861,6 +11151,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10905,6 +11201,12 @@ export interface operations {
             /** @description The user */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10950,6 +11252,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10998,6 +11306,12 @@ export interface operations {
             /** @description The updated user */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11061,6 +11375,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11094,7 +11414,9 @@ export interface operations {
     getAdminUsageLogs: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 user_id?: string;
                 event?: string;
@@ -11110,6 +11432,12 @@ export interface operations {
             /** @description A page of usage logs */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11146,6 +11474,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11179,7 +11513,9 @@ export interface operations {
     getAdminAuditLog: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 actor_id?: string;
                 /** @description `<resource>.<verb>` */
@@ -11198,6 +11534,12 @@ export interface operations {
             /** @description A page of audit rows */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11234,6 +11576,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11276,6 +11624,12 @@ export interface operations {
             /** @description All entries */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11314,6 +11668,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11358,6 +11718,12 @@ export interface operations {
             /** @description The entry */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11403,6 +11769,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11451,6 +11823,12 @@ export interface operations {
             /** @description The stored entry */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11505,6 +11883,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11538,7 +11922,9 @@ export interface operations {
     getAdminCreditUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 q?: string;
             };
@@ -11551,6 +11937,12 @@ export interface operations {
             /** @description A page of balances */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11587,6 +11979,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11620,7 +12018,9 @@ export interface operations {
     getAdminCreditConsumptions: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 user_id?: string;
                 operation?: string;
@@ -11635,6 +12035,12 @@ export interface operations {
             /** @description A page of consumptions */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11671,6 +12077,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11719,6 +12131,12 @@ export interface operations {
             /** @description New balance */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11782,6 +12200,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11824,6 +12248,12 @@ export interface operations {
             /** @description Packages */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11862,6 +12292,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11901,13 +12337,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreditPackageInput"];
+                "application/json": {
+                    name: string;
+                    credits: number;
+                    price: number;
+                    /**
+                     * @description ISO 4217 code in upper case
+                     * @default CNY
+                     * @example USD
+                     */
+                    currency?: string;
+                    /** @default true */
+                    active?: boolean;
+                    /** @default 0 */
+                    sort_order?: number;
+                };
             };
         };
         responses: {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11953,6 +12409,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11997,6 +12459,12 @@ export interface operations {
             /** @description Retired */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12042,6 +12510,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12090,6 +12564,12 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12144,6 +12624,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12186,6 +12672,12 @@ export interface operations {
             /** @description Plans */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12224,6 +12716,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12263,13 +12761,37 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SubscriptionPlanInput"];
+                "application/json": {
+                    code: string;
+                    name: string;
+                    /**
+                     * @description ISO 4217 code in upper case
+                     * @default CNY
+                     * @example USD
+                     */
+                    currency?: string;
+                    monthly_price: number;
+                    monthly_credits: number;
+                    /** @default [] */
+                    features?: string[];
+                    tier: number;
+                    /** @default true */
+                    active?: boolean;
+                    /** @default 0 */
+                    sort_order?: number;
+                };
             };
         };
         responses: {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12324,6 +12846,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12368,6 +12896,12 @@ export interface operations {
             /** @description Retired */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12413,6 +12947,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12461,6 +13001,12 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12515,6 +13061,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12548,7 +13100,9 @@ export interface operations {
     getAdminPayments: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 /** @description Order number prefix, or part of the buyer's email */
                 q?: string;
@@ -12566,6 +13120,12 @@ export interface operations {
             /** @description A page of orders */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12602,6 +13162,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12647,6 +13213,12 @@ export interface operations {
             /** @description Payment figures */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12683,6 +13255,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12735,6 +13313,12 @@ export interface operations {
             /** @description Refunded */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12744,6 +13328,12 @@ export interface operations {
             /** @description Accepted by the provider, settled later */
             202: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12807,6 +13397,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12840,7 +13436,9 @@ export interface operations {
     getAdminCertifications: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 status?: "pending" | "approved" | "rejected";
             };
@@ -12853,6 +13451,12 @@ export interface operations {
             /** @description A page of certifications */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12889,6 +13493,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12933,6 +13543,12 @@ export interface operations {
             /** @description Approved */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12987,6 +13603,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13035,6 +13657,12 @@ export interface operations {
             /** @description Rejected */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13098,6 +13726,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13131,7 +13765,9 @@ export interface operations {
     getAdminInvoices: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 status?: "requested" | "issued";
                 user_id?: string;
@@ -13145,6 +13781,12 @@ export interface operations {
             /** @description A page of invoices */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13181,6 +13823,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13229,6 +13877,12 @@ export interface operations {
             /** @description Issued */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13292,6 +13946,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13325,7 +13985,9 @@ export interface operations {
     getAdminAiProviders: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 kind?: "llm" | "mt";
                 enabled?: boolean;
@@ -13339,6 +14001,12 @@ export interface operations {
             /** @description A page of providers */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13375,6 +14043,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13414,13 +14088,50 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AiProviderInput"];
+                "application/json": {
+                    /** @example openai */
+                    name: string;
+                    /**
+                     * @description `llm`: OpenAI-compatible chat completions; `mt`: DeepL v2 translation
+                     * @enum {string}
+                     */
+                    kind: "llm" | "mt";
+                    /** @example https://api.openai.com/v1 */
+                    base_url: string;
+                    /**
+                     * @description Write-only: stored encrypted, never returned (responses show api_key_hint)
+                     * @example sk-live-0123456789abcdef
+                     */
+                    api_key?: string;
+                    /**
+                     * @description Model ids (llm: 1 to 50, the first is the default; mt: may be empty)
+                     * @default []
+                     * @example [
+                     *       "gpt-4o-mini",
+                     *       "gpt-4o"
+                     *     ]
+                     */
+                    models?: string[];
+                    /** @default true */
+                    enabled?: boolean;
+                    /**
+                     * @default 30000
+                     * @example 30000
+                     */
+                    timeout_ms?: number;
+                };
             };
         };
         responses: {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13475,6 +14186,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13519,6 +14236,12 @@ export interface operations {
             /** @description The provider */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13564,6 +14287,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13608,6 +14337,12 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13651,6 +14386,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13699,6 +14440,12 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13762,6 +14509,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13804,6 +14557,12 @@ export interface operations {
             /** @description Routing and effective candidates */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13840,6 +14599,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13886,6 +14651,12 @@ export interface operations {
             /** @description The stored routing */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13931,6 +14702,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13964,7 +14741,9 @@ export interface operations {
     getAdminTranslationQuotas: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 provider_id?: string;
                 period?: "day" | "month";
@@ -13979,6 +14758,12 @@ export interface operations {
             /** @description A page of quotas */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14015,6 +14800,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14054,13 +14845,28 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TranslationQuotaInput"];
+                "application/json": {
+                    /** Format: uuid */
+                    provider_id: string;
+                    /** @enum {string} */
+                    period: "day" | "month";
+                    /** @example 500000 */
+                    char_limit: number;
+                    /** @default true */
+                    enabled?: boolean;
+                };
             };
         };
         responses: {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14115,6 +14921,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14159,6 +14971,12 @@ export interface operations {
             /** @description The quota */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14204,6 +15022,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14248,6 +15072,12 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14291,6 +15121,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14339,6 +15175,12 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14402,6 +15244,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14446,6 +15294,12 @@ export interface operations {
             /** @description Reset */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14491,6 +15345,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14524,7 +15384,9 @@ export interface operations {
     getAdminFaq: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 enabled?: boolean;
                 /** @description Matches the question */
@@ -14539,6 +15401,12 @@ export interface operations {
             /** @description A page of FAQ entries */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14575,6 +15443,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14614,13 +15488,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FaqInput"];
+                "application/json": {
+                    /** @example What is your MOQ? */
+                    question: string;
+                    /** @example Our MOQ is 500 pieces. */
+                    answer: string;
+                    /**
+                     * @default []
+                     * @example [
+                     *       "moq",
+                     *       "minimum order"
+                     *     ]
+                     */
+                    keywords?: string[];
+                    /** @default true */
+                    enabled?: boolean;
+                    /** @default 0 */
+                    sort_order?: number;
+                };
             };
         };
         responses: {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14666,6 +15563,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14710,6 +15613,12 @@ export interface operations {
             /** @description The entry */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14755,6 +15664,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14799,6 +15714,12 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14842,6 +15763,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14890,6 +15817,12 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14944,6 +15877,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14977,7 +15916,9 @@ export interface operations {
     getAdminSearchProviders: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 kind?: "brave" | "searxng";
                 enabled?: boolean;
@@ -14991,6 +15932,12 @@ export interface operations {
             /** @description A page of providers */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15027,6 +15974,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15066,13 +16019,41 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SearchProviderInput"];
+                "application/json": {
+                    /** @example brave */
+                    name: string;
+                    /**
+                     * @description `brave`: Brave Search API (needs a key); `searxng`: a SearXNG instance's JSON API (a key, if set, is sent as a Bearer token for an authenticating proxy)
+                     * @enum {string}
+                     */
+                    kind: "brave" | "searxng";
+                    /** @example https://api.search.brave.com */
+                    base_url: string;
+                    /**
+                     * @description Write-only: stored encrypted, never returned (responses show api_key_hint)
+                     * @example BSA-0123456789abcdef
+                     */
+                    api_key?: string;
+                    /** @default true */
+                    enabled?: boolean;
+                    /**
+                     * @default 15000
+                     * @example 15000
+                     */
+                    timeout_ms?: number;
+                };
             };
         };
         responses: {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15127,6 +16108,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15171,6 +16158,12 @@ export interface operations {
             /** @description The provider */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15216,6 +16209,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15260,6 +16259,12 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15303,6 +16308,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15351,6 +16362,12 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15414,6 +16431,308 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminExchangeRatesRefresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What each source did */
+            200: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeRatesRefresh"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin rights required; or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAdminExchangeRatesByCurrency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ISO 4217 code */
+                currency: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManualExchangeRateBody"];
+            };
+        };
+        responses: {
+            /** @description The stored manual rate */
+            200: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManualExchangeRate"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin rights required; or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminExchangeRatesByCurrency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ISO 4217 code */
+                currency: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin rights required; or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The currency has no manual rate */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15505,7 +16824,9 @@ export interface operations {
     listCreditHistory: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 kind?: "registration_grant" | "referral" | "purchase" | "plan_allowance" | "consumption" | "refund" | "expiry" | "admin_adjustment";
                 operation?: string;
@@ -15813,7 +17134,10 @@ export interface operations {
     createPaymentOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key gets the first outcome again and is charged once (1 to 255 visible ASCII characters, scoped to the caller). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15826,6 +17150,12 @@ export interface operations {
             /** @description Order created; send the payer to pay_url */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15868,6 +17198,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -15889,6 +17230,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15922,7 +17269,10 @@ export interface operations {
     purchaseCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key gets the first outcome again and is charged once (1 to 255 visible ASCII characters, scoped to the caller). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15935,6 +17285,12 @@ export interface operations {
             /** @description Order created; send the payer to pay_url */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15977,6 +17333,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -15998,6 +17365,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16031,7 +17404,10 @@ export interface operations {
     subscribe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key gets the first outcome again and is charged once (1 to 255 visible ASCII characters, scoped to the caller). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16044,6 +17420,12 @@ export interface operations {
             /** @description Order created; send the payer to pay_url */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16086,6 +17468,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -16107,6 +17500,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16140,7 +17539,9 @@ export interface operations {
     listPaymentOrders: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
                 status?: "pending" | "paid" | "expired" | "cancelled" | "refunded" | "partially_refunded";
             };
@@ -16153,6 +17554,12 @@ export interface operations {
             /** @description A page of orders */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16180,6 +17587,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16224,6 +17637,12 @@ export interface operations {
             /** @description The order */
             200: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16260,6 +17679,12 @@ export interface operations {
             /** @description Rate limited (see Retry-After) */
             429: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16817,7 +18242,9 @@ export interface operations {
     getInvoices: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 */
                 page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
             };
             header?: never;
