@@ -163,6 +163,36 @@ describe("reminder digest", () => {
     expect(pushes().length).toBeLessThanOrEqual(2);
   }, 60_000);
 
+  it("names the most overdue of either kind: a long-overdue follow-up beside many silent customers", async () => {
+    const me = await seller();
+    // Thirty silent customers (6 to 35 days past the 14-day limit: more than the walk's first
+    // batches hold, each naming five) and one follow-up a year late.
+    await deps.db.execute(
+      sql`insert into customers (user_id, company, status, last_contact_at)
+          select ${me.userId}::uuid, 'Quiet ' || g, 'contacted',
+            ${ago(0)}::timestamptz - make_interval(days => 19 + g)
+          from generate_series(1, 30) g`,
+    );
+    await deps.db.execute(
+      sql`insert into customers (user_id, company, status, last_contact_at, next_followup_at)
+          values (${me.userId}::uuid, 'Forgotten', 'contacted', ${ago(DAY)}::timestamptz,
+            ${ago(365 * DAY)}::timestamptz)`,
+    );
+    await remind();
+    const [digest] = (await notificationsOf(me.userId)).items;
+    expect(digest!.data).toMatchObject({ silent: 30, followups_due: 1 });
+    const urgent = digest!.data.most_urgent as { customer_name: string; overdue_days: number }[];
+    expect(urgent.map((u) => u.customer_name)).toEqual([
+      "Forgotten",
+      "Quiet 30",
+      "Quiet 29",
+      "Quiet 28",
+      "Quiet 27",
+    ]);
+    expect(urgent[0]!.overdue_days).toBe(365);
+    expect(urgent[1]!.overdue_days).toBe(35);
+  });
+
   it("writes nothing for a user with nothing due", async () => {
     const me = await seller();
     await deps.db.execute(

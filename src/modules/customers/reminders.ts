@@ -47,7 +47,9 @@ async function walk(
         tally.set(u.user_id, t);
       }
       t[field] += u.n;
-      const room = DIGEST_TOP * 2 - t.top.length; // up to DIGEST_TOP of each kind
+      // The first DIGEST_TOP of each kind (walk order: the most overdue of that kind).
+      const kind = field === "silent" ? "silent" : "followup_due";
+      const room = DIGEST_TOP - t.top.filter((d) => d.reason === kind).length;
       if (room > 0) t.top.push(...u.top.slice(0, room));
     }
     after = done.next;
