@@ -64,13 +64,17 @@ describe.each(ORDER_POSTS)("Idempotency-Key on POST $path", ({ path, body, other
     expect(await ordersOf(user.userId)).toBe(3);
   });
 
-  it("refuses the same key with another body: 422 idempotency_key_reused, no order", async () => {
+  it("refuses the same key with another body: 422 idempotency_conflict, no order", async () => {
     const user = await registerUser(app);
     const key = crypto.randomUUID();
     expect((await withKey(user, path, body, key)).status).toBe(201);
     const reused = await withKey(user, path, other, key);
     expect(reused.status).toBe(422);
-    expect(JSON.stringify(reused.body)).toContain("idempotency_key_reused");
+    expect(reused.body.code).toBe("idempotency_conflict");
+    expect(reused.body.errors[0]).toMatchObject({
+      loc: ["header", "Idempotency-Key"],
+      type: "idempotency_key_reused",
+    });
     expect(reused.res.headers.get("Idempotent-Replayed")).toBeNull();
     expect(await ordersOf(user.userId)).toBe(1);
   });
@@ -84,6 +88,10 @@ describe.each(ORDER_POSTS)("Idempotency-Key on POST $path", ({ path, body, other
     const statuses = answers.map((a) => a.status);
     // Each answer is the order (first or replayed) or 409 "still being processed".
     for (const status of statuses) expect([201, 409]).toContain(status);
+    for (const answer of answers.filter((a) => a.status === 409)) {
+      expect(answer.body.code).toBe("idempotency_conflict");
+      expect(answer.res.headers.get("Retry-After")).toBe("1");
+    }
     const orders = answers.filter((a) => a.status === 201).map((a) => a.body.order_no);
     expect(orders.length).toBeGreaterThan(0);
     expect(new Set(orders).size).toBe(1);

@@ -57,7 +57,7 @@ const limitPaymentReads = limitByUser(RATE_LIMIT_RULES.paymentRead);
 /**
  * Every POST that creates an order honours Idempotency-Key (http/idempotency.ts): a double
  * click sent with one key makes one order; the repeat gets the first 201 again with
- * `Idempotent-Replayed: true`, the same key with another body is 422 `idempotency_key_reused`,
+ * `Idempotent-Replayed: true`, the same key with another body is 422 `idempotency_conflict`,
  * and a repeat while the first is still running is 409. Only the 201 is kept: a refused order
  * (404, 400, 503) frees the key for the retry. Hence `idempotentRequest` on the three below.
  */
