@@ -9,7 +9,7 @@ import { csrfErrorResponses, forbidden } from "./errors";
 
 export const CSRF_HEADER = "X-CSRF-Token";
 /** Pre-login tokens are bound to this pseudo-session and never pass a protected route. */
-export const ANONYMOUS_SESSION = "anonymous";
+const ANONYMOUS_SESSION = "anonymous";
 
 /**
  * What a session's CSRF token is bound to: the session (refresh-token family) and what it may do.
@@ -17,7 +17,7 @@ export const ANONYMOUS_SESSION = "anonymous";
  * removing admin, a guest becoming an account) rotates the token: once the session's access token
  * carries the new role (the next refresh), a token issued before no longer verifies.
  */
-export interface CsrfSession {
+interface CsrfSession {
   sessionId: string;
   role: string;
   isGuest: boolean;
