@@ -94,7 +94,7 @@ export function digestOf(userId: string, t: UserTally, now: string): DigestRow {
 }
 
 /**
- * The silence and follow-up task: ONE notification per user per run (kind `reminder_digest`,
+ * The silence and follow-up task: ONE notification per user and UTC day (kind `reminder_digest`,
  * ADR 0091), never one per customer. Both walks read every due customer in short timed batches
  * of index order (each batch one read-only statement folded per user), then the digests are
  * written TASK_BATCH_SIZE users to a statement.
