@@ -190,14 +190,18 @@ export async function demoteUnverifiedListedAdmins(db: Db, listed: string[]): Pr
 }
 
 /** What a verification statement needs beyond the token: the caller's session and the reward. */
-function verifyParams(deps: Deps, hash: string, keepSessionId: string | null) {
+function verifyParams(
+  deps: Deps,
+  hash: string,
+  keepSessionId: string | null,
+): Parameters<typeof useVerifyToken>[1] {
   const now = nowIso(deps);
   return {
     hash,
     now,
     keepSessionId,
     rewardSet: referredRewardSet("u", now),
-    rewardCtes: (verifiedCte: string) => referralRewardOnVerification(verifiedCte, now),
+    rewardCtes: (verified) => referralRewardOnVerification(verified, now),
   };
 }
 
@@ -376,7 +380,7 @@ export async function resetPassword(
     adminEmails: deps.config.ADMIN_EMAILS,
     requestId,
     rewardSet: referredRewardSet("u", now),
-    rewardCtes: (verifiedCte: string) => referralRewardOnVerification(verifiedCte, now),
+    rewardCtes: (verified) => referralRewardOnVerification(verified, now),
   });
   if (!row) throw await tokenRefusal(deps, hash, ["reset_password"]);
   return { revokedSessions: noteEnded(deps, row.sessions), promoted: row.promoted };

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias as aliasOf } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../db/client";
+import type { Cte } from "../../db/cte";
 import { selectPage } from "../../db/page";
 import {
   certifications,
@@ -394,8 +395,10 @@ export function referredRewardSet(alias: string, now: string): SQL {
  *   an unlimited paid plan stays so) and their `referral` subscription row.
  * Past the cap the friend still gets their days; the referrer gets nothing more that month.
  */
-export function referralRewardOnVerification(verifiedCte: string, now: string): SQL {
-  const verified = sql.raw(verifiedCte);
+export function referralRewardOnVerification(
+  verified: Cte<string, "id" | "referred_by" | "plan" | "plan_expires_at">,
+  now: string,
+): SQL {
   const at = sql`${now}::timestamptz`;
   const month = sql`to_char(${at} at time zone 'UTC', 'YYYY-MM')`;
   const n = notifications;

@@ -1,11 +1,14 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
+import { type Cte, defineCte } from "../../../db/cte";
 import { type EMAIL_TOKEN_PURPOSES, emailTokens, refreshTokens, users } from "../../../db/schema";
 import { col, columnNames, type DbRow } from "../../../db/sql";
 import {
   claimAuditCte,
   claimsListedAddress,
+  linkToken,
+  passwordResetUser,
   resetPasswordUserCte,
   verifiedUserCte,
 } from "../../users/queries/account";
@@ -94,6 +97,31 @@ export async function resetTokenUsable(db: Db, { hash, now }: { hash: string; no
   return row !== undefined;
 }
 
+// The CTEs of these statements that other owners' fragments read or define (ADR 0096).
+/** The users rows a first verification verified: what growth's referral reward reads. */
+const verifiedUsers = defineCte("verified", ["id", "referred_by", "plan", "plan_expires_at"]);
+/** The users row an e-mail change updated (first: its address was unverified). */
+const changedEmailUser = defineCte("changed", [
+  "id",
+  "referred_by",
+  "plan",
+  "plan_expires_at",
+  "first",
+]);
+const endedFamilies = defineCte("ended", ["family_id"]);
+const revokedFamilies = defineCte("revoked", ["family_id"]);
+const otherLinks = defineCte("others");
+const tok = linkToken;
+
+/** The verified rows of an e-mail change or reset: its users row, when `first`. */
+const firstVerified = (
+  changed: Cte<string, "id" | "referred_by" | "plan" | "plan_expires_at" | "first">,
+) =>
+  verifiedUsers.as(sql`
+    select ${changed.col("id")}, ${changed.col("referred_by")}, ${changed.col("plan")},
+      ${changed.col("plan_expires_at")}
+    from ${changed} where ${changed.col("first")}`);
+
 interface VerifyParams {
   hash: string;
   now: string;
@@ -101,24 +129,24 @@ interface VerifyParams {
   keepSessionId: string | null;
   /** growth's referral reward: SET items over `u`, and the CTEs after the verified rows. */
   rewardSet: SQL;
-  rewardCtes: (verifiedCte: string) => SQL;
+  rewardCtes: (verified: Cte<string, "id" | "referred_by" | "plan" | "plan_expires_at">) => SQL;
 }
 
 /**
  * CTE `ended`: every live refresh-token family of the users in CTE `of` but `keep` is revoked
  * (the triggers of migration 0013 record each for the access tokens). Returns family_id.
  */
-function endedSessionsCte(of: string, at: SQL, keep: string | null): SQL {
+function endedSessionsCte(of: Cte<string, "id">, at: SQL, keep: string | null): SQL {
   const r = alias(refreshTokens, "r");
-  return sql`ended as (
-      update ${refreshTokens} ${r} set ${col(r.revokedAt)} = ${at} from ${sql.raw(of)} v
-      where ${r.userId} = v.id and ${r.revokedAt} is null
+  return endedFamilies.as(sql`
+      update ${refreshTokens} ${r} set ${col(r.revokedAt)} = ${at} from ${of}
+      where ${r.userId} = ${of.col("id")} and ${r.revokedAt} is null
         and ${r.familyId} is distinct from ${keep}::uuid
-      returning ${r.familyId})`;
+      returning ${r.familyId}`);
 }
 
 /** The ended sessions as the statement's `sessions` column. */
-const endedSessions = sql`(select coalesce(array_agg(distinct family_id), '{}') from ended)`;
+const endedSessions = sql`(select coalesce(array_agg(distinct ${endedFamilies.col("family_id")}), '{}') from ${endedFamilies})`;
 
 /**
  * Uses a verify_email token (unused, unexpired, for the active account's current address) and
@@ -130,17 +158,17 @@ export async function useVerifyToken(db: Db, p: VerifyParams) {
   const at = sql`${p.now}::timestamptz`;
   const [row] = await queryRows<{ email: string; first: boolean; sessions: string[] }>(
     db,
-    sql`with tok as (
+    sql`with ${tok.as(sql`
         update ${e} ${t} set ${col(t.usedAt)} = ${at} from ${users} ${u}
         where ${t.tokenHash} = ${p.hash} and ${t.purpose} = 'verify_email' and ${t.usedAt} is null
           and ${t.expiresAt} > ${at} and ${u.id} = ${t.userId} and ${u.email} = ${t.email}
           and ${u.status} = 'active'
-        returning ${t.userId}, ${t.email}),
-      ${verifiedUserCte({ name: "verified", at, onlyUnverified: true, newEmail: false, extraSets: p.rewardSet })},
-      ${endedSessionsCte("verified", at, p.keepSessionId)},
-      ${p.rewardCtes("verified")}
-      select tok.email, exists (select 1 from verified) as first, ${endedSessions} as sessions
-      from tok`,
+        returning ${t.userId}, ${t.email}`)},
+      ${verifiedUserCte({ cte: verifiedUsers, at, onlyUnverified: true, newEmail: false, extraSets: p.rewardSet })},
+      ${endedSessionsCte(verifiedUsers, at, p.keepSessionId)},
+      ${p.rewardCtes(verifiedUsers)}
+      select ${tok.col("email")}, ${verifiedUsers.exists} as first, ${endedSessions} as sessions
+      from ${tok}`,
   );
   return row;
 }
@@ -158,31 +186,30 @@ export async function useEmailChangeToken(db: Db, p: VerifyParams) {
   const at = sql`${p.now}::timestamptz`;
   const [row] = await queryRows<{ email: string; first: boolean; sessions: string[] }>(
     db,
-    sql`with tok as (
+    sql`with ${tok.as(sql`
         update ${e} ${t} set ${col(t.usedAt)} = ${at} from ${users} ${u}
         where ${t.tokenHash} = ${p.hash} and ${t.purpose} = 'change_email' and ${t.usedAt} is null
           and ${t.expiresAt} > ${at} and ${u.id} = ${t.userId} and ${u.status} = 'active'
           and (${t.passwordHash} is null or ${u.passwordHash} is null)
         returning ${t.userId}, ${t.email}, ${t.passwordHash} as first_password,
-          ${u.emailVerifiedAt} is null as first),
+          ${u.emailVerifiedAt} is null as first`)},
       ${verifiedUserCte({
-        name: "changed",
+        cte: changedEmailUser,
         at,
         onlyUnverified: false,
         newEmail: true,
         extraSets: p.rewardSet,
-        returning: sql`, tok.first`,
+        returning: sql`, ${tok.col("first")}`,
       })},
-      verified as (
-        select id, referred_by, plan, plan_expires_at from changed where first),
-      others as (
-        update ${e} ${t} set ${col(t.expiresAt)} = ${at} from tok
-        where ${t.userId} = tok.user_id and ${t.tokenHash} <> ${p.hash} and ${t.usedAt} is null
-          and ${t.expiresAt} > ${at}),
-      ${endedSessionsCte("changed", at, p.keepSessionId)},
-      ${p.rewardCtes("verified")}
-      select tok.email, tok.first, ${endedSessions} as sessions
-      from tok`,
+      ${firstVerified(changedEmailUser)},
+      ${otherLinks.as(sql`
+        update ${e} ${t} set ${col(t.expiresAt)} = ${at} from ${tok}
+        where ${t.userId} = ${tok.col("user_id")} and ${t.tokenHash} <> ${p.hash} and ${t.usedAt} is null
+          and ${t.expiresAt} > ${at}`)},
+      ${endedSessionsCte(changedEmailUser, at, p.keepSessionId)},
+      ${p.rewardCtes(verifiedUsers)}
+      select ${tok.col("email")}, ${tok.col("first")}, ${endedSessions} as sessions
+      from ${tok}`,
   );
   return row;
 }
@@ -204,36 +231,37 @@ export async function useResetToken(
     adminEmails: readonly string[];
     requestId: string | undefined;
     rewardSet: SQL;
-    rewardCtes: (verifiedCte: string) => SQL;
+    rewardCtes: VerifyParams["rewardCtes"];
   },
 ) {
   const at = sql`${p.now}::timestamptz`;
   const r = alias(refreshTokens, "r");
   const [row] = await queryRows<{ sessions: string[] | null; promoted: boolean }>(
     db,
-    sql`with tok as (
+    sql`with ${tok.as(sql`
         update ${e} ${t} set ${col(t.usedAt)} = ${at} from ${users} ${u}
         where ${t.tokenHash} = ${p.hash} and ${t.purpose} = 'reset_password' and ${t.usedAt} is null
           and ${t.expiresAt} > ${at} and ${u.id} = ${t.userId} and ${u.email} = ${t.email}
           and ${u.status} = 'active'
         returning ${t.userId}, ${u.emailVerifiedAt} is null as first,
-          ${claimsListedAddress("u", addressSet(p.adminEmails))} as promote),
+          ${claimsListedAddress("u", addressSet(p.adminEmails))} as promote`)},
       ${resetPasswordUserCte({ passwordHash: p.passwordHash, at, rewardSet: p.rewardSet })},
-      verified as (
-        select id, referred_by, plan, plan_expires_at from changed where first),
-      revoked as (
-        update ${refreshTokens} ${r} set ${col(r.revokedAt)} = ${at} from changed
-        where ${r.userId} = changed.id and ${r.revokedAt} is null returning ${r.familyId}),
+      ${firstVerified(passwordResetUser)},
+      ${revokedFamilies.as(sql`
+        update ${refreshTokens} ${r} set ${col(r.revokedAt)} = ${at} from ${passwordResetUser}
+        where ${r.userId} = ${passwordResetUser.col("id")} and ${r.revokedAt} is null
+        returning ${r.familyId}`)},
       -- Every other pending link dies with the old password: a reset is how an owner takes an
       -- account back, and an e-mail change someone else started must not outlive it.
-      others as (
-        update ${e} ${t} set ${col(t.expiresAt)} = ${at} from tok
-        where ${t.userId} = tok.user_id and ${t.tokenHash} <> ${p.hash} and ${t.usedAt} is null
-          and ${t.expiresAt} > ${at}),
-      ${claimAuditCte("changed", at, p.requestId)},
-      ${p.rewardCtes("verified")}
-      select (select array_agg(distinct family_id) from revoked) as sessions, changed.promoted
-      from changed`,
+      ${otherLinks.as(sql`
+        update ${e} ${t} set ${col(t.expiresAt)} = ${at} from ${tok}
+        where ${t.userId} = ${tok.col("user_id")} and ${t.tokenHash} <> ${p.hash} and ${t.usedAt} is null
+          and ${t.expiresAt} > ${at}`)},
+      ${claimAuditCte(passwordResetUser, at, p.requestId)},
+      ${p.rewardCtes(verifiedUsers)}
+      select (select array_agg(distinct ${revokedFamilies.col("family_id")}) from ${revokedFamilies}) as sessions,
+        ${passwordResetUser.col("promoted")}
+      from ${passwordResetUser}`,
   );
   return row;
 }

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
+import { type Cte, defineCte } from "../../../db/cte";
 import { adminAuditLog, users } from "../../../db/schema";
 import { col, type DbRow } from "../../../db/sql";
 import { auditCte } from "../../admin/queries/audit";
@@ -10,6 +11,29 @@ import { auditCte } from "../../admin/queries/audit";
  * e-mail change) reads and writes; the e-mail token statements (auth/email-token-queries.ts)
  * embed the CTE fragments.
  */
+
+/**
+ * The used link's token, CTE `tok` of modules/auth's statements (auth/queries/email-tokens.ts
+ * defines it with this handle; ADR 0096): user_id, and as each statement returns them, email,
+ * first_password (a change), first (the address was unverified) and promote (a reset).
+ */
+export const linkToken = defineCte("tok", [
+  "user_id",
+  "email",
+  "first_password",
+  "first",
+  "promote",
+]);
+
+/** The users row a password reset updated (resetPasswordUserCte). */
+export const passwordResetUser = defineCte("changed", [
+  "id",
+  "referred_by",
+  "plan",
+  "plan_expires_at",
+  "first",
+  "promoted",
+]);
 
 /** `u`: the alias the fragments' UPDATEs give users (growth's referredRewardSet reads it). */
 const u = alias(users, "u");
@@ -65,19 +89,20 @@ export const mailTargets = {
  * password reset instead (resetPasswordUserCte).
  */
 export function verifiedUserCte(p: {
-  name: string;
+  cte: Cte;
   at: SQL;
   onlyUnverified: boolean;
   newEmail: boolean;
   extraSets: SQL;
   returning?: SQL;
 }): SQL {
-  return sql`${sql.raw(p.name)} as (
-      update ${users} ${u} set ${p.newEmail ? sql`${col(u.email)} = tok.email, ${col(u.passwordHash)} = coalesce(tok.first_password, ${u.passwordHash}), ` : sql``}${col(u.emailVerifiedAt)} = ${p.at},
+  const tok = linkToken;
+  return p.cte.as(sql`
+      update ${users} ${u} set ${p.newEmail ? sql`${col(u.email)} = ${tok.col("email")}, ${col(u.passwordHash)} = coalesce(${tok.col("first_password")}, ${u.passwordHash}), ` : sql``}${col(u.emailVerifiedAt)} = ${p.at},
         ${col(u.updatedAt)} = ${p.at},
         ${p.extraSets}
-      from tok where ${u.id} = tok.user_id${p.onlyUnverified ? sql` and ${u.emailVerifiedAt} is null` : sql``}
-      returning ${u.id}, ${u.referredBy}, ${u.plan}, ${u.planExpiresAt}${p.returning ?? sql``})`;
+      from ${tok} where ${u.id} = ${tok.col("user_id")}${p.onlyUnverified ? sql` and ${u.emailVerifiedAt} is null` : sql``}
+      returning ${u.id}, ${u.referredBy}, ${u.plan}, ${u.planExpiresAt}${p.returning ?? sql``}`);
 }
 
 /** Whether the users row `row` may be made admin by ADMIN_EMAILS now (`listed`: the addresses). */
@@ -89,13 +114,17 @@ export const claimsListedAddress = (row: string, listed: SQL) =>
  * The first-admin bootstrap's audit row (docs/deploy.md) as CTE `audit`: one per row of CTE
  * `from` (users rows whose password the mailbox holder just set) whose `promoted` flag is set.
  */
-export function claimAuditCte(from: string, at: SQL, requestId: string | undefined): SQL {
+export function claimAuditCte(
+  from: Cte<string, "promoted">,
+  at: SQL,
+  requestId: string | undefined,
+): SQL {
   return auditCte(
     { id: null, ip: null, requestId: requestId ?? null },
     {
       action: CLAIM_ACTION,
       target: "user",
-      rows: sql`(select * from ${sql.raw(from)} where promoted)`,
+      rows: sql`(select * from ${from} where ${from.col("promoted")})`,
       kind: "custom",
       before: sql`jsonb_build_object('role', 'user')`,
       after: sql`jsonb_build_object('role', 'admin')`,
@@ -120,17 +149,18 @@ const CLICK_BOOTSTRAP_ACTION = "user.role_bootstrap";
  * `first` and `promoted`.
  */
 export function resetPasswordUserCte(p: { passwordHash: string; at: SQL; rewardSet: SQL }): SQL {
-  return sql`changed as (
+  const tok = linkToken;
+  return passwordResetUser.as(sql`
       update ${users} ${u} set ${col(u.passwordHash)} = ${p.passwordHash},
         ${col(u.failedLoginCount)} = 0, ${col(u.lastFailedLoginAt)} = null,
         ${col(u.loginAddresses)} = '{}'::text[],
         ${col(u.emailVerifiedAt)} = coalesce(${u.emailVerifiedAt}, ${p.at}),
-        ${col(u.role)} = case when tok.promote then 'admin' else ${u.role} end,
+        ${col(u.role)} = case when ${tok.col("promote")} then 'admin' else ${u.role} end,
         ${col(u.updatedAt)} = ${p.at},
         ${p.rewardSet}
-      from tok where ${u.id} = tok.user_id
-      returning ${u.id}, ${u.referredBy}, ${u.plan}, ${u.planExpiresAt}, tok.first,
-        tok.promote as promoted)`;
+      from ${tok} where ${u.id} = ${tok.col("user_id")}
+      returning ${u.id}, ${u.referredBy}, ${u.plan}, ${u.planExpiresAt}, ${tok.col("first")},
+        ${tok.col("promote")} as promoted`);
 }
 
 /**
