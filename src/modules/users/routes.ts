@@ -52,7 +52,9 @@ export function createUserRoutes() {
       if (result.success) return;
       const issues = zodIssues(result.target, result.error);
       const moved = result.error.issues.flatMap((issue) =>
-        issue.code === "unrecognized_keys" ? issue.keys.filter((key) => key in ELSEWHERE) : [],
+        issue.code === "unrecognized_keys"
+          ? issue.keys.filter((key) => Object.hasOwn(ELSEWHERE, key))
+          : [],
       );
       if (moved.length === 0) throw validationError(issues);
       const pointers = moved.map((key) => ({
