@@ -1,13 +1,22 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { api, call, expectStatus, registerUser, type Session } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const ctx = await createTestContext();
 const { app, deps } = ctx;
 const BASE = "/api/v1/customers" as const;
 const DAY = 86_400_000;
+type ListQuery = NonNullable<ApiOptions<Operation<typeof BASE, "get">>["query"]>;
 
 const as =
   (user: Session) =>
@@ -27,7 +36,7 @@ describe("customer CRUD", () => {
     const user = await registerUser(app);
     const token = user.accessToken;
     const next = new Date(Date.now() + 5 * DAY).toISOString();
-    const made = await api(app).post(BASE, {
+    const made = await typed(app).post(BASE, {
       token,
       json: {
         company: "  Acme Imports GmbH ",
@@ -61,11 +70,11 @@ describe("customer CRUD", () => {
     expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
     const params = { id: created.id };
 
-    const got = await api(app).get(`${BASE}/{id}`, { token, params });
+    const got = await typed(app).get(`${BASE}/{id}`, { token, params });
     expectStatus(got, 200);
     expect(got.body).toEqual(created);
 
-    const patched = await api(app).patch(`${BASE}/{id}`, {
+    const patched = await typed(app).patch(`${BASE}/{id}`, {
       token,
       params,
       json: { notes: "Sent catalogue", estimated_value: 0, phone: null, status: "contacted" },
@@ -77,11 +86,11 @@ describe("customer CRUD", () => {
     expect(patched.body.status).toBe("contacted");
     expect(patched.body.company).toBe("Acme Imports GmbH");
 
-    const del = await api(app).delete(`${BASE}/{id}`, { token, params });
+    const del = await typed(app).delete(`${BASE}/{id}`, { token, params });
     expectStatus(del, 204);
     expect(del.body).toBeUndefined();
-    expect((await api(app).get(`${BASE}/{id}`, { token, params })).status).toBe(404);
-    expect((await api(app).delete(`${BASE}/{id}`, { token, params })).status).toBe(404);
+    expect((await typed(app).get(`${BASE}/{id}`, { token, params })).status).toBe(404);
+    expect((await typed(app).delete(`${BASE}/{id}`, { token, params })).status).toBe(404);
   });
 
   it("rejects invalid bodies with 422", async () => {
@@ -196,7 +205,6 @@ describe("customer list", () => {
   it("pages, filters, searches and sorts the caller's customers", async () => {
     const user = await registerUser(app);
     const other = await registerUser(app);
-    const api = as(user);
     await create(other, { company: "Alpha Other Co", email: "alpha@other.example" });
     const a = await create(user, {
       company: "Alpha Trading",
@@ -218,44 +226,37 @@ describe("customer list", () => {
     });
     const d = await create(user, { company: "Zeta 100%_Corp", status: "quoted" });
 
-    const all = await api(BASE);
-    expect(all.status).toBe(200);
-    expect(all.body).toMatchObject({ total: 4, page: 1, size: 20 });
-    expect(all.body.items.map((x: { id: string }) => x.id)).toEqual([d.id, c.id, b.id, a.id]);
+    // Typed: the query parameters and the page are the document's (test/support/client.ts).
+    const list = async (query: ListQuery = {}) => {
+      const answer = await typed(app).get(BASE, { token: user.accessToken, query });
+      expectStatus(answer, 200);
+      return answer.body;
+    };
+    const ids = async (query: ListQuery) => (await list(query)).items.map((x) => x.id);
 
-    const search = await api(`${BASE}?q=ALPH`);
-    expect(search.body.items.map((x: { id: string }) => x.id).sort()).toEqual(
-      [a.id, b.id, c.id].sort(),
-    );
+    const all = await list();
+    expect(all).toMatchObject({ total: 4, page: 1, size: 20 });
+    expect(all.items.map((x) => x.id)).toEqual([d.id, c.id, b.id, a.id]);
+
+    expect((await ids({ q: "ALPH" })).sort()).toEqual([a.id, b.id, c.id].sort());
     // LIKE wildcards in q are literal.
-    expect((await api(`${BASE}?q=100%25_`)).body.items.map((x: { id: string }) => x.id)).toEqual([
-      d.id,
-    ]);
-    expect((await api(`${BASE}?q=%25`)).body.total).toBe(1);
+    expect(await ids({ q: "100%_" })).toEqual([d.id]);
+    expect((await list({ q: "%" })).total).toBe(1);
 
-    expect((await api(`${BASE}?status=quoted`)).body.items).toHaveLength(1);
-    expect((await api(`${BASE}?country=US`)).body.total).toBe(2);
-    expect(
-      (await api(`${BASE}?tag=vip`)).body.items.map((x: { id: string }) => x.id).sort(),
-    ).toEqual([a.id, c.id].sort());
-    expect((await api(`${BASE}?due=true`)).body.items.map((x: { id: string }) => x.id)).toEqual([
-      b.id,
-    ]);
+    expect((await list({ status: "quoted" })).items).toHaveLength(1);
+    expect((await list({ country: "US" })).total).toBe(2);
+    expect((await ids({ tag: "vip" })).sort()).toEqual([a.id, c.id].sort());
+    expect(await ids({ due: true })).toEqual([b.id]);
 
-    const byValue = await api(`${BASE}?sort=-estimated_value`);
-    expect(byValue.body.items.map((x: { id: string }) => x.id)).toEqual([b.id, a.id, d.id, c.id]);
-    const byCompany = await api(`${BASE}?sort=company`);
-    expect(byCompany.body.items.slice(0, 2).map((x: { id: string }) => x.id)).toEqual([a.id, d.id]);
-    const oldest = await api(`${BASE}?sort=created_at`);
-    expect(oldest.body.items[0].id).toBe(a.id);
+    expect(await ids({ sort: "-estimated_value" })).toEqual([b.id, a.id, d.id, c.id]);
+    expect((await ids({ sort: "company" })).slice(0, 2)).toEqual([a.id, d.id]);
+    expect((await ids({ sort: "created_at" }))[0]).toBe(a.id);
 
-    const page2 = await api(`${BASE}?page=2&size=3`);
-    expect(page2.body).toMatchObject({ total: 4, page: 2, size: 3 });
-    expect(page2.body.items.map((x: { id: string }) => x.id)).toEqual([a.id]);
-    const past = await api(`${BASE}?page=5&size=3`);
-    expect(past.body).toMatchObject({ items: [], total: 4, page: 5 });
-    const none = await api(`${BASE}?q=nothing-matches`);
-    expect(none.body).toMatchObject({ items: [], total: 0 });
+    const page2 = await list({ page: 2, size: 3 });
+    expect(page2).toMatchObject({ total: 4, page: 2, size: 3 });
+    expect(page2.items.map((x) => x.id)).toEqual([a.id]);
+    expect(await list({ page: 5, size: 3 })).toMatchObject({ items: [], total: 4, page: 5 });
+    expect(await list({ q: "nothing-matches" })).toMatchObject({ items: [], total: 0 });
   });
 
   it("searches company, contact and e-mail by any fragment, short and CJK terms included", async () => {

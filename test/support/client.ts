@@ -119,7 +119,7 @@ export type PathsWith<M extends HttpMethod> = {
   [P in keyof paths]: paths[P] extends Record<M, object> ? P : never;
 }[keyof paths];
 
-type Operation<P extends keyof paths, M extends HttpMethod> = NonNullable<paths[P][M]>;
+export type Operation<P extends keyof paths, M extends HttpMethod> = NonNullable<paths[P][M]>;
 type Responses<O> = O extends { responses: infer R } ? R : never;
 type Content<R> = R extends { content: infer C } ? C : never;
 /** JSON when the answer is JSON, else the text or bytes `call()` hands back; nothing for a 204. */
