@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/http/errors";
 import { call, randomIp, registerUser, type Session } from "../support/client";
@@ -71,6 +72,19 @@ describe("each 403 says which refusal it is", () => {
     });
     expect(status).toBe(403);
     expect(body).toMatchObject({ code: "feature_not_in_plan", feature: "agent" });
+  });
+
+  it("account_disabled: a disabled account signing in", async () => {
+    const user = await registerUser(app);
+    await ctx.database.db.execute(
+      sql`update users set status = 'disabled' where id = ${user.userId}`,
+    );
+    const { status, body } = await call(app, "/api/v1/auth/login", {
+      json: { email: user.email, password: user.password },
+      ip: user.ip,
+    });
+    expect(status).toBe(403);
+    expect(body).toMatchObject({ code: "account_disabled" });
   });
 
   it("the codes of these 403s are all different", async () => {

@@ -318,7 +318,8 @@ async function mailVerificationLink(
 /** POST /auth/verify-email/request: the verification mail again (the older link stops working). */
 export async function requestVerification(deps: Deps, userId: string, keepAlive: KeepAlive) {
   const user = await account(deps, userId);
-  if (user.is_guest) throw forbidden("Guests have no e-mail address; register first");
+  if (user.is_guest)
+    throw forbidden("Guests have no e-mail address; register first", "guest_not_allowed");
   if (!user.email) throw forbidden("This account has no e-mail address");
   if (user.email_verified_at) throw conflict("This address is already verified");
   if (!(await mailVerificationLink(deps, { id: userId, email: user.email }, keepAlive))) {
@@ -399,7 +400,8 @@ export async function requestEmailChange(
   keepAlive: KeepAlive,
 ) {
   const user = await account(deps, userId);
-  if (user.is_guest) throw forbidden("Guests have no e-mail address; register first");
+  if (user.is_guest)
+    throw forbidden("Guests have no e-mail address; register first", "guest_not_allowed");
   if (!user.password_hash) checkFirstPassword(user, input);
   else if (!(await deps.passwords.verify(user.password_hash, input.password))) {
     throw validationError(

@@ -224,7 +224,7 @@ export async function loginWithPassword(
     throw error;
   }
   if (!user || !valid) throw unauthorized("Incorrect email or password");
-  if (user.status !== "active") throw forbidden("This account is disabled");
+  if (user.status !== "active") throw forbidden("This account is disabled", "account_disabled");
   const session = await openSession(deps, user.id, "login", ip, guest);
   if (guest && guest.userId !== user.id) noteSessionEnded(deps, guest.sessionId);
   if (user.password_hash && needsRehash(user.password_hash)) {
@@ -269,7 +269,7 @@ async function openSession(
     now: nowIso(deps),
     guestId: guest && guest.userId !== userId ? guest.userId : null,
   });
-  if (!row) throw forbidden("This account is disabled");
+  if (!row) throw forbidden("This account is disabled", "account_disabled");
   return issue(deps, row, refresh);
 }
 
@@ -330,7 +330,8 @@ export async function loginWithWechat(deps: Deps, code: string, ip: string, gues
     if (row) return issue(deps, row, refresh);
     // Either the account is disabled, or a parallel first login committed after our snapshot.
     const state = await findWechatUserStatus(deps.db, { openid: identity.openid });
-    if (state && state.status !== "active") throw forbidden("This account is disabled");
+    if (state && state.status !== "active")
+      throw forbidden("This account is disabled", "account_disabled");
   }
   throw new ApiError(409, "Login is already in progress, try again");
 }
@@ -369,7 +370,7 @@ async function wechatGuestSignIn(
   }
   const owner = await findWechatUserStatus(deps.db, { openid: identity.openid });
   if (!owner || owner.id === guest.userId) return undefined;
-  if (owner.status !== "active") throw forbidden("This account is disabled");
+  if (owner.status !== "active") throw forbidden("This account is disabled", "account_disabled");
   const session = await openSession(deps, owner.id, "wechat_login", ip, guest);
   noteSessionEnded(deps, guest.sessionId);
   return session;
@@ -406,7 +407,7 @@ export async function changePassword(
 ) {
   const user = await findActivePasswordHash(deps.db, { id: auth.userId });
   if (!user) throw unauthorized("Account is not active");
-  if (auth.isGuest) throw forbidden("Guests have no password; register first");
+  if (auth.isGuest) throw forbidden("Guests have no password; register first", "guest_not_allowed");
   if (!user.password_hash) {
     // A password alone signs nobody in: the first one comes with an address (ADR 0089).
     throw forbidden(
