@@ -5,7 +5,11 @@ import { selectPage } from "../../db/page";
 import { aiProviders, faqs, searchProviders, systemConfig } from "../../db/schema";
 import { col, columnList, type DbRow } from "../../db/sql";
 import { type Actor, type AuditedWrite, auditCte, lockBefore } from "../admin/queries/audit";
-import { previousConfigValueSql, upsertConfigCte } from "../system-config/queries/config-entry";
+import {
+  previousConfigValueSql,
+  upsertConfigCte,
+  upsertedConfig,
+} from "../system-config/queries/config-entry";
 
 /** The SQL of the tables ai-admin owns: ai_providers and faqs. */
 
@@ -292,8 +296,8 @@ export async function storeRouting(
         action: "ai_routing.update",
         target: "system_config",
         // The statement's snapshot: the value this write replaced.
-        rows: sql`(select w.key as id, w.value as audit_after,
-          ${previousConfigValueSql("ai.routing")} as audit_before from w)`,
+        rows: sql`(select ${upsertedConfig.col("key")} as id, ${upsertedConfig.col("value")} as audit_after,
+          ${previousConfigValueSql("ai.routing")} as audit_before from ${upsertedConfig})`,
         kind: "custom",
         before: sql`r.audit_before`,
         after: sql`r.audit_after`,

@@ -6,7 +6,14 @@ import { selectPage } from "../../../db/page";
 import { agentPipelines, creditConsumptions, userCredits } from "../../../db/schema";
 import { col, columnList, columnNames, type DbRow } from "../../../db/sql";
 import { holdHandOver } from "../../credits/queries/hand-over";
-import { type LeadCustomer, leadCustomersCtes } from "../../customers/queries/leads";
+import {
+  type LeadCustomer,
+  leadCustomersCtes,
+  leadMatches,
+  leadPlacements,
+  leadQuota,
+  savedLeads,
+} from "../../customers/queries/leads";
 import { recordInsertWhere } from "../../discovery/queries";
 
 /** The agent module's statements: its runs (agent_pipelines). */
@@ -198,6 +205,7 @@ export async function finishRunSaved(
 ): Promise<boolean> {
   const { run, now } = params;
   const p = alias(agentPipelines, "p");
+  const placed = leadPlacements;
   const [result] = await queryRows<{ done: number }>(
     db,
     sql`with owner as (
@@ -220,17 +228,19 @@ export async function finishRunSaved(
         sql`exists (select 1 from owner)`,
       )}),
       counts as (
-        select (select count(*) from saved)::int as saved,
-          (select count(*) from matched where existing is not null)::int as duplicates,
+        select (select count(*) from ${savedLeads})::int as saved,
+          (select count(*) from ${leadMatches}
+           where ${leadMatches.col("existing")} is not null)::int as duplicates,
           n.not_saved, n.limit_note,
           -- Only when leads were left out: {not_saved, note}, merged into the summary.
           case when n.not_saved > 0 then jsonb_build_object('not_saved', n.not_saved,
               'note', n.not_saved || ' new lead(s) not saved: ' || n.limit_note)
             else '{}'::jsonb end as over_limit
-        from (select (select count(*) from placed where over_limit)::int as not_saved,
-                'the customers limit of your plan (' || coalesce(quota.max::text, 'none')
+        from (select (select count(*) from ${leadPlacements}
+                      where ${leadPlacements.col("over_limit")})::int as not_saved,
+                'the customers limit of your plan (' || coalesce(${leadQuota.col("max")}::text, 'none')
                   || ') is reached' as limit_note
-              from quota) n),
+              from ${leadQuota}) n),
       done as (
         update ${a} ${p}
         set ${col(a.status)} = 'succeeded', ${col(a.error)} = null, ${col(a.leaseUntil)} = null,
@@ -244,13 +254,14 @@ export async function finishRunSaved(
                 'discovery_record_id', (select id from record)) || counts.over_limit)),
             'leads', coalesce((
               select jsonb_agg(e.lead || jsonb_build_object(
-                  'customer_id', case when m.keep then m.id end,
-                  'duplicate_of', m.existing)
-                  || case when m.over_limit then jsonb_build_object('not_saved', counts.limit_note)
+                  'customer_id', case when ${placed.col("keep")} then ${placed.col("id")} end,
+                  'duplicate_of', ${placed.col("existing")})
+                  || case when ${placed.col("over_limit")}
+                     then jsonb_build_object('not_saved', counts.limit_note)
                      else '{}'::jsonb end order by e.ord)
               from jsonb_array_elements(${JSON.stringify(params.leads)}::jsonb)
                 with ordinality as e(lead, ord)
-              join placed m on m.ord = e.ord), '[]'::jsonb),
+              join ${placed} on ${placed.col("ord")} = e.ord), '[]'::jsonb),
             'summary', jsonb_build_object('leads', ${params.leads.length}::int,
               'drafted', ${params.drafted}::int, 'saved', counts.saved, 'duplicates', counts.duplicates)
               || counts.over_limit)

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { defineCte } from "../../../db/cte";
 import { customers } from "../../../db/schema";
 import { columnNames } from "../../../db/sql";
 
@@ -32,6 +33,12 @@ export interface LeadCustomer {
  * - `placed`: `matched` with `keep` (saved) and `over_limit` (new, but no slot left);
  * - `saved`: the ids inserted.
  */
+// The CTEs of leadCustomersCtes that the statement embedding it reads (agent's save; ADR 0096).
+export const leadMatches = defineCte("matched", ["existing"]);
+export const leadQuota = defineCte("quota", ["max", "slots"]);
+export const leadPlacements = defineCte("placed", ["id", "ord", "existing", "keep", "over_limit"]);
+export const savedLeads = defineCte("saved", ["id"]);
+
 export function leadCustomersCtes(params: {
   userId: string;
   leads: LeadCustomer[];
@@ -45,7 +52,7 @@ export function leadCustomersCtes(params: {
       select l.ord, l.id, l.company, l.email, l.phone, l.country, l.notes
       from jsonb_to_recordset(${JSON.stringify(params.leads)}::jsonb)
         as l(ord int, id uuid, company text, email text, phone text, country text, notes text)),
-    matched as (
+    ${leadMatches.as(sql`
       select i.*, coalesce(
           (select ${c.id} from ${customers} ${c}
            where ${c.userId} = ${userId} and i.email is not null and ${c.email} = i.email
@@ -53,21 +60,21 @@ export function leadCustomersCtes(params: {
           (select ${c.id} from ${customers} ${c}
            where ${c.userId} = ${userId} and lower(${c.company}) = lower(i.company)
            limit 1)) as existing
-      from lead_input i),
-    quota as (
+      from lead_input i`)},
+    ${leadQuota.as(sql`
       select q.max, case when ${params.noNewCustomers}::boolean then 0 when q.max is null then null
           else greatest(q.max - (select count(*) from ${customers} ${c}
                                  where ${c.userId} = ${userId}), 0) end as slots
-      from (select plan_limit(${userId}::uuid, 'customers') as max) q),
-    placed as (
-      select m.*, m.existing is null and (quota.slots is null or m.fresh_rank <= quota.slots)
+      from (select plan_limit(${userId}::uuid, 'customers') as max) q`)},
+    ${leadPlacements.as(sql`
+      select m.*, m.existing is null and (${leadQuota.col("slots")} is null or m.fresh_rank <= ${leadQuota.col("slots")})
           as keep,
-        m.existing is null and not (quota.slots is null or m.fresh_rank <= quota.slots)
+        m.existing is null and not (${leadQuota.col("slots")} is null or m.fresh_rank <= ${leadQuota.col("slots")})
           as over_limit
-      from (select matched.*, row_number() over (partition by existing is null order by ord)
+      from (select ${leadMatches.all}, row_number() over (partition by existing is null order by ord)
               as fresh_rank
-            from matched) m, quota),
-    saved as (
+            from ${leadMatches}) m, ${leadQuota}`)},
+    ${savedLeads.as(sql`
       insert into ${customers} (${columnNames([
         customers.id,
         customers.userId,
@@ -83,6 +90,6 @@ export function leadCustomersCtes(params: {
       ])})
       select m.id, ${userId}, m.company, m.email, m.phone, m.country, 'agent', 'new', m.notes,
         ${now}::timestamptz, ${now}::timestamptz
-      from placed m where m.keep and ${params.when}
-      returning ${customers.id})`;
+      from ${leadPlacements} m where m.keep and ${params.when}
+      returning ${customers.id}`)}`;
 }

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/client";
+import { defineCte } from "../../../db/cte";
 import { systemConfig } from "../../../db/schema";
 import { col, type DbRow } from "../../../db/sql";
 
@@ -18,6 +19,9 @@ export async function getConfigEntry(db: Db, { key }: { key: string }) {
  * write that embeds it with its audit row. `previousConfigValueSql` reads the value the write
  * replaced (the statement's snapshot).
  */
+/** The CTE upsertConfigCte defines: the entry written (key, value; ADR 0096). */
+export const upsertedConfig = defineCte("w", ["key", "value"]);
+
 export function upsertConfigCte(input: {
   key: string;
   value: unknown;
@@ -25,14 +29,14 @@ export function upsertConfigCte(input: {
   by: string | null;
 }): SQL {
   const c = systemConfig;
-  return sql`w as (
+  return upsertedConfig.as(sql`
     insert into ${c} (${col(c.key)}, ${col(c.value)}, ${col(c.updatedAt)}, ${col(c.updatedBy)})
     values (${input.key}, ${JSON.stringify(input.value)}::jsonb, ${input.at}::timestamptz,
       ${input.by})
     on conflict (${col(c.key)}) do update set ${col(c.value)} = excluded.${col(c.value)},
       ${col(c.updatedAt)} = excluded.${col(c.updatedAt)},
       ${col(c.updatedBy)} = excluded.${col(c.updatedBy)}
-    returning ${col(c.key)}, ${col(c.value)})`;
+    returning ${col(c.key)}, ${col(c.value)}`);
 }
 
 /** The entry's value as the statement found it (null when there was none). */
