@@ -26,7 +26,7 @@ const ctx = await createTestContext({
     FRONTEND_URL: FRONTEND,
     // Listed differently from how people register: the check normalises both sides.
     ADMIN_EMAILS:
-      " Boss@Corp.Example,second@corp.example , third@corp.example,fourth@corp.example,fifth@corp.example",
+      " Boss@Corp.Example,second@corp.example , third@corp.example,fourth@corp.example,fifth@corp.example,sixth@corp.example",
     WECHAT_APP_ID: wechat.appId,
     WECHAT_APP_SECRET: wechat.appSecret,
     WECHAT_API_BASE: wechat.url,
@@ -314,19 +314,27 @@ describe("the pre-hijack case: verification ends the registrant's sessions (ever
 });
 
 describe("no other path sets an address", () => {
-  it("WeChat accounts cannot ask for one; admins and profiles cannot write one", async () => {
+  it("a WeChat account asks only with a fresh code and stays a user; admins and profiles cannot write one", async () => {
     const openid = `o${crypto.randomUUID().replaceAll("-", "")}`;
     const wx = await call(app, "/api/v1/auth/wechat/login", {
       json: { code: wechat.issueCode(openid) },
       ip: randomIp(),
     });
     expect(wx.status).toBe(200);
-    const change = await call(app, "/api/v1/auth/email", {
-      token: wx.body.access_token,
-      csrf: wx.body.csrf_token,
-      json: { new_email: "boss@corp.example", password: "anything" },
-    });
-    expect(change.status).toBe(403);
+    const ask = (json: Record<string, string>) =>
+      call(app, "/api/v1/auth/email", {
+        token: wx.body.access_token,
+        csrf: wx.body.csrf_token,
+        json: { new_email: "sixth@corp.example", password: "a long first password", ...json },
+      });
+    // A stolen session alone cannot point the account at a listed address (ADR 0089).
+    expect((await ask({})).status).toBe(422);
+    // With the owner's fresh code the link goes to the listed mailbox; the account itself
+    // gains nothing until that mailbox's holder claims it (ADR 0084).
+    expect((await ask({ wechat_code: wechat.issueCode(openid) })).status).toBe(202);
+    const wxRow = await userRow(wx.body.user.id);
+    expect(wxRow.role).toBe("user");
+    expect(wxRow.email).not.toBe("sixth@corp.example");
 
     const user = await registerUser(app);
     const profile = await call(app, "/api/v1/users/me", {
