@@ -146,6 +146,11 @@ describe("reminder digest", () => {
     expect(still.total).toBe(1);
     expect(still.items[0]!.data).toMatchObject({ silent: 4744, followups_due: 3 });
     expect(pushes()).toHaveLength(1);
+    // Another hour, nothing changed: the row is not rewritten (as_of stays the last change's).
+    const refreshedAt = still.items[0]!.data.as_of;
+    now = new Date(now.getTime() + 3_600_000);
+    expect((await remind()).digests).toBe(0);
+    expect((await notificationsOf(me.userId)).items[0]!.data.as_of).toBe(refreshedAt);
 
     // The next day's run is a new digest (queued for its one push; the earlier one is not
     // pushed again).

@@ -25,11 +25,10 @@ const ReminderDigestDataSchema = z
     most_urgent: z.array(DueCustomerSchema).max(5).openapi({
       description: "The five most overdue of either kind, most overdue first",
     }),
-    as_of: z
-      .string()
-      .openapi({
-        description: "The run the counts are from (a later run the same day refreshes them)",
-      }),
+    as_of: z.string().openapi({
+      description:
+        "The run the counts are from (a later run the same day that finds them changed refreshes them)",
+    }),
     day: z.string().openapi({ description: "The UTC day (YYYY-MM-DD) the digest stands for" }),
   })
   .openapi("ReminderDigestData");

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
-import { customers, users } from "../../../db/schema";
+import { customers, notifications, users } from "../../../db/schema";
 import { notificationInsert } from "../../notifications/queries/insert";
 import { SILENCE_DAYS_SQL } from "./index";
 
@@ -26,7 +26,10 @@ export interface DueCustomer {
   reason: "silent" | "followup_due";
   /** Silent: the contact (or creation) it is silent since; follow-up: when it was due. */
   since: string;
-  /** Whole days past the threshold (silent) or past the follow-up time. */
+  /**
+   * UTC calendar days from the day it came due (past the silence limit, or its follow-up time)
+   * to the run's day: steady through a day, so an hourly rerun does not rewrite the digest.
+   */
   overdue_days: number;
   /** For ordering only: milliseconds overdue. */
   overdue_ms: number;
@@ -60,7 +63,9 @@ async function dueBatch(
     reason: DueCustomer["reason"];
     key: SQL;
     due: SQL;
-    overdueMs: SQL;
+    /** When the customer came due (over `walk_at` and `cfg.days`). */
+    dueAt: SQL;
+    at: SQL;
     limit: number;
   },
   after: ReminderCursor | null,
@@ -82,8 +87,10 @@ async function dueBatch(
       ranked as (
         select ${c.userId} as user_id, jsonb_build_object(
             'customer_id', ${c.id}, 'customer_name', ${name}, 'reason', ${input.reason}::text,
-            'since', walk_at, 'overdue_ms', ${input.overdueMs},
-            'overdue_days', floor(${input.overdueMs} / 86400000.0)::int) as item,
+            'since', walk_at,
+            'overdue_ms', ${epochMs(input.at)} - ${epochMs(input.dueAt)},
+            'overdue_days', (${input.at} at time zone 'UTC')::date
+              - (${input.dueAt} at time zone 'UTC')::date) as item,
           row_number() over (partition by ${c.userId} order by walk_at, ${c.id}) as rn
         from ${c}, (select ${SILENCE_DAYS_SQL} as days) cfg),
       per_user as (
@@ -121,7 +128,8 @@ export function silentBatch(
       key: since,
       due: sql`${c.status} not in ('won', 'lost')
         and ${since} < ${at} - make_interval(days => ${SILENCE_DAYS_SQL})`,
-      overdueMs: sql`(${epochMs(at)} - ${epochMs(sql`walk_at`)} - cfg.days * 86400000.0)`,
+      dueAt: sql`(walk_at + make_interval(days => cfg.days))`,
+      at,
       limit: params.limit,
     },
     params.after,
@@ -144,7 +152,8 @@ export function followupBatch(
       key: sql`${c.nextFollowupAt}`,
       due: sql`${c.nextFollowupAt} is not null and ${c.status} not in ('lost', 'dormant')
         and ${c.nextFollowupAt} <= ${at}`,
-      overdueMs: sql`(${epochMs(at)} - ${epochMs(sql`walk_at`)})`,
+      dueAt: sql`walk_at`,
+      at,
       limit: params.limit,
     },
     params.after,
@@ -162,8 +171,9 @@ export interface DigestRow {
 
 /**
  * Writes a chunk of digests in one statement. The day's first run inserts (and so the push task
- * sends it once); a rerun the same day replaces title, body and data with its fresher counts
- * and leaves read state and push state alone (no second push). A user deleted since the walk is
+ * sends it once); a rerun the same day replaces title, body and data when its counts or names
+ * differ (not when only `as_of` would) and leaves read state and push state alone (no second
+ * push). A user deleted since the walk is
  * left out. Returns how many rows were new.
  */
 export async function upsertDigests(
@@ -181,7 +191,10 @@ export async function upsertDigests(
       "reminder_digest",
       source,
       input.now,
-      sql`do update set title = excluded.title, body = excluded.body, data = excluded.data`,
+      // Only when the counts or the names changed: an hourly rerun over an unchanged backlog
+      // rewrites no row.
+      sql`do update set title = excluded.title, body = excluded.body, data = excluded.data
+        where (${notifications.data} - 'as_of') is distinct from (excluded.data - 'as_of')`,
     )} returning (xmax = 0) as inserted`,
   );
   const inserted = rows.filter((r) => r.inserted).length;
