@@ -46,12 +46,13 @@ export async function inTimedBatches(batch: (limit: number) => Promise<number>):
  * Runs a per-user SQL function over every due user in timed batches (inTimedBatches), in id
  * order, resuming after the last user of the previous batch, and adds up what it returns.
  * `dueUsers(after, limit)` selects `user_id` (distinct, `user_id > after`, ordered, limited to
- * `limit`); `perUser` is the function call over `due.user_id`, returning an integer.
+ * `limit`); `perUser(userId)` is the function call for one of them, returning an integer
+ * (handed the user id expression, so no caller names this statement's aliases; ADR 0096).
  */
 export async function sumOverUserBatches(
   db: Db,
   dueUsers: (after: SQL, limit: number) => SQL,
-  perUser: SQL,
+  perUser: (userId: SQL) => SQL,
 ): Promise<{ users: number; total: number }> {
   const sum = { users: 0, total: 0 };
   let after = "00000000-0000-0000-0000-000000000000";
@@ -60,7 +61,7 @@ export async function sumOverUserBatches(
       db,
       sql`select count(*)::int as users, coalesce(sum(done.amount), 0)::int as total,
             (array_agg(done.user_id order by done.user_id desc))[1] as last
-          from (select due.user_id, ${perUser} as amount
+          from (select due.user_id, ${perUser(sql`due.user_id`)} as amount
                 from (${dueUsers(sql`${after}::uuid`, limit)}) due) done`,
     );
     sum.users += row?.users ?? 0;

@@ -164,7 +164,10 @@ export function dueLotUsersSql(now: SQL) {
 }
 
 /** The per-user call of that task: expires the user's due lots, returning the credits gone. */
-export const expireDueLotsSql = (now: SQL): SQL => sql`credit_expire_due(due.user_id, ${now})`;
+export const expireDueLotsSql =
+  (now: SQL) =>
+  (userId: SQL): SQL =>
+    sql`credit_expire_due(${userId}, ${now})`;
 
 export async function getCreditBalance(
   db: Db,

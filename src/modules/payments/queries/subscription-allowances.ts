@@ -21,6 +21,6 @@ export function grantRunningAllowances(
       where ${s.cancelledAt} is null and ${s.monthlyCredits} > 0 and ${s.startsAt} <= ${now}
         and ${s.endsAt} > ${now} and ${s.userId} > ${after}
       order by ${s.userId} limit ${limit}`,
-    sql`subscription_grant_allowances(due.user_id, ${now})`,
+    (userId) => sql`subscription_grant_allowances(${userId}, ${now})`,
   );
 }
