@@ -49,7 +49,8 @@ export async function submitCertification(deps: Deps, userId: string, input: Cer
     now: deps.clock.now().toISOString(),
   });
   if (row?.is_guest === null || row?.is_guest === undefined) throw notFound("User not found");
-  if (row.is_guest) throw forbidden("Register an account to apply for certification", "guest_not_allowed");
+  if (row.is_guest)
+    throw forbidden("Register an account to apply for certification", "guest_not_allowed");
   if (!row.id) throw conflict("A certification is already pending or approved");
   return toCertificationResponse(row as CertificationRow);
 }
