@@ -1,4 +1,6 @@
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, inject } from "vitest";
@@ -56,10 +58,33 @@ export async function openTestDatabase(): Promise<Database & { url?: string }> {
   }
   // Its own in-memory cluster from the cached migrated image (pglite-image.ts), then the
   // default rows, which the image leaves out because they come from src, not migrations/.
-  const image = new Blob([await readFile(inject("pgliteTemplate"))]);
-  const database = await openPgliteDatabase("memory://", { loadDataDir: image });
+  const { image, assets } = await pgliteFiles();
+  const database = await openPgliteDatabase("memory://", { loadDataDir: image, assets });
   await seedDefaults(database.db);
   return database;
+}
+
+/**
+ * What every PGlite cluster of a worker starts from, read once per worker (files share it, see
+ * vitest.config.ts): the migrated image, PGlite's compiled WebAssembly module and its file
+ * bundle. All read-only: each file still gets its own cluster. About 2 s less per file.
+ */
+let pgliteFilesOnce: ReturnType<typeof loadPgliteFiles> | undefined;
+const pgliteFiles = () => {
+  pgliteFilesOnce ??= loadPgliteFiles(inject("pgliteTemplate"));
+  return pgliteFilesOnce;
+};
+async function loadPgliteFiles(imagePath: string) {
+  const dist = dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"));
+  const [image, wasm, bundle] = await Promise.all([
+    readFile(imagePath),
+    readFile(join(dist, "pglite.wasm")),
+    readFile(join(dist, "pglite.data")),
+  ]);
+  return {
+    image: new Blob([image]),
+    assets: { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([bundle]) },
+  };
 }
 
 /** Redis when the run has one (so limits are tested on the real store), else memory. */

@@ -1,6 +1,6 @@
 import { chmod, mkdir, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -19,7 +19,15 @@ import { lockDataDir } from "./data-dir-lock";
  */
 export async function openPgliteDatabase(
   dataDir: string,
-  options: { loadDataDir?: Blob | File; unlock?: () => Promise<void> } = {},
+  options: {
+    loadDataDir?: Blob | File;
+    unlock?: () => Promise<void>;
+    /**
+     * PGlite's compiled module and file bundle, to reuse instead of loading them again: the
+     * tests open one cluster per file and keep these per worker (test/support/harness.ts).
+     */
+    assets?: Pick<PGliteOptions, "pgliteWasmModule" | "fsBundle">;
+  } = {},
 ): Promise<Database> {
   const onDisk = !dataDir.startsWith("memory://");
   const unlock = options.unlock ?? (onDisk ? await lockDataDir(dataDir) : async () => {});
@@ -34,6 +42,7 @@ export async function openPgliteDatabase(
     client = await PGlite.create(dataDir, {
       loadDataDir: options.loadDataDir,
       extensions: { btree_gin, pg_trgm },
+      ...options.assets,
     });
   } catch (error) {
     await unlock();
