@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { call, registerUser, type Session } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const ctx = await createTestContext();
@@ -10,9 +18,13 @@ const as =
     call(app, path, { token: user.accessToken, ...options });
 
 describe("products", () => {
+  // Typed by the OpenAPI document (test/support/client.ts `api()`, ADR 0095).
   it("creates, reads, lists, changes and deletes a product", async () => {
-    const api = as(await registerUser(app));
-    const created = await api("/api/v1/products", {
+    const { accessToken: token } = await registerUser(app);
+    const products = "/api/v1/products";
+    const one = "/api/v1/products/{id}";
+    const created = await typed(app).post(products, {
+      token,
       json: {
         name: "不锈钢保温杯 500ml",
         sku: "CUP-500",
@@ -26,7 +38,7 @@ describe("products", () => {
         specs: { material: "304 stainless steel", capacity: "500ml" },
       },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body).toMatchObject({
       name: "不锈钢保温杯 500ml",
       sku: "CUP-500",
@@ -35,40 +47,45 @@ describe("products", () => {
       moq: 500,
       specs: { material: "304 stainless steel", capacity: "500ml" },
     });
-    const id = created.body.id;
-    expect((await api(`/api/v1/products/${id}`)).body).toEqual(created.body);
+    const params = { id: created.body.id };
+    expect((await typed(app).get(one, { token, params })).body).toEqual(created.body);
 
-    await api("/api/v1/products", {
+    const glass = await typed(app).post(products, {
+      token,
       json: { name: "Glass bottle", sku: "BOT-1", category: "glass" },
     });
-    const byQ = await api("/api/v1/products?q=cup-");
-    expect(byQ.body.items.map((p: { id: string }) => p.id)).toEqual([id]);
-    const byName = await api(`/api/v1/products?q=${encodeURIComponent("保温")}`);
-    expect(byName.body.total).toBe(1);
-    const byCategory = await api("/api/v1/products?category=glass&sort=name");
-    expect(byCategory.body).toMatchObject({ total: 1, page: 1, size: 20 });
-    expect(byCategory.body.items[0].name).toBe("Glass bottle");
-    const sorted = await api("/api/v1/products?sort=name");
-    expect(sorted.body.items.map((p: { name: string }) => p.name)).toEqual([
+    expectStatus(glass, 201);
+    const list = async (
+      query: NonNullable<ApiOptions<Operation<typeof products, "get">>["query"]>,
+    ) => {
+      const page = await typed(app).get(products, { token, query });
+      expectStatus(page, 200);
+      return page.body;
+    };
+    expect((await list({ q: "cup-" })).items.map((p) => p.id)).toEqual([params.id]);
+    expect((await list({ q: "保温" })).total).toBe(1);
+    const byCategory = await list({ category: "glass", sort: "name" });
+    expect(byCategory).toMatchObject({ total: 1, page: 1, size: 20 });
+    expect(byCategory.items[0]?.name).toBe("Glass bottle");
+    expect((await list({ sort: "name" })).items.map((p) => p.name)).toEqual([
       "Glass bottle",
       "不锈钢保温杯 500ml",
     ]);
 
-    const patched = await api(`/api/v1/products/${id}`, {
-      method: "PATCH",
+    const patched = await typed(app).patch(one, {
+      token,
+      params,
       json: { price: 1350, specs: null, category: null },
     });
-    expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({
-      price: 1350,
-      specs: null,
-      category: null,
-      sku: "CUP-500",
-    });
+    expectStatus(patched, 200);
+    expect(patched.body.price).toBe(1350);
+    expect(patched.body.specs).toBeNull();
+    expect(patched.body.category).toBeNull();
+    expect(patched.body.sku).toBe("CUP-500");
 
-    expect((await api(`/api/v1/products/${id}`, { method: "DELETE" })).status).toBe(204);
-    expect((await api(`/api/v1/products/${id}`)).status).toBe(404);
-    expect((await api(`/api/v1/products/${id}`, { method: "DELETE" })).status).toBe(404);
+    expectStatus(await typed(app).delete(one, { token, params }), 204);
+    expect((await typed(app).get(one, { token, params })).status).toBe(404);
+    expect((await typed(app).delete(one, { token, params })).status).toBe(404);
   });
 
   it("keeps SKUs unique per seller", async () => {
