@@ -115,7 +115,7 @@ export async function registerUser(
 type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
 /** The documented paths that answer method `M`. */
-export type PathsWith<M extends HttpMethod> = {
+type PathsWith<M extends HttpMethod> = {
   [P in keyof paths]: paths[P] extends Record<M, object> ? P : never;
 }[keyof paths];
 
@@ -130,7 +130,7 @@ type BodyOf<R> = [Content<R>] extends [never]
     : unknown;
 
 /** One documented answer of the operation: its status, and the body that status carries. */
-export type ApiAnswer<O> = {
+type ApiAnswer<O> = {
   [S in keyof Responses<O>]: {
     status: S;
     body: BodyOf<Responses<O>[S]>;
