@@ -3009,7 +3009,7 @@ export interface components {
             followups_due: number;
             /** @description The five most overdue of either kind, most overdue first */
             most_urgent: components["schemas"]["ReminderDigestCustomer"][];
-            /** @description The run the counts are from (a later run the same day refreshes them) */
+            /** @description The run the counts are from (a later run the same day that finds them changed refreshes them) */
             as_of: string;
             /** @description The UTC day (YYYY-MM-DD) the digest stands for */
             day: string;
