@@ -62,7 +62,7 @@ const count = (n: number) => n.toLocaleString("en-US");
 const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 /** The digest of one user: title and body from the counts, the DIGEST_TOP most overdue named. */
-export function digestOf(userId: string, t: UserTally, now: string): DigestRow {
+function digestOf(userId: string, t: UserTally, now: string): DigestRow {
   const day = now.slice(0, 10);
   const parts = [
     t.followups_due > 0 ? `${plural(t.followups_due, "follow-up", "follow-ups")} due` : null,

@@ -31,7 +31,7 @@ function searchUnavailable(): ApiError {
  * 503 `timed_out` when the whole search hit DISCOVERY_TIMEOUT_MS (credits returned): its own
  * message, not the no-provider one, so the user knows to narrow the search or retry (ADR 0091).
  */
-export function discoveryTimedOut(): ApiError {
+function discoveryTimedOut(): ApiError {
   return new ApiError(
     503,
     `The discovery search took longer than ${DISCOVERY_TIMEOUT_MS / 1000} s and was stopped; your credits were returned`,

@@ -7,7 +7,7 @@ import type { Clock } from "../../lib/clock";
  */
 
 /** Days a rate may age before a quotation warns about it. */
-export const STALE_RATE_DAYS = 7;
+const STALE_RATE_DAYS = 7;
 
 /** Whole days from `date` (YYYY-MM-DD) to the clock's UTC day; never negative. */
 export function ageInDays(deps: { clock: Clock }, date: string): number {

@@ -73,10 +73,10 @@ const STORED_RATE_RE = /^(0|[1-9]\d{0,11})(\.\d{1,12})?$/;
 const ECB_GRACE_DAYS = 4;
 
 /** `source` of a rate an admin set (PUT /api/v1/admin/exchange-rates/:currency). */
-export const MANUAL_SOURCE = "manual";
+const MANUAL_SOURCE = "manual";
 
 /** Where one quote's rate came from and how old it is. */
-export interface RateProvenance {
+interface RateProvenance {
   source: string;
   date: string;
   age_days: number;
@@ -383,7 +383,7 @@ export async function seedRatesSnapshot(
  * Fetches the wide source's latest EUR day (ExchangeRate-API protocol, ~160 currencies) and
  * upserts it under its own source, like refreshExchangeRates. Failures propagate.
  */
-export async function refreshWideRates(
+async function refreshWideRates(
   deps: Deps,
   client: RatesClient | null = wideRatesClientFromEnv(deps),
 ): Promise<RefreshOutcome> {
@@ -404,7 +404,7 @@ export async function refreshWideRates(
 }
 
 /** What one source did in a refresh of every source. */
-export type SourceOutcome =
+type SourceOutcome =
   | RefreshOutcome
   | { status: "fresh"; source: string; date: string }
   | { status: "failed"; source: string; reason: string };
@@ -464,7 +464,7 @@ export async function refreshAllRates(
 }
 
 /** Thrown by the scheduled refresh when a configured source failed (after the others ran). */
-export class RatesRefreshFailedError extends Error {
+class RatesRefreshFailedError extends Error {
   constructor(readonly outcome: RefreshAllOutcome) {
     const failed = Object.values(outcome)
       .filter((o): o is Extract<SourceOutcome, { status: "failed" }> => o.status === "failed")
@@ -484,7 +484,7 @@ export async function scheduledRatesRefresh(deps: Deps): Promise<RefreshAllOutco
 }
 
 /** Fetch deadline of the start-up refresh: it runs beside the first requests, never before. */
-export const STARTUP_REFRESH_TIMEOUT_MS = 5_000;
+const STARTUP_REFRESH_TIMEOUT_MS = 5_000;
 
 /**
  * Start-up: refreshes each configured source whose newest stored day is older than yesterday,

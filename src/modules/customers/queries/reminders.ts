@@ -36,7 +36,7 @@ export interface DueCustomer {
 }
 
 /** One user's share of a batch: how many of their customers it took, the first few in walk order. */
-export interface UserDue {
+interface UserDue {
   user_id: string;
   n: number;
   top: DueCustomer[];
