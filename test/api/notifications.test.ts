@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { notify } from "../../src/modules/notifications/service";
-import { call, registerUser } from "../support/client";
+import { api, call, expectStatus, registerUser } from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const ctx = await createTestContext();
@@ -19,15 +19,21 @@ describe("notifications", () => {
     const other = await registerUser(app);
     await seed(user.userId, 3);
     await seed(other.userId, 2, "other");
-    const list = await call(app, "/api/v1/notifications?size=2", { token: user.accessToken });
-    expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ total: 3, unread: 3, page: 1, size: 2 });
-    expect(list.body.items.map((n: { title: string }) => n.title)).toEqual(["n2", "n1"]);
-    expect(list.body.items[0]).toMatchObject({ kind: "test", is_read: false, read_at: null });
-    const page2 = await call(app, "/api/v1/notifications?size=2&page=2", {
+    // Typed by the OpenAPI document (test/support/client.ts `api()`, ADR 0095).
+    const list = await api(app).get("/api/v1/notifications", {
       token: user.accessToken,
+      query: { size: 2 },
     });
-    expect(page2.body.items.map((n: { title: string }) => n.title)).toEqual(["n0"]);
+    expectStatus(list, 200);
+    expect(list.body).toMatchObject({ total: 3, unread: 3, page: 1, size: 2 });
+    expect(list.body.items.map((n) => n.title)).toEqual(["n2", "n1"]);
+    expect(list.body.items[0]).toMatchObject({ kind: "test", is_read: false, read_at: null });
+    const page2 = await api(app).get("/api/v1/notifications", {
+      token: user.accessToken,
+      query: { size: 2, page: 2 },
+    });
+    expectStatus(page2, 200);
+    expect(page2.body.items.map((n) => n.title)).toEqual(["n0"]);
     const bad = await call(app, "/api/v1/notifications?is_read=maybe", { token: user.accessToken });
     expect(bad.status).toBe(422);
     const anonymous = await call(app, "/api/v1/notifications");
