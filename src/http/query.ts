@@ -18,10 +18,12 @@ export const booleanQuery = (description?: string) =>
 const CACHE_BUSTER = "_";
 
 /**
- * Paths whose URL a third party writes (signed callbacks, webhooks, queued jobs): the sender
- * may add parameters we do not read, and refusing them would bounce a paid order's callback.
+ * Paths whose URL a third party writes (signed callbacks, webhooks, the job queue's deliveries
+ * under /api/v1/jobs/): the sender may add parameters we do not read, and refusing them would
+ * bounce a paid order's callback. Anchored: a user-facing path that merely contains `jobs`
+ * (/api/v1/discovery/jobs) is not one of them.
  */
-const OPEN_QUERY_PATH = /\/(callback|webhooks?|jobs)(\/|$)/;
+const OPEN_QUERY_PATH = /^\/api\/v1\/jobs\/|\/(callback|webhooks?)(\/|$)/;
 export const refusesUnknownQuery = (path: string) => !OPEN_QUERY_PATH.test(path);
 
 type SchemaDef = {

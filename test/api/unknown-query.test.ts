@@ -19,7 +19,7 @@ type Json = Record<string, any>;
 const doc = (await call(app, "/api/v1/openapi.json")).body as Json;
 
 /** Paths a third party writes the URL of: they take any query (http/query.ts). */
-const OPEN = /\/(callback|webhooks?|jobs)(\/|$)/;
+const OPEN = /^\/api\/v1\/jobs\/|\/(callback|webhooks?)(\/|$)/;
 const concrete = (path: string) =>
   path.replace(/\{([^}]+)\}/g, (_m, name) =>
     name === "key" ? "credits.costs" : crypto.randomUUID(),
