@@ -531,6 +531,22 @@ export async function putManualRate(
       { loc: ["body", "base"], msg: "base must differ from the currency", type: "value_error" },
     ]);
   }
+  // pairTerms crosses a manual rate's base through a source's set, never through another manual
+  // rate: a base no source covers would be stored and then never answer (convert 422, rates {}).
+  const book = await loadRateBook(deps);
+  if (!book.ecb?.rates.has(input.base) && !book.wide?.rates.has(input.base)) {
+    throw validationError(
+      [
+        {
+          loc: ["body", "base"],
+          msg: `No source has a rate for ${input.base}: quote a manual rate against a currency the sources cover (e.g. USD or EUR)`,
+          type: "no_exchange_rate",
+        },
+      ],
+      `No exchange rate for ${input.base}`,
+      "no_exchange_rate",
+    );
+  }
   const now = deps.clock.now();
   const row = await queries.putManualRate(deps.db, {
     actor,
