@@ -105,9 +105,16 @@ export function verifiedUserCte(p: {
       returning ${u.id}, ${u.referredBy}, ${u.plan}, ${u.planExpiresAt}${p.returning ?? sql``}`);
 }
 
-/** Whether the users row `row` may be made admin by ADMIN_EMAILS now (`listed`: the addresses). */
+/**
+ * Whether the users row `row` may be made admin by ADMIN_EMAILS now (`listed`: the addresses).
+ * Never a WeChat-linked account (ADR 0089 lets one take an address): the reset that claims it
+ * ends sessions and replaces the password but leaves the WeChat sign-in, which the mailbox's
+ * holder can neither see nor remove, so whoever pointed that account at the listed address
+ * would sign in as an admin.
+ */
 export const claimsListedAddress = (row: string, listed: SQL) =>
   sql`(${sql.raw(row)}.${col(users.role)} = 'user' and not ${sql.raw(row)}.${col(users.isGuest)}
+    and ${sql.raw(row)}.${col(users.wechatOpenid)} is null
     and ${sql.raw(row)}.${col(users.email)} in ${listed})`;
 
 /**
