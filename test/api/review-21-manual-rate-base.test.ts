@@ -42,3 +42,18 @@ describe("PUT /api/v1/admin/exchange-rates/:currency, the base", () => {
     expect(del.status).toBe(404);
   });
 });
+
+describe("a manual rate on a base moves what it anchors", () => {
+  it("USD at 2 per EUR keeps AED at 3.6725 per USD (was 2.0112..., crossed through the ECB's USD), dated the manual day", async () => {
+    expect((await put("AED", { base: "USD", rate: "3.6725" })).status).toBe(200);
+    expect((await convert("USD", "AED")).body.rate).toBe("3.6725");
+
+    expect((await put("USD", { base: "EUR", rate: "2" })).status).toBe(200);
+    const usdAed = await convert("USD", "AED");
+    expect(usdAed.status).toBe(200);
+    expect(usdAed.body).toMatchObject({ rate: "3.6725", source: "manual", age_days: 0 });
+    // AED in EUR follows both links: 3.6725 x 2.
+    expect((await convert("EUR", "AED")).body.rate).toBe("7.345");
+    expect((await convert("AED", "USD")).body.result).toBe("27.23");
+  });
+});

@@ -68,20 +68,27 @@ export function storedRateSets(
 }
 
 /**
- * One cross rate's inputs: rate = (nf x ne) / (df x de), each a positive decimal string.
- * (`f` a manual factor, `e` a set's EUR rate; "1" when absent.)
+ * One cross rate's inputs: rate = (nf... x ne) / (df... x de), each a positive decimal string.
+ * (`nf`/`df` the manual factors a side follows to its anchor, none when it has no manual rate;
+ * `e` a set's EUR rate, "1" when absent.)
  */
 export interface RateTerms {
   quote: string;
-  nf: string;
+  nf: readonly string[];
   ne: string;
-  df: string;
+  df: readonly string[];
   de: string;
 }
 
+const product = (factors: readonly string[], last: string) =>
+  sql.join(
+    [...factors, last].map((f) => sql`${f}::numeric`),
+    sql` * `,
+  );
+
 const termsSql = (t: RateTerms) => ({
-  n: sql`(${t.nf}::numeric * ${t.ne}::numeric)`,
-  d: sql`(${t.df}::numeric * ${t.de}::numeric)`,
+  n: sql`(${product(t.nf, t.ne)})`,
+  d: sql`(${product(t.df, t.de)})`,
 });
 
 /** Each quote's cross rate, exact to `digits` significant digits, in one statement. */

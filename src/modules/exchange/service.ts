@@ -183,17 +183,42 @@ type PairTerms =
   | { ok: true; terms: Omit<queries.RateTerms, "quote">; source: string; date: string }
   | { ok: false; missing: "from" | "to" };
 
+/** Manual links a chain of bases follows at most (a longer chain is an admin's loop). */
+const MAX_MANUAL_LINKS = 4;
+
 /**
- * How 1 `from` becomes `to`: each side is its manual rate over its base (1 base = f units),
- * else the currency itself (f = 1); the two bases are crossed through the EUR rates of one set
+ * Where `c` stands: the manual factors it follows (1 base = f units, the base's own manual rate
+ * next) to an anchor with no manual rate of its own (or one already passed), and their dates.
+ * AED at 3.6725 per USD with USD at 2 per EUR is 7.345 per EUR: a manual rate on a base moves
+ * what it anchors, and never mixes with the sources' rate for that base.
+ */
+function resolveManual(book: RateBook, c: string) {
+  const factors: string[] = [];
+  const dates: string[] = [];
+  const passed = new Set([c]);
+  let anchor = c;
+  for (let link = book.manual.get(c); link && factors.length < MAX_MANUAL_LINKS; ) {
+    factors.push(link.rate);
+    dates.push(link.date);
+    anchor = link.base;
+    if (passed.has(anchor)) break;
+    passed.add(anchor);
+    link = book.manual.get(anchor);
+  }
+  return { factors, dates, anchor };
+}
+
+/**
+ * How 1 `from` becomes `to`: each side is its manual factors over its anchor (resolveManual),
+ * else the currency itself; the two anchors are crossed through the EUR rates of one set
  * (setFor). A manual rate makes the answer's source `manual`; its date is the oldest date used.
  */
 function pairTerms(book: RateBook, from: string, to: string): PairTerms {
-  const mFrom = book.manual.get(from);
-  const mTo = book.manual.get(to);
-  const aFrom = mFrom?.base ?? from;
-  const aTo = mTo?.base ?? to;
-  const manualDates = [mFrom?.date, mTo?.date].filter((d): d is string => d !== undefined);
+  const mFrom = resolveManual(book, from);
+  const mTo = resolveManual(book, to);
+  const aFrom = mFrom.anchor;
+  const aTo = mTo.anchor;
+  const manualDates = [...mFrom.dates, ...mTo.dates];
   let set: RateSet | null = null;
   if (!(aFrom === aTo && manualDates.length > 0)) {
     set = setFor(book, aFrom, aTo);
@@ -206,9 +231,9 @@ function pairTerms(book: RateBook, from: string, to: string): PairTerms {
   return {
     ok: true,
     terms: {
-      nf: mTo?.rate ?? "1",
+      nf: mTo.factors,
       ne: set?.rates.get(aTo) ?? "1",
-      df: mFrom?.rate ?? "1",
+      df: mFrom.factors,
       de: set?.rates.get(aFrom) ?? "1",
     },
     source: manualDates.length > 0 ? MANUAL_SOURCE : set!.source,
