@@ -4,12 +4,15 @@ import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { provideCjkFont } from "../../src/modules/quotations/pdf-font";
 import { nodeCjkFont } from "../../src/runtime/node/cjk-font";
-import { call, registerUser, type Session } from "../support/client";
+import { call, expectStatus, registerUser, type Session, api as typed } from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const ctx = await createTestContext();
 const { app } = ctx;
 provideCjkFont(nodeCjkFont);
+
+const Q = "/api/v1/quotations" as const;
+const ONE = "/api/v1/quotations/{id}" as const;
 
 const as =
   (user: Session) =>
@@ -30,20 +33,27 @@ async function customerOf(user: Session, company = "Acme GmbH") {
 async function seller() {
   const user = await registerUser(app, { name: "Li Wei" });
   const api = as(user);
-  const cup = await api("/api/v1/products", {
+  const token = user.accessToken;
+  const t = typed(app);
+  const cup = await t.post("/api/v1/products", {
+    token,
     json: { name: "不锈钢保温杯", sku: "CUP", price: 1299, currency: "USD", unit: "pcs" },
   });
-  const lid = await api("/api/v1/products", {
+  expectStatus(cup, 201);
+  const lid = await t.post("/api/v1/products", {
+    token,
     json: { name: "Bamboo lid", sku: "LID", price: 250, currency: "CNY" },
   });
-  return { user, api, cupId: cup.body.id as string, lidId: lid.body.id as string };
+  expectStatus(lid, 201);
+  return { user, api, t, token, cupId: cup.body.id, lidId: lid.body.id };
 }
 
 describe("quotations", () => {
   it("computes totals exactly in minor units and serves CRUD", async () => {
-    const { user, api, cupId } = await seller();
+    const { user, api, t, token, cupId } = await seller();
     const customerId = await customerOf(user);
-    const created = await api("/api/v1/quotations", {
+    const created = await t.post(Q, {
+      token,
       json: {
         customer_id: customerId,
         currency: "USD",
@@ -59,11 +69,11 @@ describe("quotations", () => {
         ],
       },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     const q = created.body;
     expect(q.quote_no).toMatch(/^Q-\d{8}-001$/);
     expect(q.status).toBe("draft");
-    expect(q.items.map((i: { line_total: number }) => i.line_total)).toEqual([1_299_000, 99, 7]);
+    expect(q.items.map((i) => i.line_total)).toEqual([1_299_000, 99, 7]);
     expect(q.items[0]).toMatchObject({ name: "不锈钢保温杯", unit_price: 1299, position: 1 });
     expect(q.subtotal).toBe(1_299_106);
     expect(q.total).toBe(1_299_106 - 1001 + 4999);
@@ -73,23 +83,31 @@ describe("quotations", () => {
       customer_id: customerId,
     });
 
-    const second = await api("/api/v1/quotations", {
+    const second = await t.post(Q, {
+      token,
       json: { currency: "USD", items: [{ name: "x", quantity: 1, unit_price: 0 }] },
     });
+    expectStatus(second, 201);
     expect(second.body.quote_no).toMatch(/^Q-\d{8}-002$/);
     expect(second.body).toMatchObject({ subtotal: 0, total: 0, customer_id: null });
 
-    expect((await api(`/api/v1/quotations/${q.id}`)).body).toEqual(q);
-    const list = await api(`/api/v1/quotations?customer_id=${customerId}`);
+    const got = await t.get(ONE, { token, params: { id: q.id } });
+    expectStatus(got, 200);
+    expect(got.body).toEqual(q);
+    const list = await t.get(Q, { token, query: { customer_id: customerId } });
+    expectStatus(list, 200);
     expect(list.body).toMatchObject({ total: 1, page: 1 });
     expect(list.body.items[0]).toMatchObject({ id: q.id, item_count: 3, total: q.total });
-    expect((await api("/api/v1/quotations?status=draft")).body.total).toBe(2);
-    expect((await api("/api/v1/quotations?status=sent")).body.total).toBe(0);
+    const drafts = await t.get(Q, { token, query: { status: "draft" } });
+    expectStatus(drafts, 200);
+    expect(drafts.body.total).toBe(2);
+    const sent = await t.get(Q, { token, query: { status: "sent" } });
+    expectStatus(sent, 200);
+    expect(sent.body.total).toBe(0);
     expect((await api("/api/v1/quotations?size=1001")).status).toBe(422);
 
-    expect((await api(`/api/v1/quotations/${second.body.id}`, { method: "DELETE" })).status).toBe(
-      204,
-    );
+    const removed = await t.delete(ONE, { token, params: { id: second.body.id } });
+    expectStatus(removed, 204);
     expect((await api(`/api/v1/quotations/${second.body.id}`)).status).toBe(404);
     const [left] = await queryRows<{ n: number }>(
       ctx.deps.db,
@@ -99,7 +117,7 @@ describe("quotations", () => {
   });
 
   it("rejects a negative total and bad items; converts a foreign-currency product", async () => {
-    const { api, cupId, lidId } = await seller();
+    const { api, t, token, cupId, lidId } = await seller();
     const negative = await api("/api/v1/quotations", {
       json: {
         currency: "USD",
@@ -110,7 +128,8 @@ describe("quotations", () => {
     });
     expect(negative.status).toBe(422);
     expect(negative.body.detail).toMatch(/negative/);
-    const exactlyZero = await api("/api/v1/quotations", {
+    const exactlyZero = await t.post(Q, {
+      token,
       json: {
         currency: "USD",
         discount: 1001,
@@ -118,21 +137,25 @@ describe("quotations", () => {
         items: [{ name: "a", quantity: 1, unit_price: 1000 }],
       },
     });
+    expectStatus(exactlyZero, 201);
     expect(exactlyZero.body.total).toBe(0);
 
     // A CNY product in a USD quotation is converted (quotations-exchange.test.ts has the rest):
     // 2.50 CNY x 0.139831482191 (1.0953 / 7.8330) = 0.3496 USD -> 35 cents.
-    const converted = await api("/api/v1/quotations", {
+    const converted = await t.post(Q, {
+      token,
       json: { currency: "USD", items: [{ product_id: lidId, quantity: 10 }] },
     });
-    expect(converted.status).toBe(201);
+    expectStatus(converted, 201);
     expect(converted.body).toMatchObject({ subtotal: 350, total: 350 });
     expect(converted.body.exchange_rates).toMatchObject([
       { from: "CNY", to: "USD", rate: "0.139831482191" },
     ]);
-    const explicit = await api("/api/v1/quotations", {
+    const explicit = await t.post(Q, {
+      token,
       json: { currency: "USD", items: [{ product_id: lidId, quantity: 10, unit_price: 35 }] },
     });
+    expectStatus(explicit, 201);
     expect(explicit.body).toMatchObject({ subtotal: 350, total: 350 });
 
     for (const items of [
@@ -155,13 +178,15 @@ describe("quotations", () => {
         })
       ).status,
     ).toBe(422);
-    const count = await api("/api/v1/quotations");
+    const count = await t.get(Q, { token });
+    expectStatus(count, 200);
     expect(count.body.total).toBe(3);
   });
 
   it("recomputes totals when PATCH replaces items, atomically", async () => {
-    const { api, cupId } = await seller();
-    const { body: q } = await api("/api/v1/quotations", {
+    const { api, t, token, cupId } = await seller();
+    const made = await t.post(Q, {
+      token,
       json: {
         currency: "USD",
         discount: 100,
@@ -169,9 +194,13 @@ describe("quotations", () => {
         items: [{ product_id: cupId, quantity: 10 }],
       },
     });
+    expectStatus(made, 201);
+    const q = made.body;
     expect(q.total).toBe(12_990 - 100 + 500);
-    const replaced = await api(`/api/v1/quotations/${q.id}`, {
-      method: "PATCH",
+    const params = { id: q.id };
+    const replaced = await t.patch(ONE, {
+      token,
+      params,
       json: {
         items: [
           { name: "Sample", quantity: 2, unit_price: 2500 },
@@ -179,19 +208,19 @@ describe("quotations", () => {
         ],
       },
     });
-    expect(replaced.status).toBe(200);
-    expect(
-      replaced.body.items.map((i: { name: string; line_total: number }) => [i.name, i.line_total]),
-    ).toEqual([
+    expectStatus(replaced, 200);
+    expect(replaced.body.items.map((i) => [i.name, i.line_total])).toEqual([
       ["Sample", 5000],
       ["不锈钢保温杯", 3897],
     ]);
     expect(replaced.body).toMatchObject({ subtotal: 8897, total: 8897 - 100 + 500 });
 
-    const discounted = await api(`/api/v1/quotations/${q.id}`, {
-      method: "PATCH",
+    const discounted = await t.patch(ONE, {
+      token,
+      params,
       json: { discount: 897, shipping: 0 },
     });
+    expectStatus(discounted, 200);
     expect(discounted.body).toMatchObject({ subtotal: 8897, discount: 897, total: 8000 });
 
     // A negative total changes nothing: neither the amounts nor the items.
@@ -205,7 +234,8 @@ describe("quotations", () => {
       json: { discount: 9000 },
     });
     expect(onlyDiscount.status).toBe(422);
-    const after = await api(`/api/v1/quotations/${q.id}`);
+    const after = await t.get(ONE, { token, params });
+    expectStatus(after, 200);
     expect(after.body).toMatchObject({ subtotal: 8897, total: 8000 });
     expect(after.body.items).toHaveLength(2);
 
@@ -217,16 +247,24 @@ describe("quotations", () => {
   });
 
   it("moves through draft -> sent -> accepted and freezes a sent quotation", async () => {
-    const { api, cupId } = await seller();
-    const { body: q } = await api("/api/v1/quotations", {
+    const { api, t, token, cupId } = await seller();
+    const made = await t.post(Q, {
+      token,
       json: { currency: "USD", items: [{ product_id: cupId, quantity: 1 }] },
     });
+    expectStatus(made, 201);
+    const q = made.body;
     const patch = (json: unknown) => api(`/api/v1/quotations/${q.id}`, { method: "PATCH", json });
+    const moveTo = async (status: "sent" | "accepted") => {
+      const answer = await t.patch(ONE, { token, params: { id: q.id }, json: { status } });
+      expectStatus(answer, 200);
+      return answer.body;
+    };
     expect((await patch({ status: "accepted" })).status).toBe(409);
-    expect((await patch({ status: "sent" })).body.status).toBe("sent");
+    expect((await moveTo("sent")).status).toBe("sent");
     expect((await patch({ notes: "changed" })).status).toBe(409);
     expect((await patch({ status: "draft" })).status).toBe(409);
-    expect((await patch({ status: "accepted" })).body.status).toBe("accepted");
+    expect((await moveTo("accepted")).status).toBe("accepted");
     expect((await patch({ status: "rejected" })).status).toBe(409);
     expect((await patch({ status: "bogus" })).status).toBe(422);
   });
@@ -235,13 +273,16 @@ describe("quotations", () => {
     const owner = await seller();
     const stranger = await seller();
     const ownersCustomer = await customerOf(owner.user);
-    const { body: q } = await owner.api("/api/v1/quotations", {
+    const made = await owner.t.post(Q, {
+      token: owner.token,
       json: {
         currency: "USD",
         customer_id: ownersCustomer,
         items: [{ product_id: owner.cupId, quantity: 1 }],
       },
     });
+    expectStatus(made, 201);
+    const q = made.body;
     for (const [method, path] of [
       ["GET", `/api/v1/quotations/${q.id}`],
       ["PATCH", `/api/v1/quotations/${q.id}`],
@@ -255,7 +296,9 @@ describe("quotations", () => {
       });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
-    expect((await stranger.api("/api/v1/quotations")).body.total).toBe(0);
+    const strangersList = await stranger.t.get(Q, { token: stranger.token });
+    expectStatus(strangersList, 200);
+    expect(strangersList.body.total).toBe(0);
 
     const foreignCustomer = await stranger.api("/api/v1/quotations", {
       json: {
@@ -276,21 +319,26 @@ describe("quotations", () => {
       },
     });
     expect(foreignProductWithPrice.status).toBe(422);
-    const mine = await stranger.api("/api/v1/quotations", {
+    const mine = await stranger.t.post(Q, {
+      token: stranger.token,
       json: { currency: "USD", items: [{ name: "a", quantity: 1, unit_price: 1 }] },
     });
+    expectStatus(mine, 201);
     const repoint = await stranger.api(`/api/v1/quotations/${mine.body.id}`, {
       method: "PATCH",
       json: { customer_id: ownersCustomer },
     });
     expect(repoint.status).toBe(422);
-    expect((await owner.api(`/api/v1/quotations/${q.id}`)).body.notes).toBeNull();
+    const untouched = await owner.t.get(ONE, { token: owner.token, params: { id: q.id } });
+    expectStatus(untouched, 200);
+    expect(untouched.body.notes).toBeNull();
   });
 
   it("exports an xlsx that parses back with the items and the total", async () => {
-    const { user, api, cupId } = await seller();
+    const { user, t, token, cupId } = await seller();
     const customerId = await customerOf(user, "Müller Import 贸易");
-    const { body: q } = await api("/api/v1/quotations", {
+    const made = await t.post(Q, {
+      token,
       json: {
         currency: "USD",
         customer_id: customerId,
@@ -302,10 +350,14 @@ describe("quotations", () => {
         ],
       },
     });
-    const res = await call(app, `/api/v1/quotations/${q.id}/export?format=xlsx`, {
-      token: user.accessToken,
+    expectStatus(made, 201);
+    const q = made.body;
+    const res = await t.get(`${ONE}/export`, {
+      token,
+      params: { id: q.id },
+      query: { format: "xlsx" },
     });
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.res.headers.get("content-type")).toContain("spreadsheetml");
     expect(res.res.headers.get("content-disposition")).toBe(
       `attachment; filename="${q.quote_no}.xlsx"`,
@@ -334,8 +386,9 @@ describe("quotations", () => {
   });
 
   it("exports a PDF with the CJK font embedded and subset", async () => {
-    const { user, api, cupId } = await seller();
-    const { body: q } = await api("/api/v1/quotations", {
+    const { user, t, token, cupId } = await seller();
+    const made = await t.post(Q, {
+      token,
       json: {
         currency: "USD",
         notes: "交货期：30天。Payment by T/T.",
@@ -350,6 +403,8 @@ describe("quotations", () => {
         ],
       },
     });
+    expectStatus(made, 201);
+    const q = made.body;
     const res = await app.request(`/api/v1/quotations/${q.id}/export?format=pdf`, {
       headers: { Authorization: `Bearer ${user.accessToken}` },
     });
@@ -368,10 +423,13 @@ describe("quotations", () => {
   });
 
   it("answers 503 for PDF when the runtime has no font, and 422 for an unknown format", async () => {
-    const { user, api, cupId } = await seller();
-    const { body: q } = await api("/api/v1/quotations", {
+    const { user, t, token, cupId } = await seller();
+    const made = await t.post(Q, {
+      token,
       json: { currency: "USD", items: [{ product_id: cupId, quantity: 1 }] },
     });
+    expectStatus(made, 201);
+    const q = made.body;
     const bad = await call(app, `/api/v1/quotations/${q.id}/export?format=docx`, {
       token: user.accessToken,
     });
