@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { expireDueCredits, grantCredits } from "../../src/modules/credits/service";
 import { appWithBillableRoute } from "../support/billable";
-import { call, registerUser } from "../support/client";
+import { call, expectStatus, registerUser, api as typed } from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const ctx = await createTestContext();
@@ -28,9 +28,10 @@ async function ledgerSum(userId: string) {
 
 describe("catalogue", () => {
   it("lists the seeded packages publicly", async () => {
-    const { status, body } = await call(app, "/api/v1/credits/packages");
-    expect(status).toBe(200);
-    expect(body.items.map((p: { credits: number }) => p.credits)).toEqual([100, 500, 2000]);
+    const packages = await typed(app).get("/api/v1/credits/packages");
+    expectStatus(packages, 200);
+    const { body } = packages;
+    expect(body.items.map((p) => p.credits)).toEqual([100, 500, 2000]);
     expect(body.items[0]).toEqual({
       id: expect.any(String),
       name: "Starter 100",
@@ -41,21 +42,25 @@ describe("catalogue", () => {
   });
 
   it("prices yearly plans at 12 x monthly less the configured discount", async () => {
-    const { body } = await call(app, "/api/v1/credits/plans");
-    const pro = body.items.find((p: { code: string }) => p.code === "pro");
+    const plans = await typed(app).get("/api/v1/credits/plans");
+    expectStatus(plans, 200);
+    const { body } = plans;
+    const pro = body.items.find((p) => p.code === "pro");
     expect(pro).toMatchObject({
       monthly_price: 9900,
       yearly_price: Math.round(12 * 9900 * 0.85),
       monthly_credits: 500,
     });
-    expect(body.items.map((p: { code: string }) => p.code)).toEqual(["free", "pro", "business"]);
+    expect(body.items.map((p) => p.code)).toEqual(["free", "pro", "business"]);
   });
 });
 
 describe("balance and history", () => {
   it("shows the registration grant, the plan and the trial", async () => {
     const user = await registerUser(app);
-    const balance = await call(app, "/api/v1/credits/balance", { token: user.accessToken });
+    const token = user.accessToken;
+    const balance = await typed(app).get("/api/v1/credits/balance", { token });
+    expectStatus(balance, 200);
     expect(balance.body).toEqual({
       balance: 30,
       plan: "pro",
@@ -65,7 +70,8 @@ describe("balance and history", () => {
       on_trial: true,
       expiring: [],
     });
-    const history = await call(app, "/api/v1/credits/history", { token: user.accessToken });
+    const history = await typed(app).get("/api/v1/credits/history", { token });
+    expectStatus(history, 200);
     expect(history.body.total).toBe(1);
     expect(history.body.items[0]).toMatchObject({
       delta: 30,
@@ -84,9 +90,11 @@ describe("charging", () => {
     const { status, body } = await charge(user.accessToken);
     expect(status).toBe(200);
     expect(body).toMatchObject({ charged: 2, balance: 28 });
-    const history = await call(app, "/api/v1/credits/history?kind=consumption", {
+    const history = await typed(app).get("/api/v1/credits/history", {
       token: user.accessToken,
+      query: { kind: "consumption" },
     });
+    expectStatus(history, 200);
     expect(history.body.items).toEqual([
       expect.objectContaining({
         delta: -2,
@@ -119,10 +127,9 @@ describe("charging", () => {
     const failed = await charge(user.accessToken, { fail: true });
     expect(failed.status).toBe(503);
     expect(failed.body.detail).toMatch(/returned/);
-    const history = await call(app, "/api/v1/credits/history", { token: user.accessToken });
-    expect(
-      history.body.items.map((r: { kind: string; delta: number }) => [r.kind, r.delta]),
-    ).toEqual([
+    const history = await typed(app).get("/api/v1/credits/history", { token: user.accessToken });
+    expectStatus(history, 200);
+    expect(history.body.items.map((r) => [r.kind, r.delta])).toEqual([
       ["refund", 2],
       ["consumption", -2],
       ["registration_grant", 30],
@@ -142,20 +149,26 @@ describe("charging", () => {
       expiresAt,
     });
     await charge(user.accessToken);
-    const balance = await call(app, "/api/v1/credits/balance", { token: user.accessToken });
+    const balance = await typed(app).get("/api/v1/credits/balance", { token: user.accessToken });
+    expectStatus(balance, 200);
     expect(balance.body.balance).toBe(38);
     expect(balance.body.expiring).toEqual([{ amount: 8, expires_at: expiresAt.toISOString() }]);
 
     // Ten minutes later the allowance is gone; the scheduled task writes it off.
     const later = { now: () => new Date(expiresAt.getTime() + 1000) };
     const laterApp = await ctx.makeApp({ clock: later });
-    const before = await call(laterApp, "/api/v1/credits/balance", { token: user.accessToken });
+    const before = await typed(laterApp).get("/api/v1/credits/balance", {
+      token: user.accessToken,
+    });
+    expectStatus(before, 200);
     expect(before.body.balance).toBe(30);
     const result = await expireDueCredits({ ...deps, clock: later });
     expect(result.credits).toBeGreaterThanOrEqual(8);
-    const history = await call(laterApp, "/api/v1/credits/history?kind=expiry", {
+    const history = await typed(laterApp).get("/api/v1/credits/history", {
       token: user.accessToken,
+      query: { kind: "expiry" },
     });
+    expectStatus(history, 200);
     expect(history.body.items).toEqual([
       expect.objectContaining({ delta: -8, balance_after: 30, kind: "expiry", source_type: "lot" }),
     ]);
