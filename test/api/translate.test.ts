@@ -5,7 +5,15 @@ import { chargeCredits } from "../../src/modules/credits/service";
 import { type FakeDeepl, startFakeDeepl } from "../fakes/deepl";
 import { type ChatMessage, type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { addAiProvider, clearAiProviders, setAiRouting } from "../support/ai";
-import { call, registerUser, type Session } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 /** Real time, but strictly increasing, so the history's newest-first order is exact. */
@@ -101,8 +109,9 @@ async function quotaUsed(provider: string) {
 }
 
 async function balanceOf(user: Session) {
-  const res = await call(app, "/api/v1/credits/balance", { token: user.accessToken });
-  return res.body.balance as number;
+  const res = await typed(app).get("/api/v1/credits/balance", { token: user.accessToken });
+  expectStatus(res, 200);
+  return res.body.balance;
 }
 
 async function storedCount(user: Session) {
@@ -115,14 +124,20 @@ async function storedCount(user: Session) {
 
 const translate = (user: Session, json: unknown, headers: Record<string, string> = {}) =>
   call(app, "/api/v1/translate", { token: user.accessToken, json, headers });
+type TranslateBody = NonNullable<ApiOptions<Operation<"/api/v1/translate", "post">>["json"]>;
+/** The success path, typed by the OpenAPI document (ADR 0095); `translate` stays for errors. */
+const translated = (user: Session, json: TranslateBody, headers: Record<string, string> = {}) =>
+  typed(app).post("/api/v1/translate", { token: user.accessToken, json, headers });
+const stored = (user: Session, id: string) =>
+  typed(app).get("/api/v1/translations/{id}", { token: user.accessToken, params: { id } });
 
 describe("POST /api/v1/translate", () => {
   it("uses machine translation first, charges the cost and stores the translation", async () => {
     const user = await registerUser(app);
     await setQuota("deepl", 1000);
     const gptCalls = gpt.requests.length;
-    const res = await translate(user, { text: "  Bonjour  ", target_lang: "ZH" });
-    expect(res.status).toBe(200);
+    const res = await translated(user, { text: "  Bonjour  ", target_lang: "ZH" });
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({
       translation: "[ZH] Bonjour",
       source_lang: "en",
@@ -137,11 +152,9 @@ describe("POST /api/v1/translate", () => {
     expect(gpt.requests.length).toBe(gptCalls);
     expect(await quotaUsed("deepl")).toBe(7);
     expect(await balanceOf(user)).toBe(29);
-    const stored = await call(app, `/api/v1/translations/${res.body.id}`, {
-      token: user.accessToken,
-    });
-    expect(stored.status).toBe(200);
-    expect(stored.body).toMatchObject({
+    const kept = await stored(user, res.body.id);
+    expectStatus(kept, 200);
+    expect(kept.body).toMatchObject({
       id: res.body.id,
       source_text: "Bonjour",
       translation: "[ZH] Bonjour",
@@ -161,8 +174,8 @@ describe("POST /api/v1/translate", () => {
 
   it("normalises language codes and passes the source language on", async () => {
     const user = await registerUser(app);
-    const res = await translate(user, { text: "Olá", target_lang: "en_gb", source_lang: "PT-br" });
-    expect(res.status).toBe(200);
+    const res = await translated(user, { text: "Olá", target_lang: "en_gb", source_lang: "PT-br" });
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({ target_lang: "en-GB", source_lang: "pt-BR", tier: "mt" });
     expect(deepl.requests.at(-1)).toMatchObject({ target_lang: "EN-GB", source_lang: "PT" });
   });
@@ -170,8 +183,8 @@ describe("POST /api/v1/translate", () => {
   it("counts characters as code points against the quota", async () => {
     const user = await registerUser(app);
     await setQuota("deepl", 100);
-    const res = await translate(user, { text: "你好😀", target_lang: "en" });
-    expect(res.status).toBe(200);
+    const res = await translated(user, { text: "你好😀", target_lang: "en" });
+    expectStatus(res, 200);
     expect(res.body.source_lang).toBe("zh");
     expect(await quotaUsed("deepl")).toBe(3);
   });
@@ -181,8 +194,8 @@ describe("POST /api/v1/translate", () => {
     await setQuota("deepl", 10, 8);
     await setQuota("gpt", 1000);
     const deeplCalls = deepl.requests.length;
-    const res = await translate(user, { text: "Bonjour", target_lang: "zh" });
-    expect(res.status).toBe(200);
+    const res = await translated(user, { text: "Bonjour", target_lang: "zh" });
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({
       translation: "gpt: Bonjour",
       source_lang: "fr",
@@ -204,8 +217,8 @@ describe("POST /api/v1/translate", () => {
     deepl.fail("http-500");
     await setQuota("gpt", 5);
     const gptCalls = gpt.requests.length;
-    const res = await translate(user, { text: "Bonjour", target_lang: "zh" });
-    expect(res.status).toBe(200);
+    const res = await translated(user, { text: "Bonjour", target_lang: "zh" });
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({ provider: "backup", tier: "llm" });
     expect(gpt.requests.length).toBe(gptCalls);
     expect(await quotaUsed("gpt")).toBe(0);
@@ -217,8 +230,8 @@ describe("POST /api/v1/translate", () => {
       await setQuota("deepl", 1000, 100);
       deepl.fail(mode);
       const deeplCalls = deepl.requests.length;
-      const res = await translate(user, { text: "Bonjour", target_lang: "zh" });
-      expect(res.status).toBe(200);
+      const res = await translated(user, { text: "Bonjour", target_lang: "zh" });
+      expectStatus(res, 200);
       expect(res.body).toMatchObject({ tier: "llm", provider: "gpt", balance: 29 });
       expect(deepl.requests.length).toBe(deeplCalls + 1);
       expect(await quotaUsed("deepl")).toBe(100);
@@ -230,8 +243,8 @@ describe("POST /api/v1/translate", () => {
     deepl.fail("http-500");
     gpt.reply(() => '{"translation": ');
     backup.reply(() => "你好");
-    const res = await translate(user, { text: "Hello", target_lang: "zh", source_lang: "en" });
-    expect(res.status).toBe(200);
+    const res = await translated(user, { text: "Hello", target_lang: "zh", source_lang: "en" });
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({ translation: "你好", provider: "backup", source_lang: "en" });
   });
 
@@ -286,10 +299,10 @@ describe("POST /api/v1/translate", () => {
   it("charges an idempotent retry once and replays the first answer", async () => {
     const user = await registerUser(app);
     const headers = { "Idempotency-Key": `tr-${user.userId}` };
-    const first = await translate(user, { text: "Bonjour", target_lang: "zh" }, headers);
-    const again = await translate(user, { text: "Bonjour", target_lang: "zh" }, headers);
-    expect(first.status).toBe(200);
-    expect(again.status).toBe(200);
+    const first = await translated(user, { text: "Bonjour", target_lang: "zh" }, headers);
+    const again = await translated(user, { text: "Bonjour", target_lang: "zh" }, headers);
+    expectStatus(first, 200);
+    expectStatus(again, 200);
     expect(again.res.headers.get("Idempotent-Replayed")).toBe("true");
     expect(again.body.id).toBe(first.body.id);
     expect(await balanceOf(user)).toBe(29);
@@ -319,8 +332,8 @@ describe("POST /api/v1/translate", () => {
         );
       }
     }
-    const ok = await translate(user, { text: "😀".repeat(5000), target_lang: "zh" });
-    expect(ok.status).toBe(200);
+    const ok = await translated(user, { text: "😀".repeat(5000), target_lang: "zh" });
+    expectStatus(ok, 200);
     expect(await balanceOf(user)).toBe(29);
     expect(await storedCount(user)).toBe(1);
   });
@@ -334,12 +347,12 @@ describe("POST /api/v1/translate", () => {
 describe("reply suggestions", () => {
   it("returns 3 replies in the buyer's language with their translations", async () => {
     const user = await registerUser(app);
-    const res = await translate(user, {
+    const res = await translated(user, {
       text: "Bonjour, quel est le prix ?",
       target_lang: "zh",
       with_replies: true,
     });
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({ tier: "mt", credits_charged: 1, balance: 29 });
     expect(res.body.replies).toEqual(
       [1, 2, 3].map((n) => ({ text: `gpt reply ${n}`, translation: `回复 ${n}` })),
@@ -349,10 +362,9 @@ describe("reply suggestions", () => {
     expect(system(prompt.messages)).toMatch(/code en \(the buyer's language\)/);
     expect(system(prompt.messages)).toMatch(/code zh \(the seller's language\)/);
     expect(lastUser(prompt.messages)).toContain("[ZH] Bonjour, quel est le prix ?");
-    const stored = await call(app, `/api/v1/translations/${res.body.id}`, {
-      token: user.accessToken,
-    });
-    expect(stored.body.replies).toHaveLength(3);
+    const kept = await stored(user, res.body.id);
+    expectStatus(kept, 200);
+    expect(kept.body.replies).toHaveLength(3);
   });
 
   it("retries once with the next provider when the answer is not the JSON asked for", async () => {
@@ -365,8 +377,8 @@ describe("reply suggestions", () => {
         ? `\`\`\`json\n${JSON.stringify({ replies: [{ text: "Merci", translation: "谢谢" }] })}\n\`\`\``
         : "x",
     );
-    const res = await translate(user, { text: "Bonjour", target_lang: "zh", with_replies: true });
-    expect(res.status).toBe(200);
+    const res = await translated(user, { text: "Bonjour", target_lang: "zh", with_replies: true });
+    expectStatus(res, 200);
     expect(res.body.replies).toEqual([{ text: "Merci", translation: "谢谢" }]);
   });
 
@@ -374,8 +386,8 @@ describe("reply suggestions", () => {
     const user = await registerUser(app);
     gpt.reply(() => "not json at all");
     backup.reply(() => '{"replies": [{"text": 1}]}');
-    const res = await translate(user, { text: "Bonjour", target_lang: "zh", with_replies: true });
-    expect(res.status).toBe(200);
+    const res = await translated(user, { text: "Bonjour", target_lang: "zh", with_replies: true });
+    expectStatus(res, 200);
     expect(res.body).toMatchObject({
       translation: "[ZH] Bonjour",
       replies: [],
@@ -392,23 +404,24 @@ describe("translation history", () => {
     const [alice, bob] = await Promise.all([registerUser(app), registerUser(app)]);
     const made: string[] = [];
     for (const text of ["one", "two", "three"]) {
-      const res = await translate(alice, { text, target_lang: "zh" });
+      const res = await translated(alice, { text, target_lang: "zh" });
+      expectStatus(res, 200);
       made.push(res.body.id);
     }
-    const bobs = await translate(bob, { text: "bob", target_lang: "zh" });
-    const page1 = await call(app, "/api/v1/translations?size=2", { token: alice.accessToken });
-    expect(page1.status).toBe(200);
+    const bobs = await translated(bob, { text: "bob", target_lang: "zh" });
+    expectStatus(bobs, 200);
+    const list = (user: Session, query: { size?: number; page?: number } = {}) =>
+      typed(app).get("/api/v1/translations", { token: user.accessToken, query });
+    const page1 = await list(alice, { size: 2 });
+    expectStatus(page1, 200);
     expect(page1.body).toMatchObject({ total: 3, page: 1, size: 2 });
-    expect(page1.body.items.map((t: { source_text: string }) => t.source_text)).toEqual([
-      "three",
-      "two",
-    ]);
-    const page2 = await call(app, "/api/v1/translations?size=2&page=2", {
-      token: alice.accessToken,
-    });
-    expect(page2.body.items.map((t: { id: string }) => t.id)).toEqual([made[0]]);
-    const bobList = await call(app, "/api/v1/translations", { token: bob.accessToken });
-    expect(bobList.body.items.map((t: { id: string }) => t.id)).toEqual([bobs.body.id]);
+    expect(page1.body.items.map((t) => t.source_text)).toEqual(["three", "two"]);
+    const page2 = await list(alice, { size: 2, page: 2 });
+    expectStatus(page2, 200);
+    expect(page2.body.items.map((t) => t.id)).toEqual([made[0]]);
+    const bobList = await list(bob);
+    expectStatus(bobList, 200);
+    expect(bobList.body.items.map((t) => t.id)).toEqual([bobs.body.id]);
     const foreign = await call(app, `/api/v1/translations/${made[0]}`, { token: bob.accessToken });
     expect(foreign.status).toBe(404);
     const bad = await call(app, "/api/v1/translations/not-a-uuid", { token: bob.accessToken });
