@@ -3,11 +3,25 @@ import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { needsRehash } from "../../src/lib/password";
-import { call, randomEmail, randomIp, registerUser } from "../support/client";
+import {
+  call,
+  expectStatus,
+  randomEmail,
+  randomIp,
+  registerUser,
+  api as typed,
+} from "../support/client";
 import { createTestContext, TEST_SECRETS } from "../support/harness";
 
 const ctx = await createTestContext();
 const { app } = ctx;
+/** The success paths, typed by the OpenAPI document (ADR 0095); error paths stay on `call()`. */
+const t = typed(app);
+/** The document's user is a full account or a guest (is_guest: true); narrows to the account. */
+function account<U extends { is_guest: boolean }>(user: U): Exclude<U, { is_guest: true }> {
+  if (user.is_guest) throw new Error("expected an account, got a guest");
+  return user as Exclude<U, { is_guest: true }>;
+}
 const te = new TextEncoder();
 
 async function forgeToken(
@@ -27,11 +41,12 @@ async function forgeToken(
 describe("register", () => {
   it("creates the account with 30 credits, a 7-day trial and a session", async () => {
     const email = randomEmail();
-    const { status, body, cookies } = await call(app, "/api/v1/auth/register", {
+    const registered = await t.post("/api/v1/auth/register", {
       json: { email: email.toUpperCase(), password: "secret1", name: "Li Wei" },
       ip: randomIp(),
     });
-    expect(status).toBe(201);
+    expectStatus(registered, 201);
+    const { body, cookies } = registered;
     expect(body.token_type).toBe("bearer");
     expect(body.expires_in).toBe(900);
     expect(body.user).toMatchObject({
@@ -42,7 +57,8 @@ describe("register", () => {
       is_guest: false,
       is_trial_active: true,
     });
-    const trialDays = (Date.parse(body.user.trial_ends_at) - Date.now()) / 86_400_000;
+    const trialDays =
+      (Date.parse(account(body.user).trial_ends_at ?? "") - Date.now()) / 86_400_000;
     expect(trialDays).toBeGreaterThan(6.99);
     expect(trialDays).toBeLessThanOrEqual(7);
     expect(cookies.access_token).toBe(body.access_token);
@@ -111,11 +127,11 @@ describe("register", () => {
   it("rate limits the 4th registration from one IP in an hour", async () => {
     const ip = randomIp();
     for (let i = 0; i < 3; i++) {
-      const { status } = await call(app, "/api/v1/auth/register", {
+      const registered = await t.post("/api/v1/auth/register", {
         json: { email: randomEmail(), password: "secret1" },
         ip,
       });
-      expect(status).toBe(201);
+      expectStatus(registered, 201);
     }
     const { status, res, body } = await call(app, "/api/v1/auth/register", {
       json: { email: randomEmail(), password: "secret1" },
@@ -131,13 +147,15 @@ describe("register", () => {
 describe("login", () => {
   it("signs in with a JSON body and writes a usage log", async () => {
     const user = await registerUser(app);
-    const { status, body } = await call(app, "/api/v1/auth/login", {
+    const login = await t.post("/api/v1/auth/login", {
       json: { email: user.email, password: user.password },
       ip: randomIp(),
     });
-    expect(status).toBe(200);
+    expectStatus(login, 200);
+    const { body } = login;
     expect(body.user.id).toBe(user.userId);
-    const stats = await call(app, "/api/v1/usage/stats", { token: body.access_token });
+    const stats = await t.get("/api/v1/usage/stats", { token: body.access_token });
+    expectStatus(stats, 200);
     expect(stats.body.by_event).toEqual({ register: 1, login: 1 });
   });
 
@@ -182,11 +200,11 @@ describe("login", () => {
     const ip = randomIp();
     // Right passwords, so the account's own failure budget (auth-abuse.test.ts) stays out of it.
     for (let i = 0; i < 5; i++) {
-      const { status } = await call(app, "/api/v1/auth/login", {
+      const login = await t.post("/api/v1/auth/login", {
         json: { email: user.email, password: user.password },
         ip,
       });
-      expect(status).toBe(200);
+      expectStatus(login, 200);
     }
     const sixth = await call(app, "/api/v1/auth/login", {
       json: { email: user.email, password: user.password },
@@ -195,24 +213,22 @@ describe("login", () => {
     expect(sixth.status).toBe(429);
     expect(sixth.res.headers.get("Retry-After")).toBeTruthy();
     // Another address still has its own budget.
-    const other = await call(app, "/api/v1/auth/login", {
+    const other = await t.post("/api/v1/auth/login", {
       json: { email: user.email, password: user.password },
       ip: randomIp(),
     });
-    expect(other.status).toBe(200);
+    expectStatus(other, 200);
   });
 });
 
 describe("guest login", () => {
   it("issues a UUID guest identity with its own /me branch", async () => {
-    const { status, body } = await call(app, "/api/v1/auth/guest", {
-      method: "POST",
-      ip: randomIp(),
-    });
-    expect(status).toBe(201);
+    const guest = await t.post("/api/v1/auth/guest", { ip: randomIp() });
+    expectStatus(guest, 201);
+    const { body } = guest;
     expect(body.user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    const me = await call(app, "/api/v1/auth/me", { token: body.access_token });
-    expect(me.status).toBe(200);
+    const me = await t.get("/api/v1/auth/me", { token: body.access_token });
+    expectStatus(me, 200);
     expect(me.body).toEqual({
       id: body.user.id,
       is_guest: true,
@@ -232,7 +248,7 @@ describe("guest login", () => {
   it("answers 429 on the 6th guest login from one IP in 15 minutes", async () => {
     const ip = randomIp();
     for (let i = 0; i < 5; i++) {
-      expect((await call(app, "/api/v1/auth/guest", { method: "POST", ip })).status).toBe(201);
+      expectStatus(await t.post("/api/v1/auth/guest", { ip }), 201);
     }
     const sixth = await call(app, "/api/v1/auth/guest", { method: "POST", ip });
     expect(sixth.status).toBe(429);
@@ -243,13 +259,13 @@ describe("guest login", () => {
 describe("access tokens", () => {
   it("serves /me for a valid token, by header or by cookie", async () => {
     const user = await registerUser(app);
-    const byHeader = await call(app, "/api/v1/auth/me", { token: user.accessToken });
-    expect(byHeader.status).toBe(200);
+    const byHeader = await t.get("/api/v1/auth/me", { token: user.accessToken });
+    expectStatus(byHeader, 200);
     expect(byHeader.body).toMatchObject({ id: user.userId, email: user.email, credits: 30 });
-    const byCookie = await call(app, "/api/v1/auth/me", {
+    const byCookie = await t.get("/api/v1/auth/me", {
       cookies: { access_token: user.accessToken },
     });
-    expect(byCookie.status).toBe(200);
+    expectStatus(byCookie, 200);
   });
 
   it("answers 401 without a token and for a garbage token", async () => {
@@ -337,9 +353,14 @@ describe("CSRF", () => {
     });
     expect(mismatch.status).toBe(403);
 
-    const ok = await patch({ csrf: user.csrfToken, cookies: { csrf_token: user.csrfToken } });
-    expect(ok.status).toBe(200);
-    expect(ok.body.company).toBe("Ningbo Export Co.");
+    const ok = await t.patch("/api/v1/users/me", {
+      json: { company: "Ningbo Export Co." },
+      token: user.accessToken,
+      csrf: user.csrfToken,
+      cookies: { csrf_token: user.csrfToken },
+    });
+    expectStatus(ok, 200);
+    expect(account(ok.body).company).toBe("Ningbo Export Co.");
   });
 
   it("requires the csrf cookie when the session itself comes from a cookie", async () => {
@@ -351,30 +372,28 @@ describe("CSRF", () => {
       csrf: user.csrfToken,
     });
     expect(headerOnly.status).toBe(403);
-    const both = await call(app, "/api/v1/users/me", {
-      method: "PATCH",
+    const both = await t.patch("/api/v1/users/me", {
       json: { name: "X" },
       cookies: { access_token: user.accessToken, csrf_token: user.csrfToken },
       csrf: user.csrfToken,
     });
-    expect(both.status).toBe(200);
+    expectStatus(both, 200);
   });
 
   it("GET /auth/csrf issues a token bound to the caller's session", async () => {
     const user = await registerUser(app);
-    const { status, body, cookies } = await call(app, "/api/v1/auth/csrf", {
-      token: user.accessToken,
-    });
-    expect(status).toBe(200);
+    const issued = await t.get("/api/v1/auth/csrf", { token: user.accessToken });
+    expectStatus(issued, 200);
+    const { body, cookies } = issued;
     expect(cookies.csrf_token).toBe(body.csrf_token);
-    const ok = await call(app, "/api/v1/users/me", {
-      method: "PATCH",
+    const ok = await t.patch("/api/v1/users/me", {
       json: { country: "CN" },
       token: user.accessToken,
       csrf: body.csrf_token,
     });
-    expect(ok.status).toBe(200);
-    const anonymous = await call(app, "/api/v1/auth/csrf");
+    expectStatus(ok, 200);
+    const anonymous = await t.get("/api/v1/auth/csrf");
+    expectStatus(anonymous, 200);
     const rejected = await call(app, "/api/v1/users/me", {
       method: "PATCH",
       json: { country: "CN" },
@@ -388,15 +407,13 @@ describe("CSRF", () => {
 describe("refresh tokens", () => {
   it("rotates, and a reused token revokes the whole family", async () => {
     const user = await registerUser(app);
-    const first = await call(app, "/api/v1/auth/refresh", {
+    const first = await t.post("/api/v1/auth/refresh", {
       json: { refresh_token: user.refreshToken },
       ip: randomIp(),
     });
-    expect(first.status).toBe(200);
+    expectStatus(first, 200);
     expect(first.body.refresh_token).not.toBe(user.refreshToken);
-    expect((await call(app, "/api/v1/auth/me", { token: first.body.access_token })).status).toBe(
-      200,
-    );
+    expectStatus(await t.get("/api/v1/auth/me", { token: first.body.access_token }), 200);
 
     const replay = await call(app, "/api/v1/auth/refresh", {
       json: { refresh_token: user.refreshToken },
@@ -413,13 +430,12 @@ describe("refresh tokens", () => {
 
   it("reads the refresh cookie when no body is sent", async () => {
     const user = await registerUser(app);
-    const { status, body } = await call(app, "/api/v1/auth/refresh", {
-      method: "POST",
+    const refreshed = await t.post("/api/v1/auth/refresh", {
       cookies: { refresh_token: user.refreshToken },
       ip: randomIp(),
     });
-    expect(status).toBe(200);
-    expect(body.user.id).toBe(user.userId);
+    expectStatus(refreshed, 200);
+    expect(refreshed.body.user.id).toBe(user.userId);
   });
 
   it("answers 401 for a missing or unknown refresh token", async () => {
@@ -442,13 +458,12 @@ describe("logout", () => {
       token: user.accessToken,
     });
     expect(noCsrf.status).toBe(403);
-    const { status, res } = await call(app, "/api/v1/auth/logout", {
-      method: "POST",
+    const out = await t.post("/api/v1/auth/logout", {
       token: user.accessToken,
       csrf: user.csrfToken,
     });
-    expect(status).toBe(200);
-    expect(res.headers.getSetCookie().join(";")).toMatch(/refresh_token=;/);
+    expectStatus(out, 200);
+    expect(out.res.headers.getSetCookie().join(";")).toMatch(/refresh_token=;/);
     const refresh = await call(app, "/api/v1/auth/refresh", {
       json: { refresh_token: user.refreshToken },
       ip: randomIp(),
@@ -460,36 +475,37 @@ describe("logout", () => {
 describe("password change", () => {
   it("changes the password and signs out other sessions, keeping this one", async () => {
     const user = await registerUser(app);
-    const other = await call(app, "/api/v1/auth/login", {
+    const other = await t.post("/api/v1/auth/login", {
       json: { email: user.email, password: user.password },
       ip: randomIp(),
     });
-    const { status } = await call(app, "/api/v1/auth/password", {
+    expectStatus(other, 200);
+    const changed = await t.post("/api/v1/auth/password", {
       json: { old_password: user.password, new_password: "a-new-password" },
       token: user.accessToken,
       csrf: user.csrfToken,
     });
-    expect(status).toBe(200);
+    expectStatus(changed, 200);
     const otherRefresh = await call(app, "/api/v1/auth/refresh", {
       json: { refresh_token: other.body.refresh_token },
       ip: randomIp(),
     });
     expect(otherRefresh.status).toBe(401);
-    const ownRefresh = await call(app, "/api/v1/auth/refresh", {
+    const ownRefresh = await t.post("/api/v1/auth/refresh", {
       json: { refresh_token: user.refreshToken },
       ip: randomIp(),
     });
-    expect(ownRefresh.status).toBe(200);
+    expectStatus(ownRefresh, 200);
     const oldLogin = await call(app, "/api/v1/auth/login", {
       json: { email: user.email, password: user.password },
       ip: randomIp(),
     });
     expect(oldLogin.status).toBe(401);
-    const newLogin = await call(app, "/api/v1/auth/login", {
+    const newLogin = await t.post("/api/v1/auth/login", {
       json: { email: user.email, password: "a-new-password" },
       ip: randomIp(),
     });
-    expect(newLogin.status).toBe(200);
+    expectStatus(newLogin, 200);
   });
 
   it("rejects a wrong current password (422), a short new one (422) and no CSRF (403)", async () => {
@@ -533,7 +549,8 @@ describe("password change", () => {
   });
 
   it("refuses guests, who have no password", async () => {
-    const guest = await call(app, "/api/v1/auth/guest", { method: "POST", ip: randomIp() });
+    const guest = await t.post("/api/v1/auth/guest", { ip: randomIp() });
+    expectStatus(guest, 201);
     const { status } = await call(app, "/api/v1/auth/password", {
       json: { old_password: "anything", new_password: "a-new-password" },
       token: guest.body.access_token,
@@ -567,20 +584,20 @@ describe("password hashes made with older parameters", () => {
     expect(wrong.status).toBe(401);
     expect(await storedHash()).toBe(old);
 
-    const login = await call(app, "/api/v1/auth/login", {
+    const login = await t.post("/api/v1/auth/login", {
       json: { email, password },
       ip: randomIp(),
     });
-    expect(login.status).toBe(200);
+    expectStatus(login, 200);
     const fresh = await storedHash();
     expect(fresh).not.toBe(old);
     expect(fresh).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(needsRehash(fresh)).toBe(false);
-    const again = await call(app, "/api/v1/auth/login", {
+    const again = await t.post("/api/v1/auth/login", {
       json: { email, password },
       ip: randomIp(),
     });
-    expect(again.status).toBe(200);
+    expectStatus(again, 200);
     expect(await storedHash()).toBe(fresh);
   });
 });
