@@ -4,7 +4,14 @@ import { queryRows } from "../../src/db/client";
 import { importHmacKey } from "../../src/lib/crypto";
 import { expirePendingOrders } from "../../src/modules/payments/service/orders";
 import type { GatewayCallback } from "../../src/providers/payment/gateway";
-import { call, randomIp, registerUser } from "../support/client";
+import {
+  call,
+  expectStatus,
+  randomIp,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext, PRODUCTION_ENV, TEST_SECRETS } from "../support/harness";
 import {
   balanceOf,
@@ -23,6 +30,9 @@ import {
 const ctx = await createTestContext();
 const { app, deps } = ctx;
 
+/** The success paths, typed by the OpenAPI document (ADR 0095); error paths stay on `call()`. */
+const t = typed(app);
+const signedIn = (user: Session) => ({ token: user.accessToken, csrf: user.csrfToken });
 const starter = await packageByCredits(app, 100);
 const pro = await planByCode(app, "pro");
 
@@ -34,29 +44,24 @@ async function countOrders(userId: string) {
   return row!.n;
 }
 
-async function purchase(user: Awaited<ReturnType<typeof registerUser>>, payType = "alipay") {
-  const res = await buy(app, user, "/api/v1/credits/purchase", {
-    package_id: starter.id,
-    pay_type: payType,
+async function purchase(user: Session, payType: "alipay" | "wxpay" = "alipay") {
+  const res = await t.post("/api/v1/credits/purchase", {
+    ...signedIn(user),
+    json: { package_id: starter.id, pay_type: payType },
   });
   if (res.status !== 201) throw new Error(`purchase: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as {
-    order_no: string;
-    amount: number;
-    currency: string;
-    pay_url: string;
-    expires_at: string;
-  };
+  return res.body;
 }
 
 describe("ordering in sandbox mode", () => {
   it("creates a credit order with a sandbox pay_url and a pending purchase row", async () => {
     const user = await registerUser(app);
-    const { status, body } = await buy(app, user, "/api/v1/credits/purchase", {
-      package_id: starter.id,
-      pay_type: "alipay",
+    const created = await t.post("/api/v1/credits/purchase", {
+      ...signedIn(user),
+      json: { package_id: starter.id, pay_type: "alipay" },
     });
-    expect(status).toBe(201);
+    expectStatus(created, 201);
+    const { body } = created;
     expect(body.order_no).toMatch(/^TA\d{8}[A-HJ-NP-Z2-9]{16}$/);
     expect(body).toEqual({
       order_no: body.order_no,
@@ -84,20 +89,21 @@ describe("ordering in sandbox mode", () => {
       provider_trade_no: null,
       purchase_status: "pending",
     });
-    const one = await call(app, `/api/v1/payments/orders/${body.order_no}`, {
+    const one = await t.get("/api/v1/payments/orders/{order_no}", {
       token: user.accessToken,
+      params: { order_no: body.order_no },
     });
-    expect(one.status).toBe(200);
+    expectStatus(one, 200);
     expect(one.body).toEqual(body);
   });
 
   it("orders a monthly plan by code, and monthly or yearly by plan id", async () => {
     const user = await registerUser(app);
-    const byCode = await buy(app, user, "/api/v1/payments/create-order", {
-      plan: "pro",
-      pay_type: "wxpay",
+    const byCode = await t.post("/api/v1/payments/create-order", {
+      ...signedIn(user),
+      json: { plan: "pro", pay_type: "wxpay" },
     });
-    expect(byCode.status).toBe(201);
+    expectStatus(byCode, 201);
     expect(byCode.body).toMatchObject({
       kind: "subscription",
       amount: 9900,
@@ -109,23 +115,22 @@ describe("ordering in sandbox mode", () => {
       subject: "Pro plan, 1 month",
       pay_url: `http://localhost:3000/api/v1/payments/sandbox/${byCode.body.order_no}`,
     });
-    const yearly = await buy(app, user, "/api/v1/credits/subscribe", {
-      plan_id: pro.id,
-      billing_cycle: "yearly",
-      pay_type: "alipay",
+    const yearly = await t.post("/api/v1/credits/subscribe", {
+      ...signedIn(user),
+      json: { plan_id: pro.id, billing_cycle: "yearly", pay_type: "alipay" },
     });
-    expect(yearly.status).toBe(201);
+    expectStatus(yearly, 201);
     expect(yearly.body).toMatchObject({
       amount: 100_980,
       billing_cycle: "yearly",
       plan: "pro",
       subject: "Pro plan, 1 year",
     });
-    const monthly = await buy(app, user, "/api/v1/credits/subscribe", {
-      plan_id: pro.id,
-      billing_cycle: "monthly",
-      pay_type: "alipay",
+    const monthly = await t.post("/api/v1/credits/subscribe", {
+      ...signedIn(user),
+      json: { plan_id: pro.id, billing_cycle: "monthly", pay_type: "alipay" },
     });
+    expectStatus(monthly, 201);
     expect(monthly.body).toMatchObject({ amount: 9900, billing_cycle: "monthly" });
   });
 
@@ -179,7 +184,8 @@ describe("ordering in sandbox mode", () => {
       pay_type: "card",
     });
     expect(card.status).toBe(503);
-    const orders = await call(app, "/api/v1/payments/orders", { token: user.accessToken });
+    const orders = await t.get("/api/v1/payments/orders", { token: user.accessToken });
+    expectStatus(orders, 200);
     expect(orders.body.total).toBe(0);
   });
 
@@ -190,8 +196,8 @@ describe("ordering in sandbox mode", () => {
     expect((await call(app, "/api/v1/payments/orders")).status).toBe(401);
     const noCsrf = await call(app, "/api/v1/credits/purchase", { json, token: user.accessToken });
     expect(noCsrf.status).toBe(403);
-    const guest = await call(app, "/api/v1/auth/guest", { method: "POST", ip: randomIp() });
-    expect(guest.status).toBe(201);
+    const guest = await t.post("/api/v1/auth/guest", { ip: randomIp() });
+    expectStatus(guest, 201);
     for (const [path, body] of [
       ["/api/v1/credits/purchase", json],
       ["/api/v1/payments/create-order", { plan: "pro", pay_type: "alipay" }],
@@ -220,22 +226,31 @@ describe("ordering in sandbox mode", () => {
       token: other.accessToken,
     });
     expect(theirs.status).toBe(404);
-    const otherList = await call(app, "/api/v1/payments/orders", { token: other.accessToken });
+    const otherList = await t.get("/api/v1/payments/orders", { token: other.accessToken });
+    expectStatus(otherList, 200);
     expect(otherList.body).toEqual({ items: [], total: 0, page: 1, size: 20 });
-    const mine = await call(app, "/api/v1/payments/orders?size=1", { token: owner.accessToken });
+    const mine = await t.get("/api/v1/payments/orders", {
+      token: owner.accessToken,
+      query: { size: 1 },
+    });
+    expectStatus(mine, 200);
     expect(mine.body.total).toBe(2);
     expect(mine.body.items).toHaveLength(1);
     await call(app, `/api/v1/payments/sandbox/${order.order_no}/pay`, { method: "POST" });
-    const paid = await call(app, "/api/v1/payments/orders?status=paid", {
+    const paid = await t.get("/api/v1/payments/orders", {
       token: owner.accessToken,
+      query: { status: "paid" },
     });
+    expectStatus(paid, 200);
     expect(paid.body.total).toBe(1);
-    expect(paid.body.items[0].order_no).toBe(order.order_no);
-    const pending = await call(app, "/api/v1/payments/orders?status=pending", {
+    expect(paid.body.items[0]!.order_no).toBe(order.order_no);
+    const pending = await t.get("/api/v1/payments/orders", {
       token: owner.accessToken,
+      query: { status: "pending" },
     });
+    expectStatus(pending, 200);
     expect(pending.body.total).toBe(1);
-    expect(pending.body.items[0].order_no).not.toBe(order.order_no);
+    expect(pending.body.items[0]!.order_no).not.toBe(order.order_no);
     const badStatus = await call(app, "/api/v1/payments/orders?status=lost", {
       token: owner.accessToken,
     });
@@ -249,23 +264,21 @@ describe("ordering in sandbox mode", () => {
   it("allows 20 order reads a minute per user; the 21st is 429 (writes: payment-budgets.test.ts)", async () => {
     const user = await registerUser(app);
     for (let i = 0; i < 20; i++) {
-      const res = await call(app, "/api/v1/payments/orders", { token: user.accessToken });
+      const res = await t.get("/api/v1/payments/orders", { token: user.accessToken });
       expect(res.status, `request ${i + 1}`).toBe(200);
     }
     const read = await call(app, "/api/v1/payments/orders", { token: user.accessToken });
     expect(read.status).toBe(429);
     expect(Number(read.res.headers.get("Retry-After"))).toBeGreaterThan(0);
     // The reads' budget is not the purchases'.
-    const order = await buy(app, user, "/api/v1/credits/purchase", {
-      package_id: starter.id,
-      pay_type: "alipay",
+    const order = await t.post("/api/v1/credits/purchase", {
+      ...signedIn(user),
+      json: { package_id: starter.id, pay_type: "alipay" },
     });
-    expect(order.status).toBe(201);
+    expectStatus(order, 201);
     // Another user has a budget of their own.
     const other = await registerUser(app);
-    expect((await call(app, "/api/v1/payments/orders", { token: other.accessToken })).status).toBe(
-      200,
-    );
+    expectStatus(await t.get("/api/v1/payments/orders", { token: other.accessToken }), 200);
     expect(await countOrders(user.userId)).toBe(1);
   });
 });
@@ -274,7 +287,7 @@ describe("sandbox gateway", () => {
   it("serves a payment page, and Pay credits the package once through the callback", async () => {
     const user = await registerUser(app);
     const order = await purchase(user);
-    const page = await app.request(new URL(order.pay_url).pathname);
+    const page = await app.request(new URL(order.pay_url!).pathname);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await page.text();
@@ -495,9 +508,11 @@ describe("the payment callback", () => {
       paid_late: true,
       purchase_status: "paid",
     });
-    const api = await call(app, `/api/v1/payments/orders/${order.order_no}`, {
+    const api = await t.get("/api/v1/payments/orders/{order_no}", {
       token: user.accessToken,
+      params: { order_no: order.order_no },
     });
+    expectStatus(api, 200);
     expect(api.body).toMatchObject({ status: "paid", paid_late: true });
     expect((await balanceOf(app, user)).balance).toBe(130);
   });
@@ -635,12 +650,12 @@ describe("the sandbox's key and production", () => {
   it("PAYMENT_SANDBOX=true turns the sandbox on in production, on its own key", async () => {
     const production = await ctx.makeApp({}, { ...PRODUCTION_ENV, PAYMENT_SANDBOX: "true" });
     const user = await registerUser(app);
-    const created = await buy(production, user, "/api/v1/credits/purchase", {
-      package_id: starter.id,
-      pay_type: "alipay",
+    const created = await typed(production).post("/api/v1/credits/purchase", {
+      ...signedIn(user),
+      json: { package_id: starter.id, pay_type: "alipay" },
     });
-    expect(created.status).toBe(201);
-    const orderNo = created.body.order_no as string;
+    expectStatus(created, 201);
+    const orderNo = created.body.order_no;
     const pay = await production.request(`/api/v1/payments/sandbox/${orderNo}/pay`, {
       method: "POST",
     });
