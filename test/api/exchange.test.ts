@@ -8,7 +8,7 @@ import {
   RatesUnavailableError,
 } from "../../src/providers/rates/frankfurter";
 import { startFakeFrankfurter } from "../fakes/frankfurter";
-import { call, registerUser } from "../support/client";
+import { call, expectStatus, registerUser, api as typed } from "../support/client";
 import { createTestContext } from "../support/harness";
 
 /** Whole days from a rate's date to today (UTC), as conversions say it (`age_days`). */
@@ -91,6 +91,21 @@ async function countRates(): Promise<number> {
 
 const user = await registerUser(app);
 const get = (path: string) => call(app, path, { token: user.accessToken });
+/** The success paths, typed by the OpenAPI document (ADR 0095); error paths use `get`. */
+const token = user.accessToken;
+const rates = async (base?: string) => {
+  const answer = await typed(app).get("/api/v1/exchange/rates", { token, query: { base } });
+  expectStatus(answer, 200);
+  return answer;
+};
+const convert = async (amount: string, from: string, to: string) => {
+  const answer = await typed(app).get("/api/v1/exchange/convert", {
+    token,
+    query: { amount, from, to },
+  });
+  expectStatus(answer, 200);
+  return answer;
+};
 
 describe("exchange rates", () => {
   it("answers 503 with a clear detail while no rates are loaded", async () => {
@@ -131,7 +146,7 @@ describe("exchange rates", () => {
     );
     expect(await seedRatesSnapshot(deps)).toEqual({ inserted: 30 });
     expect(await countRates()).toBe(31);
-    expect((await get("/api/v1/exchange/rates")).body).toMatchObject({
+    expect((await rates()).body).toMatchObject({
       date: "2024-02-01",
       source: "ECB",
       snapshot: false,
@@ -141,8 +156,7 @@ describe("exchange rates", () => {
   });
 
   it("lists the snapshot for EUR as published, with its date and source", async () => {
-    const res = await get("/api/v1/exchange/rates");
-    expect(res.status).toBe(200);
+    const res = await rates();
     expect(res.body.base).toBe("EUR");
     expect(res.body.date).toBe("2024-01-04");
     expect(res.body.source).toBe("ECB (snapshot)");
@@ -155,8 +169,7 @@ describe("exchange rates", () => {
 
   it("cross-computes every base exactly from the EUR rates", async () => {
     for (const base of ["USD", "CNY", "JPY", "IDR", "GBP"]) {
-      const res = await get(`/api/v1/exchange/rates?base=${base.toLowerCase()}`);
-      expect(res.status).toBe(200);
+      const res = await rates(base.toLowerCase());
       expect(res.body).toMatchObject({ base, date: "2024-01-04", source: "ECB (snapshot)" });
       const expected: Record<string, string> = {};
       for (const [quote, rate] of Object.entries(snapshotRates)) {
@@ -165,16 +178,15 @@ describe("exchange rates", () => {
       expect(res.body.rates).toEqual(expected);
     }
     // Spot checks worked out with Python decimal: 7.8330 / 1.0953, 1 / 1.0953, 1.0953 / 16994.46.
-    const usd = await get("/api/v1/exchange/rates?base=USD");
+    const usd = await rates("USD");
     expect(usd.body.rates.CNY).toBe("7.15146535196");
     expect(usd.body.rates.EUR).toBe("0.912991874372");
-    const idr = await get("/api/v1/exchange/rates?base=IDR");
+    const idr = await rates("IDR");
     expect(idr.body.rates.USD).toBe("0.0000644504150176");
   });
 
   it("converts with an exact result rounded to the target's minor unit", async () => {
-    const res = await get("/api/v1/exchange/convert?amount=100&from=USD&to=CNY");
-    expect(res.status).toBe(200);
+    const res = await convert("100", "USD", "CNY");
     const rate = expectedRate(snapshotRates.USD!, snapshotRates.CNY!);
     expect(res.body).toEqual({
       amount: "100",
@@ -197,8 +209,7 @@ describe("exchange rates", () => {
       ["7", "ISK", "CHF", 2],
     ];
     for (const [amount, from, to, decimals] of cases) {
-      const r = await get(`/api/v1/exchange/convert?amount=${amount}&from=${from}&to=${to}`);
-      expect(r.status).toBe(200);
+      const r = await convert(amount, from, to);
       const expectedRateValue = expectedRate(snapshotRates[from]!, snapshotRates[to]!);
       expect(r.body.rate).toBe(expectedRateValue);
       expect(r.body.result).toBe(expectedResult(amount, expectedRateValue, decimals));
@@ -208,14 +219,13 @@ describe("exchange rates", () => {
   });
 
   it("answers rate 1 for the same currency and rounds ties to even", async () => {
-    const same = await get("/api/v1/exchange/convert?amount=10.005&from=usd&to=usd");
-    expect(same.status).toBe(200);
+    const same = await convert("10.005", "usd", "usd");
     expect(same.body).toMatchObject({ from: "USD", to: "USD", rate: "1", result: "10.00" });
-    const odd = await get("/api/v1/exchange/convert?amount=10.015&from=USD&to=USD");
+    const odd = await convert("10.015", "USD", "USD");
     expect(odd.body.result).toBe("10.02");
-    const yen = await get("/api/v1/exchange/convert?amount=2.5&from=JPY&to=JPY");
+    const yen = await convert("2.5", "JPY", "JPY");
     expect(yen.body.result).toBe("2");
-    const yen2 = await get("/api/v1/exchange/convert?amount=3.5&from=JPY&to=JPY");
+    const yen2 = await convert("3.5", "JPY", "JPY");
     expect(yen2.body.result).toBe("4");
   });
 
@@ -274,9 +284,9 @@ describe("refresh from the rates provider", () => {
     expect(second).toMatchObject({ status: "refreshed", written: 0 });
     expect(await countRates()).toBe(before + 4);
 
-    const rates = await get("/api/v1/exchange/rates?base=EUR");
+    const eur = await rates("EUR");
     const day = { source: "ECB", date: "2024-01-05", age_days: ageOf("2024-01-05") };
-    expect(rates.body).toEqual({
+    expect(eur.body).toEqual({
       base: "EUR",
       date: "2024-01-05",
       source: "ECB",
@@ -289,7 +299,7 @@ describe("refresh from the rates provider", () => {
     // A corrected publication replaces only the rate that changed.
     fake.publish("2024-01-05", { USD: "1.25", JPY: "162.5", CNY: "7.8", GBP: "0.8626" });
     expect(await refreshExchangeRates(deps, client)).toMatchObject({ written: 1 });
-    expect((await get("/api/v1/exchange/rates")).body.rates.GBP).toBe("0.8626");
+    expect((await rates()).body.rates.GBP).toBe("0.8626");
   });
 
   it("rounds converted ties half to even with the refreshed rates", async () => {
@@ -302,8 +312,7 @@ describe("refresh from the rates provider", () => {
       ["0.1", "USD", "CNY", "0.62"], // rate 6.24 -> 0.624
     ];
     for (const [amount, from, to, result] of cases) {
-      const res = await get(`/api/v1/exchange/convert?amount=${amount}&from=${from}&to=${to}`);
-      expect(res.status).toBe(200);
+      const res = await convert(amount, from, to);
       expect(res.body).toMatchObject({ result, date: "2024-01-05", source: "ECB" });
     }
     // Currencies the newest day does not carry are unknown, not answered from an older day.
@@ -321,7 +330,7 @@ describe("refresh from the rates provider", () => {
     });
     fake.fail(null);
     expect(await countRates()).toBe(before);
-    expect((await get("/api/v1/exchange/rates")).body.date).toBe("2024-01-05");
+    expect((await rates()).body.date).toBe("2024-01-05");
   });
 
   it("prefers the provider's rows over the snapshot on the same day", async () => {
@@ -330,7 +339,7 @@ describe("refresh from the rates provider", () => {
       sql`insert into exchange_rates (base, quote, date, source, rate)
           values ('EUR', 'USD', '2024-01-05', 'ECB (snapshot)', 2)`,
     );
-    const res = await get("/api/v1/exchange/rates");
+    const res = await rates();
     expect(res.body).toMatchObject({ date: "2024-01-05", source: "ECB" });
     expect(res.body.rates.USD).toBe("1.25");
   });
