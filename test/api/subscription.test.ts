@@ -2,9 +2,16 @@ import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { downgradeExpiredPlans } from "../../src/jobs/tasks";
-import { call, randomIp, registerUser, type Session } from "../support/client";
+import {
+  call,
+  expectStatus,
+  randomIp,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
-import { buy, deliver, paidEvent } from "./payments-helpers";
+import { deliver, paidEvent } from "./payments-helpers";
 
 // GET /api/v1/credits/subscription and POST .../cancel (cancel at period end). Payments go
 // through the real order and signed callback at the real time; the app clock moves afterwards.
@@ -17,31 +24,47 @@ beforeEach(() => {
 });
 
 const DAY = 86_400_000;
-const get = (user: Session) =>
-  call(app, "/api/v1/credits/subscription", { token: user.accessToken });
+/** The success paths, typed by the OpenAPI document (ADR 0095); error paths stay on `call()`. */
+const t = typed(app);
+const get = async (user: Session) => {
+  const answer = await t.get("/api/v1/credits/subscription", { token: user.accessToken });
+  expectStatus(answer, 200);
+  return answer;
+};
 const cancel = (user: Session, csrf = user.csrfToken) =>
   call(app, "/api/v1/credits/subscription/cancel", {
     method: "POST",
     token: user.accessToken,
     csrf,
   });
+/** A cancel that must succeed: typed, asserts 200. */
+const cancelled = async (user: Session) => {
+  const answer = await t.post("/api/v1/credits/subscription/cancel", {
+    token: user.accessToken,
+    csrf: user.csrfToken,
+  });
+  expectStatus(answer, 200);
+  return answer;
+};
 
 /** Orders a month of `plan` and delivers the gateway's signed payment callback. */
 async function pay(user: Session, plan = "pro") {
-  const order = await buy(app, user, "/api/v1/payments/create-order", {
-    plan,
-    pay_type: "alipay",
+  const order = await t.post("/api/v1/payments/create-order", {
+    token: user.accessToken,
+    csrf: user.csrfToken,
+    json: { plan, pay_type: "alipay" },
   });
-  expect(order.status).toBe(201);
+  expectStatus(order, 201);
   expect((await deliver(app, deps, paidEvent(order.body))).status).toBe(200);
 }
 
 async function signInAgain(user: Session): Promise<Session> {
-  const { status, body } = await call(app, "/api/v1/auth/login", {
+  const login = await t.post("/api/v1/auth/login", {
     json: { email: user.email, password: user.password },
     ip: randomIp(),
   });
-  expect(status).toBe(200);
+  expectStatus(login, 200);
+  const { body } = login;
   return { ...user, accessToken: body.access_token, csrfToken: body.csrf_token };
 }
 
@@ -55,8 +78,7 @@ const flags = (userId: string) =>
 describe("GET /api/v1/credits/subscription", () => {
   it("the trial: trialing, no renewal; cancelling it is 409", async () => {
     const user = await registerUser(app);
-    const { status, body } = await get(user);
-    expect(status).toBe(200);
+    const { body } = await get(user);
     expect(body).toEqual({
       plan: "pro",
       plan_name: "Pro",
@@ -77,7 +99,8 @@ describe("GET /api/v1/credits/subscription", () => {
   });
 
   it("a guest is on free; there is nothing to cancel (404)", async () => {
-    const guest = await call(app, "/api/v1/auth/guest", { method: "POST", ip: randomIp() });
+    const guest = await t.post("/api/v1/auth/guest", { ip: randomIp() });
+    expectStatus(guest, 201);
     const user = {
       accessToken: guest.body.access_token,
       csrfToken: guest.body.csrf_token,
@@ -118,33 +141,32 @@ describe("cancel at period end", () => {
       cancel_at_period_end: false,
       on_trial: false,
     });
-    const end = Date.parse(active.current_period_end);
-    expect(end - Date.parse(active.current_period_start)).toBeGreaterThan(27 * DAY);
+    const end = Date.parse(active.current_period_end ?? "");
+    expect(end - Date.parse(active.current_period_start ?? "")).toBeGreaterThan(27 * DAY);
     expect(active.renews_at).toBe(active.current_period_end);
     expect(active.plan_expires_at).toBe(active.current_period_end);
 
-    const cancelled = await cancel(user);
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({
+    const stopped = await cancelled(user);
+    expect(stopped.body).toMatchObject({
       plan: "pro",
       status: "cancelled",
       cancel_at_period_end: true,
       renews_at: null,
       current_period_end: active.current_period_end,
     });
-    const requestedAt = cancelled.body.cancel_requested_at;
+    const requestedAt = stopped.body.cancel_requested_at;
     expect(requestedAt).toEqual(expect.any(String));
     // A repeat changes nothing.
     now = new Date(now.getTime() + 60_000);
-    const again = await cancel(user);
-    expect(again.status).toBe(200);
+    const again = await cancelled(user);
     expect(again.body.cancel_requested_at).toBe(requestedAt);
     expect(await flags(user.userId)).toEqual([
       { cancel_at_period_end: true, cancel_requested_at: expect.anything() },
     ]);
 
     // The plan keeps working until its end...
-    const me = await call(app, "/api/v1/auth/me", { token: user.accessToken });
+    const me = await t.get("/api/v1/auth/me", { token: user.accessToken });
+    expectStatus(me, 200);
     expect(me.body.plan).toBe("pro");
     expect(me.body.features).toContain("marketing");
     expect(await downgradeExpiredPlans(deps)).toEqual({ downgraded: 0 });
@@ -176,7 +198,7 @@ describe("cancel at period end", () => {
     const user = await registerUser(app);
     await pay(user);
     const first = (await get(user)).body;
-    expect((await cancel(user)).body.status).toBe("cancelled");
+    expect((await cancelled(user)).body.status).toBe("cancelled");
     await pay(user);
     const renewed = (await get(user)).body;
     expect(renewed).toMatchObject({
@@ -187,10 +209,12 @@ describe("cancel at period end", () => {
       current_period_end: first.current_period_end,
     });
     // The new month follows the first one.
-    expect(Date.parse(renewed.renews_at)).toBeGreaterThan(Date.parse(first.current_period_end));
+    expect(Date.parse(renewed.renews_at ?? "")).toBeGreaterThan(
+      Date.parse(first.current_period_end ?? ""),
+    );
     expect(renewed.plan_expires_at).toBe(renewed.renews_at);
     // Cancelling again marks the new period too.
-    const again = await cancel(user);
+    const again = await cancelled(user);
     expect(again.body).toMatchObject({ status: "cancelled", renews_at: null });
     expect((await flags(user.userId)).every((f) => f.cancel_at_period_end)).toBe(true);
   });
