@@ -4,7 +4,14 @@ import type { App } from "../../src/app";
 import { queryRows } from "../../src/db/client";
 import { pendingMail } from "../../src/modules/account/service";
 import type { MailMessage } from "../../src/providers/mail/types";
-import { call, randomIp, registerUser, type Session } from "../support/client";
+import {
+  call,
+  expectStatus,
+  randomIp,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 /** Every mail the app sent; verification links are read from here. */
@@ -84,22 +91,32 @@ async function rewardsOf(referrerId: string) {
 }
 
 const referrals = (token: string, target = app) => call(target, "/api/v1/referrals", { token });
+/** GET /referrals that must succeed, typed by the OpenAPI document (ADR 0095). */
+async function referralsOk(token: string, target = app) {
+  const answer = await typed(target).get("/api/v1/referrals", { token });
+  expectStatus(answer, 200);
+  return answer;
+}
+async function notificationsOf(user: Session) {
+  const answer = await typed(app).get("/api/v1/notifications", { token: user.accessToken });
+  expectStatus(answer, 200);
+  return answer;
+}
 
 async function referrerWithCode() {
   const referrer = await registerUser(app);
-  const info = await referrals(referrer.accessToken);
-  expect(info.status).toBe(200);
-  return { ...referrer, code: info.body.code as string };
+  const info = await referralsOk(referrer.accessToken);
+  return { ...referrer, code: info.body.code };
 }
 
 describe("referral link", () => {
   it("points at FRONTEND_URL, never at the request's host", async () => {
     const referrer = await registerUser(app);
-    const info = await call(app, "/api/v1/referrals", {
+    const info = await typed(app).get("/api/v1/referrals", {
       token: referrer.accessToken,
       headers: { Host: "evil.example.net" },
     });
-    expect(info.status).toBe(200);
+    expectStatus(info, 200);
     const code = info.body.code;
     expect(info.body).toEqual({
       code: expect.stringMatching(/^[A-Z2-9]{8}$/),
@@ -110,11 +127,11 @@ describe("referral link", () => {
       total_days_earned: 0,
     });
     const apiOnly = await ctx.makeApp({}, { FRONTEND_URL: "" });
-    expect((await referrals(referrer.accessToken, apiOnly)).body.link).toBe(
+    expect((await referralsOk(referrer.accessToken, apiOnly)).body.link).toBe(
       `https://api.example.com/register?ref=${code}`,
     );
     const bare = await ctx.makeApp({}, { FRONTEND_URL: "", PUBLIC_BASE_URL: "", PORT: "8123" });
-    expect((await referrals(referrer.accessToken, bare)).body.link).toBe(
+    expect((await referralsOk(referrer.accessToken, bare)).body.link).toBe(
       `http://localhost:8123/register?ref=${code}`,
     );
   });
@@ -142,7 +159,7 @@ describe("referral rewards", () => {
       );
       expect(row!.referred_by).toBe(referrer.userId);
     }
-    expect((await referrals(referrer.accessToken)).body).toMatchObject({
+    expect((await referralsOk(referrer.accessToken)).body).toMatchObject({
       referral_count: 0,
       total_days_earned: 0,
     });
@@ -173,7 +190,7 @@ describe("referral rewards", () => {
     expect(new Date(friendSub!.starts_at).getTime()).toBe(friendBefore.ends);
     expect(new Date(friendSub!.ends_at).getTime()).toBe(friendAfter.ends);
 
-    const listed = await referrals(referrer.accessToken);
+    const listed = await referralsOk(referrer.accessToken);
     expect(listed.body).toMatchObject({ referral_count: 1, total_days_earned: REWARD_DAYS });
     expect(listed.body.referrals).toEqual([
       {
@@ -183,11 +200,11 @@ describe("referral rewards", () => {
         days: REWARD_DAYS,
       },
     ]);
-    expect((await referrals(friend.accessToken)).body).toMatchObject({
+    expect((await referralsOk(friend.accessToken)).body).toMatchObject({
       referral_count: 0,
       total_days_earned: REWARD_DAYS,
     });
-    const notes = await call(app, "/api/v1/notifications", { token: referrer.accessToken });
+    const notes = await notificationsOf(referrer);
     expect(notes.body.items).toEqual([
       expect.objectContaining({
         kind: "referral_rewarded",
@@ -232,10 +249,10 @@ describe("referral rewards", () => {
         const plan = await planOf(friend.userId);
         expect(plan.ends! - plan.trial!).toBe(REWARD_DAYS * DAY);
       }
-      const notes = await call(app, "/api/v1/notifications", { token: referrer.accessToken });
+      const notes = await notificationsOf(referrer);
       expect(notes.body.items).toHaveLength(1);
-      expect(notes.body.items[0].data).toMatchObject({ count: 3, cap: 3 });
-      expect(notes.body.items[0].body).toMatch(/3 of 3 referral rewards this month/);
+      expect(notes.body.items[0]!.data).toMatchObject({ count: 3, cap: 3 });
+      expect(notes.body.items[0]!.body).toMatch(/3 of 3 referral rewards this month/);
 
       // Next calendar month the referrer can earn again.
       const now = new Date();
@@ -261,14 +278,14 @@ describe("referral rewards", () => {
       const tokens = await Promise.all(friends.map((f) => verificationToken(f.email)));
       const verified = await Promise.all(
         tokens.map((token) =>
-          call(app, "/api/v1/auth/verify-email", { json: { token }, ip: randomIp() }),
+          typed(app).post("/api/v1/auth/verify-email", { json: { token }, ip: randomIp() }),
         ),
       );
       expect(verified.map((r) => r.status)).toEqual(friends.map(() => 200));
       expect(await rewardsOf(referrer.userId)).toBe(3);
       expect((await planOf(referrer.userId)).ends! - before.ends!).toBe(3 * REWARD_DAYS * DAY);
       expect(await referralSubs(referrer.userId)).toHaveLength(3);
-      expect((await referrals(referrer.accessToken)).body).toMatchObject({
+      expect((await referralsOk(referrer.accessToken)).body).toMatchObject({
         referral_count: 3,
         total_days_earned: 3 * REWARD_DAYS,
       });
@@ -292,8 +309,8 @@ describe("referral rewards", () => {
   });
 
   it("does not let a guest refer: their code is refused at registration", async () => {
-    const guest = await call(app, "/api/v1/auth/guest", { method: "POST", ip: randomIp() });
-    expect(guest.status).toBe(201);
+    const guest = await typed(app).post("/api/v1/auth/guest", { ip: randomIp() });
+    expectStatus(guest, 201);
     const [row] = await queryRows<{ referral_code: string }>(
       deps.db,
       sql`select referral_code from users where id = ${guest.body.user.id}`,
