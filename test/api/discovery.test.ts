@@ -14,7 +14,15 @@ import {
   addSearchProvider as addStoredSearchProvider,
   clearAiProviders,
 } from "../support/ai";
-import { call, registerUser, type Session } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const ctx = await createTestContext();
@@ -98,8 +106,11 @@ beforeEach(async () => {
   replyWith([acme]);
 });
 
-const balanceOf = async (user: Session) =>
-  (await call(app, "/api/v1/credits/balance", { token: user.accessToken })).body.balance as number;
+const balanceOf = async (user: Session) => {
+  const answer = await typed(app).get("/api/v1/credits/balance", { token: user.accessToken });
+  expectStatus(answer, 200);
+  return answer.body.balance;
+};
 
 async function countRows(
   table: "discovery_records" | "usage_logs",
@@ -116,6 +127,10 @@ async function countRows(
 
 const discover = (user: Session, json: unknown, headers: Record<string, string> = {}) =>
   call(app, "/api/v1/discovery/search", { token: user.accessToken, json, headers });
+type SearchBody = NonNullable<ApiOptions<Operation<"/api/v1/discovery/search", "post">>["json"]>;
+/** The success path, typed by the OpenAPI document (ADR 0095); `discover` stays for errors. */
+const discovered = (user: Session, json: SearchBody, headers: Record<string, string> = {}) =>
+  typed(app).post("/api/v1/discovery/search", { token: user.accessToken, json, headers });
 
 const QUERIES = [
   "LED lamps importers Germany",
@@ -177,8 +192,9 @@ describe("POST /api/v1/discovery/search", () => {
   it("runs exactly 3 queries on a brave provider, analyses them and charges without saving", async () => {
     await addSearchProvider({ name: "brave-main", kind: "brave" });
     const user = await registerUser(app);
-    const { status, body } = await discover(user, { product: " LED  lamps ", market: "Germany" });
-    expect(status).toBe(200);
+    const answer = await discovered(user, { product: " LED  lamps ", market: "Germany" });
+    expectStatus(answer, 200);
+    const { body } = answer;
     expect(body).toEqual({
       product: "LED lamps",
       market: "Germany",
@@ -213,10 +229,10 @@ describe("POST /api/v1/discovery/search", () => {
   it("serves from a searxng provider, with its key as a Bearer token or without one", async () => {
     await addSearchProvider({ name: "searx", kind: "searxng" });
     const user = await registerUser(app);
-    const first = await discover(user, { product: "LED lamps", market: "Germany" });
-    expect(first.status).toBe(200);
+    const first = await discovered(user, { product: "LED lamps", market: "Germany" });
+    expectStatus(first, 200);
     expect(first.body.search_providers).toEqual(["searx"]);
-    expect(first.body.companies.map((c: { name: string }) => c.name)).toEqual(["Acme Imports Ltd"]);
+    expect(first.body.companies.map((c) => c.name)).toEqual(["Acme Imports Ltd"]);
     expect(search.requests).toHaveLength(3);
     expect(
       search.requests.every(
@@ -229,8 +245,8 @@ describe("POST /api/v1/discovery/search", () => {
 
     await queryRows(deps.db, sql`update search_providers set api_key_ciphertext = null`);
     search.requests.length = 0;
-    const second = await discover(user, { product: "LED lamps", market: "Germany" });
-    expect(second.status).toBe(200);
+    const second = await discovered(user, { product: "LED lamps", market: "Germany" });
+    expectStatus(second, 200);
     expect(search.requests).toHaveLength(3);
     expect(search.requests.every((r) => r.authorization === undefined)).toBe(true);
   });
@@ -240,8 +256,9 @@ describe("POST /api/v1/discovery/search", () => {
     await addSearchProvider({ name: "b-searx", kind: "searxng" });
     search.fail("http-500", "brave");
     const user = await registerUser(app);
-    const { status, body } = await discover(user, { product: "LED lamps", market: "Germany" });
-    expect(status).toBe(200);
+    const answer = await discovered(user, { product: "LED lamps", market: "Germany" });
+    expectStatus(answer, 200);
+    const { body } = answer;
     expect(body.search_providers).toEqual(["b-searx"]);
     expect(body.companies).toHaveLength(1);
     expect(search.requests.filter((r) => r.kind === "brave")).toHaveLength(3);
@@ -254,8 +271,9 @@ describe("POST /api/v1/discovery/search", () => {
     await addSearchProvider({ name: "b-searx", kind: "searxng" });
     search.fail("hang", "brave");
     const user = await registerUser(app);
-    const { status, body } = await discover(user, { product: "LED lamps", market: "Germany" });
-    expect(status).toBe(200);
+    const answer = await discovered(user, { product: "LED lamps", market: "Germany" });
+    expectStatus(answer, 200);
+    const { body } = answer;
     expect(body.search_providers).toEqual(["b-searx"]);
     expect(search.requests.filter((r) => r.kind === "searxng")).toHaveLength(3);
   });
@@ -266,18 +284,21 @@ describe("POST /api/v1/discovery/search", () => {
     const user = await registerUser(app);
 
     await setProvidersOrder(["z-searx"]);
-    const byName = await discover(user, { product: "LED lamps", market: "Germany" });
+    const byName = await discovered(user, { product: "LED lamps", market: "Germany" });
+    expectStatus(byName, 200);
     expect(byName.body.search_providers).toEqual(["z-searx"]);
     expect(search.requests.map((r) => r.kind)).toEqual(["searxng", "searxng", "searxng"]);
 
     search.requests.length = 0;
     await setProvidersOrder(["missing-provider", "searxng"]);
-    const byKind = await discover(user, { product: "LED lamps", market: "Germany" });
+    const byKind = await discovered(user, { product: "LED lamps", market: "Germany" });
+    expectStatus(byKind, 200);
     expect(byKind.body.search_providers).toEqual(["z-searx"]);
 
     search.requests.length = 0;
     await setProvidersOrder([]);
-    const byDefault = await discover(user, { product: "LED lamps", market: "Germany" });
+    const byDefault = await discovered(user, { product: "LED lamps", market: "Germany" });
+    expectStatus(byDefault, 200);
     expect(byDefault.body.search_providers).toEqual(["a-brave"]);
     expect(search.requests.map((r) => r.kind)).toEqual(["brave", "brave", "brave"]);
   });
@@ -286,7 +307,9 @@ describe("POST /api/v1/discovery/search", () => {
     await addSearchProvider({ name: "a-brave", kind: "brave", enabled: false });
     await addSearchProvider({ name: "b-searx", kind: "searxng" });
     const user = await registerUser(app);
-    const { body } = await discover(user, { product: "LED lamps", market: "Germany" });
+    const answer = await discovered(user, { product: "LED lamps", market: "Germany" });
+    expectStatus(answer, 200);
+    const { body } = answer;
     expect(body.search_providers).toEqual(["b-searx"]);
     expect(search.requests.some((r) => r.kind === "brave")).toBe(false);
   });
@@ -341,12 +364,13 @@ describe("POST /api/v1/discovery/search", () => {
       { website: "nameless.example", fit_score: 90, sources: ["https://gamma.example/"] },
     ]);
     const user = await registerUser(app);
-    const { status, body } = await discover(user, {
+    const answer = await discovered(user, {
       product: "LED lamps",
       market: "Germany",
       max_companies: 2,
     });
-    expect(status).toBe(200);
+    expectStatus(answer, 200);
+    const { body } = answer;
     // The same 4 URLs came back for each of the 3 queries: the model saw each once.
     const seen = promptUrls(llm.requests[0]!.messages);
     expect(seen).toHaveLength(4);
@@ -378,8 +402,9 @@ describe("POST /api/v1/discovery/search", () => {
     await addSearchProvider({ name: "brave-main", kind: "brave" });
     search.results(() => []);
     const user = await registerUser(app);
-    const { status, body } = await discover(user, { product: "LED lamps", market: "Germany" });
-    expect(status).toBe(200);
+    const answer = await discovered(user, { product: "LED lamps", market: "Germany" });
+    expectStatus(answer, 200);
+    const { body } = answer;
     expect(body).toMatchObject({ companies: [], analysis_provider: "", balance: 25 });
     expect(llm.requests).toHaveLength(0);
   });
@@ -484,10 +509,10 @@ describe("POST /api/v1/discovery/search", () => {
     const user = await registerUser(app);
     const headers = { "Idempotency-Key": `disc-${user.userId}` };
     const json = { product: "LED lamps", market: "Germany" };
-    const first = await discover(user, json, headers);
-    const second = await discover(user, json, headers);
-    expect(first.status).toBe(200);
-    expect(second.status).toBe(200);
+    const first = await discovered(user, json, headers);
+    const second = await discovered(user, json, headers);
+    expectStatus(first, 200);
+    expectStatus(second, 200);
     expect(second.res.headers.get("Idempotent-Replayed")).toBe("true");
     expect(second.body).toEqual(first.body);
     expect(search.requests).toHaveLength(3);
@@ -578,29 +603,48 @@ describe("discovery records", () => {
   });
   const save = (user: Session, json: unknown, target = app) =>
     call(target, "/api/v1/discovery/records", { token: user.accessToken, json });
+  type RecordBody = NonNullable<ApiOptions<Operation<"/api/v1/discovery/records", "post">>["json"]>;
+  /** A save that must succeed, typed (ADR 0095); `save` stays for the 422s. */
+  const saved = async (user: Session, json: RecordBody, target = app) => {
+    const answer = await typed(target).post("/api/v1/discovery/records", {
+      token: user.accessToken,
+      json,
+    });
+    expectStatus(answer, 201);
+    return answer;
+  };
+  const list = async (user: Session, query: { size?: number; page?: number; q?: string }) => {
+    const answer = await typed(app).get("/api/v1/discovery/records", {
+      token: user.accessToken,
+      query,
+    });
+    expectStatus(answer, 200);
+    return answer;
+  };
 
   it("saves a search result as it came back from the search", async () => {
     await addSearchProvider({ name: "brave-main", kind: "brave" });
     const user = await registerUser(app);
-    const found = await discover(user, { product: "LED lamps", market: "Germany" });
-    const saved = await save(user, {
+    const found = await discovered(user, { product: "LED lamps", market: "Germany" });
+    expectStatus(found, 200);
+    const kept = await saved(user, {
       product: found.body.product,
       market: found.body.market,
       companies: found.body.companies,
     });
-    expect(saved.status).toBe(201);
-    expect(saved.body).toEqual({
+    expect(kept.body).toEqual({
       id: expect.any(String),
       product: "LED lamps",
       market: "Germany",
       companies: found.body.companies,
       created_at: expect.any(String),
     });
-    const got = await call(app, `/api/v1/discovery/records/${saved.body.id}`, {
+    const got = await typed(app).get("/api/v1/discovery/records/{id}", {
       token: user.accessToken,
+      params: { id: kept.body.id },
     });
-    expect(got.status).toBe(200);
-    expect(got.body).toEqual(saved.body);
+    expectStatus(got, 200);
+    expect(got.body).toEqual(kept.body);
   });
 
   it("lists newest first, pages, filters by q over product and market", async () => {
@@ -614,34 +658,28 @@ describe("discovery records", () => {
       { product: "Solar lights", market: "Brazil" },
     ].entries()) {
       current = new Date(base + i * 60_000);
-      const res = await save(user, record(input), clockApp);
-      expect(res.status).toBe(201);
+      const res = await saved(user, record(input), clockApp);
       ids.push(res.body.id);
     }
-    await save(other, record({ product: "Solar other" }));
+    await saved(other, record({ product: "Solar other" }));
 
-    const page1 = await call(app, "/api/v1/discovery/records?size=2", { token: user.accessToken });
-    expect(page1.status).toBe(200);
+    const page1 = await list(user, { size: 2 });
     expect(page1.body).toMatchObject({ total: 3, page: 1, size: 2 });
-    expect(page1.body.items.map((i: { id: string }) => i.id)).toEqual([ids[2], ids[1]]);
+    expect(page1.body.items.map((i) => i.id)).toEqual([ids[2], ids[1]]);
     expect(page1.body.items[0]).toMatchObject({
       product: "Solar lights",
       market: "Brazil",
       company_count: 1,
       created_at: new Date(base + 120_000).toISOString(),
     });
-    const page2 = await call(app, "/api/v1/discovery/records?size=2&page=2", {
-      token: user.accessToken,
-    });
-    expect(page2.body.items.map((i: { id: string }) => i.id)).toEqual([ids[0]]);
+    const page2 = await list(user, { size: 2, page: 2 });
+    expect(page2.body.items.map((i) => i.id)).toEqual([ids[0]]);
 
-    const solar = await call(app, "/api/v1/discovery/records?q=SOLAR", { token: user.accessToken });
-    expect(solar.body.items.map((i: { id: string }) => i.id)).toEqual([ids[2], ids[1]]);
-    const kenya = await call(app, "/api/v1/discovery/records?q=keny", { token: user.accessToken });
-    expect(kenya.body.items.map((i: { id: string }) => i.id)).toEqual([ids[1]]);
-    const wildcard = await call(app, "/api/v1/discovery/records?q=%25", {
-      token: user.accessToken,
-    });
+    const solar = await list(user, { q: "SOLAR" });
+    expect(solar.body.items.map((i) => i.id)).toEqual([ids[2], ids[1]]);
+    const kenya = await list(user, { q: "keny" });
+    expect(kenya.body.items.map((i) => i.id)).toEqual([ids[1]]);
+    const wildcard = await list(user, { q: "%" });
     expect(wildcard.body.total).toBe(0);
     const badSize = await call(app, "/api/v1/discovery/records?size=0", {
       token: user.accessToken,
@@ -652,8 +690,8 @@ describe("discovery records", () => {
   it("deletes by path and by ?id=, 404 for another user's record, 422 without an id", async () => {
     const user = await registerUser(app);
     const other = await registerUser(app);
-    const a = (await save(user, record())).body.id as string;
-    const b = (await save(user, record())).body.id as string;
+    const a = (await saved(user, record())).body.id;
+    const b = (await saved(user, record())).body.id;
     const path = (id: string) => `/api/v1/discovery/records/${id}`;
 
     // Another user sees nothing and deletes nothing.
@@ -669,9 +707,7 @@ describe("discovery records", () => {
         })
       ).status,
     ).toBe(404);
-    expect(
-      (await call(app, "/api/v1/discovery/records", { token: other.accessToken })).body.total,
-    ).toBe(0);
+    expect((await list(other, {})).body.total).toBe(0);
 
     const noId = await call(app, "/api/v1/discovery/records", {
       token: user.accessToken,
@@ -686,14 +722,16 @@ describe("discovery records", () => {
     expect((await call(app, path("nope"), { token: user.accessToken })).status).toBe(422);
     expect(await countRows("discovery_records", user.userId)).toBe(2);
 
-    expect((await call(app, path(a), { token: user.accessToken, method: "DELETE" })).status).toBe(
-      204,
-    );
-    const byQuery = await call(app, `/api/v1/discovery/records?id=${b}`, {
+    const byPath = await typed(app).delete("/api/v1/discovery/records/{id}", {
       token: user.accessToken,
-      method: "DELETE",
+      params: { id: a },
     });
-    expect(byQuery.status).toBe(204);
+    expectStatus(byPath, 204);
+    const byQuery = await typed(app).delete("/api/v1/discovery/records", {
+      token: user.accessToken,
+      query: { id: b },
+    });
+    expectStatus(byQuery, 204);
     expect(await countRows("discovery_records", user.userId)).toBe(0);
     expect((await call(app, path(a), { token: user.accessToken, method: "DELETE" })).status).toBe(
       404,
@@ -721,7 +759,7 @@ describe("discovery records", () => {
       expect(res.status).toBe(422);
     }
     expect(await countRows("discovery_records", user.userId)).toBe(0);
-    expect((await save(user, record({ companies: [] }))).status).toBe(201);
+    expectStatus(await saved(user, record({ companies: [] })), 201);
 
     expect((await call(app, "/api/v1/discovery/records")).status).toBe(401);
     expect((await call(app, "/api/v1/discovery/records", { json: record() })).status).toBe(401);
