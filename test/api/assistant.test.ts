@@ -4,7 +4,15 @@ import { queryRows } from "../../src/db/client";
 import { adjustCredits } from "../../src/modules/credits/service";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { addAiProvider, setAiRouting } from "../support/ai";
-import { call, registerUser, type Session } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 /** The file's own clock: each tick moves it a minute, so orderings by time are exact. */
@@ -16,7 +24,8 @@ const ctx = await createTestContext({ runtime: { clock: { now: () => now } } });
 const { app, deps } = ctx;
 let llm: FakeOpenAi;
 
-const CHAT = "/api/v1/ai/chat";
+const CHAT = "/api/v1/ai/chat" as const;
+const CONVERSATION = "/api/v1/ai/conversations/{id}" as const;
 const STREAM = "/api/v1/ai/chat?stream=true";
 
 beforeAll(async () => {
@@ -55,8 +64,11 @@ async function addFaq(input: {
   );
 }
 
-const balanceOf = async (user: Session) =>
-  (await call(app, "/api/v1/credits/balance", { token: user.accessToken })).body.balance as number;
+const balanceOf = async (user: Session) => {
+  const answer = await typed(app).get("/api/v1/credits/balance", { token: user.accessToken });
+  expectStatus(answer, 200);
+  return answer.body.balance;
+};
 
 const messageCount = async (userId: string) => {
   const [row] = await queryRows<{ n: number }>(
@@ -68,6 +80,28 @@ const messageCount = async (userId: string) => {
 
 const chat = (user: Session, json: unknown, headers?: Record<string, string>) =>
   call(app, CHAT, { token: user.accessToken, json, ...(headers ? { headers } : {}) });
+type ChatBody = NonNullable<ApiOptions<Operation<typeof CHAT, "post">>["json"]>;
+/** A JSON chat turn that must succeed, typed by the OpenAPI document (ADR 0095); `chat` stays
+ * for the error paths. */
+const chatted = async (user: Session, json: ChatBody, headers?: Record<string, string>) => {
+  const answer = await typed(app).post(CHAT, { token: user.accessToken, json, headers });
+  expectStatus(answer, 200);
+  return answer;
+};
+/** GET one conversation of the caller, typed; asserts 200. */
+const conversation = async (user: Session, id: string) => {
+  const answer = await typed(app).get(CONVERSATION, { token: user.accessToken, params: { id } });
+  expectStatus(answer, 200);
+  return answer;
+};
+const conversations = async (user: Session, query: { size?: number; page?: number } = {}) => {
+  const answer = await typed(app).get("/api/v1/ai/conversations", {
+    token: user.accessToken,
+    query,
+  });
+  expectStatus(answer, 200);
+  return answer;
+};
 
 interface SseEvent {
   event: string;
@@ -110,7 +144,7 @@ describe("FAQ answers", () => {
     llm.fail("http-500");
     const sent = llm.requests.length;
     const user = await registerUser(app);
-    const res = await chat(user, { message: "Hi, which PAYMENT TERMS do you offer?" });
+    const res = await chatted(user, { message: "Hi, which PAYMENT TERMS do you offer?" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       message: {
@@ -126,9 +160,7 @@ describe("FAQ answers", () => {
     expect(llm.requests.length).toBe(sent);
     expect(await balanceOf(user)).toBe(30);
 
-    const convo = await call(app, `/api/v1/ai/conversations/${res.body.conversation_id}`, {
-      token: user.accessToken,
-    });
+    const convo = await conversation(user, res.body.conversation_id);
     expect(convo.status).toBe(200);
     expect(convo.body.title).toBe("Hi, which PAYMENT TERMS do you offer?");
     expect(convo.body.messages).toEqual([
@@ -146,7 +178,7 @@ describe("FAQ answers", () => {
     ]);
 
     // A CJK keyword matches inside a Chinese sentence.
-    const cjk = await chat(user, { message: "请问你们的付款方式是什么?" });
+    const cjk = await chatted(user, { message: "请问你们的付款方式是什么?" });
     expect(cjk.body.message).toMatchObject({ source: "faq" });
     expect(cjk.body.credits_charged).toBe(0);
   });
@@ -157,11 +189,11 @@ describe("FAQ answers", () => {
       answer: "Sea freight: 30-40 days.",
     });
     const user = await registerUser(app);
-    const hit = await chat(user, { message: "how long does shipping to europe take" });
+    const hit = await chatted(user, { message: "how long does shipping to europe take" });
     expect(hit.body.message).toMatchObject({ source: "faq", content: "Sea freight: 30-40 days." });
     expect(hit.body.credits_charged).toBe(0);
 
-    const miss = await chat(user, { message: "Write a short greeting for a new buyer" });
+    const miss = await chatted(user, { message: "Write a short greeting for a new buyer" });
     expect(miss.body.message).toMatchObject({ source: "llm" });
     expect(miss.body.credits_charged).toBe(1);
   });
@@ -171,7 +203,7 @@ describe("FAQ answers", () => {
     await addFaq({ question: "MOQ", answer: "one hit, late", keywords: ["moq"], sortOrder: 5 });
     await addFaq({ question: "MOQ", answer: "one hit, early", keywords: ["moq"], sortOrder: 1 });
     const user = await registerUser(app);
-    expect((await chat(user, { message: "What is your MOQ?" })).body.message.content).toBe(
+    expect((await chatted(user, { message: "What is your MOQ?" })).body.message.content).toBe(
       "one hit, early",
     );
     await addFaq({
@@ -180,7 +212,7 @@ describe("FAQ answers", () => {
       keywords: ["moq", "sample"],
       sortOrder: 9,
     });
-    expect((await chat(user, { message: "MOQ for a sample order?" })).body.message.content).toBe(
+    expect((await chatted(user, { message: "MOQ for a sample order?" })).body.message.content).toBe(
       "two hits",
     );
   });
@@ -194,7 +226,7 @@ describe("FAQ answers", () => {
       actorId: user.userId,
       reason: "t",
     });
-    const res = await chat(user, { message: "What is the lead time?" });
+    const res = await chatted(user, { message: "What is the lead time?" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ credits_charged: 0, balance: 0 });
   });
@@ -204,7 +236,7 @@ describe("LLM answers", () => {
   it("charges the chat cost and sends the prompt and the conversation's history", async () => {
     const user = await registerUser(app);
     llm.reply(() => "FOB means the seller loads the goods on board.");
-    const first = await chat(user, { message: "What does FOB mean?" });
+    const first = await chatted(user, { message: "What does FOB mean?" });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({
       message: {
@@ -225,7 +257,7 @@ describe("LLM answers", () => {
 
     tick();
     llm.reply(() => "CIF adds insurance and freight.");
-    const second = await chat(user, {
+    const second = await chatted(user, {
       message: "And CIF?",
       conversation_id: first.body.conversation_id,
     });
@@ -239,9 +271,7 @@ describe("LLM answers", () => {
       { role: "assistant", content: "FOB means the seller loads the goods on board." },
       { role: "user", content: "And CIF?" },
     ]);
-    const convo = await call(app, `/api/v1/ai/conversations/${first.body.conversation_id}`, {
-      token: user.accessToken,
-    });
+    const convo = await conversation(user, first.body.conversation_id);
     expect(convo.body.message_count).toBe(4);
     expect(convo.body.title).toBe("What does FOB mean?");
     expect(convo.body.updated_at).toBe(now.toISOString());
@@ -252,7 +282,7 @@ describe("LLM answers", () => {
     let conversationId: string | undefined;
     for (let i = 1; i <= 12; i++) {
       tick();
-      const res = await chat(user, {
+      const res = await chatted(user, {
         message: `question ${i}`,
         ...(conversationId ? { conversation_id: conversationId } : {}),
       });
@@ -283,7 +313,9 @@ describe("LLM answers", () => {
         }) +
         "\n```",
     );
-    const res = await chat(user, { message: "Add customer Acme GmbH, Anna Weber, anna@acme.de" });
+    const res = await chatted(user, {
+      message: "Add customer Acme GmbH, Anna Weber, anna@acme.de",
+    });
     expect(res.status).toBe(200);
     const action = {
       type: "add_customer",
@@ -298,18 +330,17 @@ describe("LLM answers", () => {
     expect(res.body.action).toEqual(action);
     expect(res.body.message.action).toEqual(action);
     expect(res.body.message.content).toBe("I prepared the customer, please confirm.");
-    const customers = await call(app, "/api/v1/customers", { token: user.accessToken });
+    const customers = await typed(app).get("/api/v1/customers", { token: user.accessToken });
+    expectStatus(customers, 200);
     expect(customers.body.total).toBe(0);
-    const convo = await call(app, `/api/v1/ai/conversations/${res.body.conversation_id}`, {
-      token: user.accessToken,
-    });
+    const convo = await conversation(user, res.body.conversation_id);
     expect(convo.body.messages[1]).toMatchObject({ action, content: res.body.message.content });
     // The proposal is a valid customer create body as it stands.
-    const created = await call(app, "/api/v1/customers", {
+    const created = await typed(app).post("/api/v1/customers", {
       token: user.accessToken,
       json: action.data,
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
   });
 
   it("drops invalid action fields, and the whole action when nothing valid remains", async () => {
@@ -319,7 +350,7 @@ describe("LLM answers", () => {
         'Prepared.\n```action\n{"type":"add_customer","data":{"company":"Beta Ltd",' +
         `"email":"not-an-email","phone":"${"9".repeat(51)}","country":["UK"]}}\n\`\`\``,
     );
-    const partial = await chat(user, { message: "save Beta Ltd as a customer" });
+    const partial = await chatted(user, { message: "save Beta Ltd as a customer" });
     expect(partial.body.action).toEqual({ type: "add_customer", data: { company: "Beta Ltd" } });
 
     const cases = [
@@ -330,7 +361,7 @@ describe("LLM answers", () => {
     ];
     for (const reply of cases) {
       llm.reply(() => `Okay.\n${reply}`);
-      const res = await chat(user, { message: "add a customer please" });
+      const res = await chatted(user, { message: "add a customer please" });
       expect(res.status).toBe(200);
       expect(res.body.action).toBeNull();
       expect(res.body.message.content).toBe("Okay.");
@@ -339,7 +370,7 @@ describe("LLM answers", () => {
 
   it("refunds and answers 503 without leaking provider text when the provider fails", async () => {
     const user = await registerUser(app);
-    const first = await chat(user, { message: "hello" });
+    const first = await chatted(user, { message: "hello" });
     const stored = await messageCount(user.userId);
     llm.fail("http-500");
     const res = await chat(user, { message: "again", conversation_id: first.body.conversation_id });
@@ -350,7 +381,7 @@ describe("LLM answers", () => {
 
     const fresh = await chat(user, { message: "new topic" });
     expect(fresh.status).toBe(503);
-    const list = await call(app, "/api/v1/ai/conversations", { token: user.accessToken });
+    const list = await conversations(user);
     expect(list.body.total).toBe(1);
   });
 
@@ -368,15 +399,15 @@ describe("LLM answers", () => {
     expect(res.body).toMatchObject({ required: 1, balance: 0 });
     expect(llm.requests.length).toBe(sent);
     expect(await messageCount(user.userId)).toBe(0);
-    const list = await call(app, "/api/v1/ai/conversations", { token: user.accessToken });
+    const list = await conversations(user);
     expect(list.body.total).toBe(0);
   });
 
   it("charges a retried request with the same Idempotency-Key once", async () => {
     const user = await registerUser(app);
     const headers = { "Idempotency-Key": "chat-retry-1" };
-    const first = await chat(user, { message: "Explain DDP" }, headers);
-    const again = await chat(user, { message: "Explain DDP" }, headers);
+    const first = await chatted(user, { message: "Explain DDP" }, headers);
+    const again = await chatted(user, { message: "Explain DDP" }, headers);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(await balanceOf(user)).toBe(29);
@@ -406,9 +437,7 @@ describe("streaming", () => {
     expect(done).toMatchObject({ action: null, credits_charged: 1, balance: 29 });
     expect(llm.requests.at(-1)!.stream).toBe(true);
 
-    const convo = await call(app, `/api/v1/ai/conversations/${conversationId}`, {
-      token: user.accessToken,
-    });
+    const convo = await conversation(user, conversationId);
     expect(convo.body.messages).toEqual([
       expect.objectContaining({ role: "user", content: "Tell me about incoterms" }),
       expect.objectContaining({ id: done.message_id, content: answer, source: "llm" }),
@@ -443,7 +472,7 @@ describe("streaming", () => {
 
     // Neither: JSON.
     llm.reply(() => answer);
-    const plain = await chat(user, { message: "And insurance?", stream: false });
+    const plain = await chatted(user, { message: "And insurance?", stream: false });
     expect(plain.status).toBe(200);
     expect(plain.res.headers.get("content-type")).toContain("application/json");
     expect(plain.body.message.content).toBe(answer);
@@ -525,14 +554,8 @@ describe("streaming", () => {
     const done = res.events.at(-1)!;
     expect(done.event).toBe("done");
     expect(done.data.action).toEqual({ type: "add_customer", data: { company: "Gamma SA" } });
-    const convo = await call(
-      app,
-      `/api/v1/ai/conversations/${res.events[0]!.data.conversation_id}`,
-      {
-        token: user.accessToken,
-      },
-    );
-    expect(convo.body.messages[1].content).toBe("Prepared it for you.\n\nPlease confirm.");
+    const convo = await conversation(user, res.events[0]!.data.conversation_id);
+    expect(convo.body.messages[1]!.content).toBe("Prepared it for you.\n\nPlease confirm.");
   });
 
   it("streams an FAQ answer as one delta, free", async () => {
@@ -685,15 +708,16 @@ describe("streaming", () => {
 describe("quick questions", () => {
   it("returns the admin-configured list and follows a config change", async () => {
     const user = await registerUser(app);
-    const before = await call(app, "/api/v1/ai/quick-questions", { token: user.accessToken });
-    expect(before.status).toBe(200);
+    const before = await typed(app).get("/api/v1/ai/quick-questions", { token: user.accessToken });
+    expectStatus(before, 200);
     expect(before.body.questions).toContain("What should a proforma invoice contain?");
     await queryRows(
       deps.db,
       sql`update system_config set value = ${JSON.stringify(["Q1?", "Q2?"])}::jsonb
           where key = 'ai.quick_questions'`,
     );
-    const after = await call(app, "/api/v1/ai/quick-questions", { token: user.accessToken });
+    const after = await typed(app).get("/api/v1/ai/quick-questions", { token: user.accessToken });
+    expectStatus(after, 200);
     expect(after.body).toEqual({ questions: ["Q1?", "Q2?"] });
     expect((await call(app, "/api/v1/ai/quick-questions")).status).toBe(401);
   });
@@ -702,14 +726,13 @@ describe("quick questions", () => {
 describe("conversations", () => {
   it("lists the caller's conversations last active first, with a preview", async () => {
     const user = await registerUser(app);
-    const a = await chat(user, { message: "first conversation" });
+    const a = await chatted(user, { message: "first conversation" });
     tick();
-    const b = await chat(user, { message: "second conversation" });
+    const b = await chatted(user, { message: "second conversation" });
     tick();
     llm.reply(() => "x".repeat(300));
-    await chat(user, { message: "back to the first", conversation_id: a.body.conversation_id });
-    const list = await call(app, "/api/v1/ai/conversations?size=1", { token: user.accessToken });
-    expect(list.status).toBe(200);
+    await chatted(user, { message: "back to the first", conversation_id: a.body.conversation_id });
+    const list = await conversations(user, { size: 1 });
     expect(list.body).toMatchObject({ total: 2, page: 1, size: 1 });
     expect(list.body.items[0]).toMatchObject({
       id: a.body.conversation_id,
@@ -717,16 +740,14 @@ describe("conversations", () => {
       message_count: 4,
       last_message: { role: "assistant", preview: "x".repeat(200) },
     });
-    const page2 = await call(app, "/api/v1/ai/conversations?size=1&page=2", {
-      token: user.accessToken,
-    });
-    expect(page2.body.items.map((c: { id: string }) => c.id)).toEqual([b.body.conversation_id]);
+    const page2 = await conversations(user, { size: 1, page: 2 });
+    expect(page2.body.items.map((c) => c.id)).toEqual([b.body.conversation_id]);
   });
 
   it("keeps conversations apart between users (404 across users) and deletes", async () => {
     const alice = await registerUser(app);
     const bob = await registerUser(app);
-    const mine = await chat(alice, { message: "alice's private question" });
+    const mine = await chatted(alice, { message: "alice's private question" });
     const path = `/api/v1/ai/conversations/${mine.body.conversation_id}`;
 
     expect((await call(app, path, { token: bob.accessToken })).status).toBe(404);
@@ -738,7 +759,7 @@ describe("conversations", () => {
     expect(hijack.status).toBe(404);
     expect(await balanceOf(bob)).toBe(30);
     expect(await messageCount(bob.userId)).toBe(0);
-    const bobs = await call(app, "/api/v1/ai/conversations", { token: bob.accessToken });
+    const bobs = await conversations(bob);
     expect(bobs.body).toMatchObject({ total: 0, items: [] });
 
     const unknown = await chat(alice, {
@@ -747,8 +768,11 @@ describe("conversations", () => {
     });
     expect(unknown.status).toBe(404);
 
-    const del = await call(app, path, { token: alice.accessToken, method: "DELETE" });
-    expect(del.status).toBe(204);
+    const del = await typed(app).delete(CONVERSATION, {
+      token: alice.accessToken,
+      params: { id: mine.body.conversation_id },
+    });
+    expectStatus(del, 204);
     expect((await call(app, path, { token: alice.accessToken })).status).toBe(404);
     expect(await messageCount(alice.userId)).toBe(0);
     expect((await call(app, path, { token: alice.accessToken, method: "DELETE" })).status).toBe(
@@ -805,8 +829,12 @@ describe("validation", () => {
     const bare = await call(app, CHAT, { cookies, json: { message: "hello" } });
     expect(bare.status).toBe(403);
     expect(await balanceOf(user)).toBe(30);
-    const ok = await call(app, CHAT, { cookies, csrf: user.csrfToken, json: { message: "hello" } });
-    expect(ok.status).toBe(200);
+    const ok = await typed(app).post(CHAT, {
+      cookies,
+      csrf: user.csrfToken,
+      json: { message: "hello" },
+    });
+    expectStatus(ok, 200);
     const path = `/api/v1/ai/conversations/${ok.body.conversation_id}`;
     expect((await call(app, path, { cookies, method: "DELETE" })).status).toBe(403);
     expect(
