@@ -18,7 +18,14 @@ import { recoverInstanceWork } from "../../src/modules/inflight/recovery";
 import type { FakeOpenAi } from "../fakes/openai";
 import type { FakeSearch } from "../fakes/search";
 import { useFakeAgentProviders } from "../support/ai";
-import { call, type Session } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { dyingDatabase } from "../support/dying-database";
 import { createTestContext } from "../support/harness";
 import { registerBusinessUser, setPlan } from "../support/plans";
@@ -99,6 +106,40 @@ beforeEach(() => {
 
 const start = (user: Session, json: unknown, headers: Record<string, string> = {}) =>
   call(app, "/agent/start", { token: user.accessToken, json, headers });
+type StartBody = NonNullable<ApiOptions<Operation<"/agent/start", "post">>["json"]>;
+/** A start that must be accepted (202), typed by the OpenAPI document (ADR 0095); `start`
+ * stays for the error paths. */
+const startRun = async (user: Session, json: StartBody, headers: Record<string, string> = {}) => {
+  const answer = await typed(app).post("/agent/start", { token: user.accessToken, json, headers });
+  expectStatus(answer, 202);
+  return answer;
+};
+/** GET one run of the caller under the legacy or the /api/v1 prefix, typed; asserts 200. */
+/** GET the caller's runs under the legacy or the /api/v1 prefix, typed; asserts 200. */
+const pipelinesOf = async (
+  user: Session,
+  prefix: "/agent" | "/api/v1/agent" = "/agent",
+  query: { size?: number; page?: number } = {},
+) => {
+  const answer =
+    prefix === "/agent"
+      ? await typed(app).get("/agent/pipelines", { token: user.accessToken, query })
+      : await typed(app).get("/api/v1/agent/pipelines", { token: user.accessToken, query });
+  expectStatus(answer, 200);
+  return answer;
+};
+const pipelineOf = async (
+  user: Session,
+  id: string,
+  prefix: "/agent" | "/api/v1/agent" = "/agent",
+) => {
+  const answer =
+    prefix === "/agent"
+      ? await typed(app).get("/agent/{id}", { token: user.accessToken, params: { id } })
+      : await typed(app).get("/api/v1/agent/{id}", { token: user.accessToken, params: { id } });
+  expectStatus(answer, 200);
+  return answer;
+};
 const balance = async (user: Session) => (await getBalance(deps, user.userId)).balance as number;
 const refunds = async (userId: string) =>
   (
@@ -133,13 +174,16 @@ describe("POST /agent/start and the in-process run", () => {
     await addCustomer(other, { company: "Alpha Lighting GmbH" });
     const before = await balance(user);
 
-    const { status, body } = await start(user, { product: "LED panel lights", market: "Germany" });
+    const { status, body } = await startRun(user, {
+      product: "LED panel lights",
+      market: "Germany",
+    });
     expect(status).toBe(202);
     expect(body).toEqual({ id: expect.any(String), status: "queued" });
     expect(await balance(user)).toBe(before - 10);
 
     await pendingAgentRuns();
-    const got = await call(app, `/agent/${body.id}`, { token: user.accessToken });
+    const got = await pipelineOf(user, body.id);
     expect(got.status).toBe(200);
     const pipeline = got.body;
     expect(pipeline.status).toBe("succeeded");
@@ -157,9 +201,9 @@ describe("POST /agent/start and the in-process run", () => {
       expect(stage.started_at).toEqual(expect.any(String));
       expect(stage.finished_at).toEqual(expect.any(String));
     }
-    expect(data.stages[0].detail.queries).toHaveLength(3);
-    expect(data.stages[1].detail.companies).toBe(3);
-    expect(data.stages[3].detail).toMatchObject({ saved: 1, duplicates: 2 });
+    expect(data.stages[0]!.detail!.queries).toHaveLength(3);
+    expect(data.stages[1]!.detail!.companies).toBe(3);
+    expect(data.stages[3]!.detail).toMatchObject({ saved: 1, duplicates: 2 });
     expect(data.summary).toEqual({ leads: 3, drafted: 3, saved: 1, duplicates: 2 });
 
     expect(data.leads.map((l: { name: string }) => l.name)).toEqual([
@@ -168,6 +212,7 @@ describe("POST /agent/start and the in-process run", () => {
       "Gamma Imports",
     ]);
     const [alpha, beta, gamma] = data.leads;
+    if (!alpha || !beta || !gamma) throw new Error("expected three leads");
     expect(alpha.outreach).toEqual({
       subject: "Panels for Alpha Lighting GmbH",
       body: "Dear Alpha Lighting GmbH, hello.",
@@ -207,7 +252,7 @@ describe("POST /agent/start and the in-process run", () => {
           where user_id = ${user.userId}`,
     );
     expect(records).toEqual([
-      { id: data.stages[3].detail.discovery_record_id, product: "LED panel lights", n: 3 },
+      { id: data.stages[3]!.detail!.discovery_record_id, product: "LED panel lights", n: 3 },
     ]);
     // The other user's data is untouched.
     const otherCustomers = await queryRows(
@@ -222,23 +267,21 @@ describe("POST /agent/start and the in-process run", () => {
 
   it("keeps max_leads best leads and writes English outside the mapped markets", async () => {
     const user = await registerBusinessUser(app, deps);
-    const { status, body } = await start(user, {
+    const { status, body } = await startRun(user, {
       product: "LED panel lights",
       market: "Kenya",
       max_leads: 2,
     });
     expect(status).toBe(202);
     await pendingAgentRuns();
-    const { body: pipeline } = await call(app, `/api/v1/agent/${body.id}`, {
-      token: user.accessToken,
-    });
+    const { body: pipeline } = await pipelineOf(user, body.id, "/api/v1/agent");
     expect(pipeline.status).toBe("succeeded");
     expect(pipeline.max_leads).toBe(2);
     expect(pipeline.pipeline_data.leads.map((l: { name: string }) => l.name)).toEqual([
       "Alpha Lighting GmbH",
       "Beta Licht AG",
     ]);
-    expect(pipeline.pipeline_data.leads[0].outreach.language).toBe("en");
+    expect(pipeline.pipeline_data.leads[0]!.outreach!.language).toBe("en");
     expect(pipeline.pipeline_data.summary).toEqual({
       leads: 2,
       drafted: 2,
@@ -252,15 +295,13 @@ describe("POST /agent/start and the in-process run", () => {
   it("a lead whose outreach draft fails keeps outreach null with a note; the run succeeds", async () => {
     scriptLlm({ failOutreachFor: "Beta Licht AG" });
     const user = await registerBusinessUser(app, deps);
-    const { body } = await start(user, { product: "LED panel lights", market: "Germany" });
+    const { body } = await startRun(user, { product: "LED panel lights", market: "Germany" });
     await pendingAgentRuns();
-    const { body: pipeline } = await call(app, `/agent/${body.id}`, { token: user.accessToken });
+    const { body: pipeline } = await pipelineOf(user, body.id);
     expect(pipeline.status).toBe("succeeded");
-    const beta = pipeline.pipeline_data.leads.find(
-      (l: { name: string }) => l.name === "Beta Licht AG",
-    );
-    expect(beta.outreach).toBeNull();
-    expect(beta.note).toMatch(/No outreach draft/);
+    const beta = pipeline.pipeline_data.leads.find((l) => l.name === "Beta Licht AG");
+    expect(beta?.outreach).toBeNull();
+    expect(beta?.note).toMatch(/No outreach draft/);
     expect(JSON.stringify(pipeline)).not.toContain("this is not json");
     expect(pipeline.pipeline_data.summary).toEqual({
       leads: 3,
@@ -268,7 +309,7 @@ describe("POST /agent/start and the in-process run", () => {
       saved: 3,
       duplicates: 0,
     });
-    expect(pipeline.pipeline_data.stages[2].detail).toMatchObject({ drafted: 2, failed: 1 });
+    expect(pipeline.pipeline_data.stages[2]!.detail).toMatchObject({ drafted: 2, failed: 1 });
     expect(await balance(user)).toBe(20);
   });
 
@@ -286,10 +327,13 @@ describe("POST /agent/start and the in-process run", () => {
     await setPlan(deps, user.userId, "agent-lite");
     await addCustomer(user, { company: "Already here" });
 
-    const { status, body } = await start(user, { product: "LED panel lights", market: "Germany" });
+    const { status, body } = await startRun(user, {
+      product: "LED panel lights",
+      market: "Germany",
+    });
     expect(status).toBe(202);
     await pendingAgentRuns();
-    const { body: pipeline } = await call(app, `/agent/${body.id}`, { token: user.accessToken });
+    const { body: pipeline } = await pipelineOf(user, body.id);
     expect(pipeline.status).toBe("succeeded");
     const note = "2 new lead(s) not saved: the customers limit of your plan (2) is reached";
     expect(pipeline.pipeline_data.summary).toEqual({
@@ -301,6 +345,7 @@ describe("POST /agent/start and the in-process run", () => {
       note,
     });
     const [alpha, beta, gamma] = pipeline.pipeline_data.leads;
+    if (!alpha || !beta || !gamma) throw new Error("expected three leads");
     expect(alpha.customer_id).toEqual(expect.any(String));
     expect(alpha.not_saved).toBeUndefined();
     for (const lead of [beta, gamma]) {
@@ -318,11 +363,14 @@ describe("POST /agent/start and the in-process run", () => {
   it("search down: the run fails with a user-safe error and the credits come back once", async () => {
     search.fail("http-500");
     const user = await registerBusinessUser(app, deps);
-    const { status, body } = await start(user, { product: "LED panel lights", market: "Germany" });
+    const { status, body } = await startRun(user, {
+      product: "LED panel lights",
+      market: "Germany",
+    });
     expect(status).toBe(202);
     expect(await balance(user)).toBe(20);
     await pendingAgentRuns();
-    const { body: pipeline } = await call(app, `/agent/${body.id}`, { token: user.accessToken });
+    const { body: pipeline } = await pipelineOf(user, body.id);
     expect(pipeline.status).toBe("failed");
     expect(pipeline.error).toMatch(/credits for this run were returned/);
     expect(JSON.stringify(pipeline)).not.toContain("secret upstream text");
@@ -391,8 +439,8 @@ describe("POST /agent/start and the in-process run", () => {
   it("an Idempotency-Key retry replays the first answer and charges once", async () => {
     const user = await registerBusinessUser(app, deps);
     const json = { product: "LED panel lights", market: "Germany" };
-    const first = await start(user, json, { "Idempotency-Key": "agent-key-1" });
-    const second = await start(user, json, { "Idempotency-Key": "agent-key-1" });
+    const first = await startRun(user, json, { "Idempotency-Key": "agent-key-1" });
+    const second = await startRun(user, json, { "Idempotency-Key": "agent-key-1" });
     expect(first.status).toBe(202);
     expect(second.status).toBe(202);
     expect(second.res.headers.get("Idempotent-Replayed")).toBe("true");
@@ -414,29 +462,28 @@ describe("GET /agent/pipelines and /agent/{id}", () => {
   it("lists the caller's pipelines newest first under both prefixes, without pipeline_data", async () => {
     const user = await registerBusinessUser(app, deps);
     const other = await registerBusinessUser(app, deps);
-    const a = (await start(user, { product: "First", market: "Germany" })).body.id;
+    const a = (await startRun(user, { product: "First", market: "Germany" })).body.id;
     await pendingAgentRuns();
     now = new Date(now.getTime() + 1000);
-    const b = (await start(user, { product: "Second", market: "France" })).body.id;
-    await start(other, { product: "Other", market: "Spain" });
+    const b = (await startRun(user, { product: "Second", market: "France" })).body.id;
+    await startRun(other, { product: "Other", market: "Spain" });
     await pendingAgentRuns();
-    for (const path of ["/agent/pipelines", "/api/v1/agent/pipelines"]) {
-      const { status, body } = await call(app, path, { token: user.accessToken });
-      expect(status).toBe(200);
+    for (const prefix of ["/agent", "/api/v1/agent"] as const) {
+      const { body } = await pipelinesOf(user, prefix);
       expect(body.total).toBe(2);
-      expect(body.items.map((p: { id: string }) => p.id)).toEqual([b, a]);
+      expect(body.items.map((p) => p.id)).toEqual([b, a]);
       expect(body.items[0]).toMatchObject({
         product: "Second",
         market: "France",
         status: "succeeded",
         summary: { leads: 3, drafted: 3 },
       });
-      expect(body.items[0].finished_at).toEqual(expect.any(String));
+      expect(body.items[0]!.finished_at).toEqual(expect.any(String));
       expect(body.items[0]).not.toHaveProperty("pipeline_data");
     }
-    const paged = await call(app, "/agent/pipelines?size=1&page=2", { token: user.accessToken });
+    const paged = await pipelinesOf(user, "/agent", { size: 1, page: 2 });
     expect(paged.body).toMatchObject({ total: 2, page: 2, size: 1 });
-    expect(paged.body.items.map((p: { id: string }) => p.id)).toEqual([a]);
+    expect(paged.body.items.map((p) => p.id)).toEqual([a]);
     expect((await call(app, "/agent/pipelines?size=0", { token: user.accessToken })).status).toBe(
       422,
     );
@@ -445,17 +492,17 @@ describe("GET /agent/pipelines and /agent/{id}", () => {
   it("reads one pipeline under both prefixes; another user's is 404; a non-UUID id is 422", async () => {
     const user = await registerBusinessUser(app, deps);
     const other = await registerBusinessUser(app, deps);
-    const id = (await start(user, { product: "LED", market: "Germany" })).body.id;
+    const id = (await startRun(user, { product: "LED", market: "Germany" })).body.id;
     await pendingAgentRuns();
-    for (const prefix of ["/agent", "/api/v1/agent"]) {
-      const mine = await call(app, `${prefix}/${id}`, { token: user.accessToken });
+    for (const prefix of ["/agent", "/api/v1/agent"] as const) {
+      const mine = await pipelineOf(user, id, prefix);
       expect(mine.status).toBe(200);
       expect(mine.body.id).toBe(id);
       expect(mine.body.pipeline_data.leads).toHaveLength(3);
       const theirs = await call(app, `${prefix}/${id}`, { token: other.accessToken });
       expect(theirs.status).toBe(404);
-      const listed = await call(app, `${prefix}/pipelines`, { token: other.accessToken });
-      expect(listed.body.items.map((p: { id: string }) => p.id)).not.toContain(id);
+      const listed = await pipelinesOf(other, prefix);
+      expect(listed.body.items.map((p) => p.id)).not.toContain(id);
       expect((await call(app, `${prefix}/not-a-uuid`, { token: user.accessToken })).status).toBe(
         422,
       );
@@ -642,7 +689,7 @@ describe("a run whose instance died mid-run", () => {
     expect(await recoverInstanceWork(restarted.deps)).toMatchObject({ runs: 1 });
     await pendingAgentRuns();
 
-    const { status, body } = await call(app, `/agent/${started.id}`, { token: user.accessToken });
+    const { status, body } = await pipelineOf(user, started.id);
     expect(status).toBe(200);
     expect(body.status).toBe("succeeded");
     expect(search.requests.length).toBe(searches);
