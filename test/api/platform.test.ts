@@ -2,7 +2,14 @@ import { validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "../../src/http/router";
 import { createRedisRateLimiter } from "../../src/runtime/node/redis-rate-limiter";
-import { call, randomEmail, randomIp, registerUser } from "../support/client";
+import {
+  call,
+  expectStatus,
+  randomEmail,
+  randomIp,
+  registerUser,
+  api as typed,
+} from "../support/client";
 import { createTestContext, onPostgres, prefixedLimiter } from "../support/harness";
 
 const ctx = await createTestContext({
@@ -15,8 +22,10 @@ const { app } = ctx;
 
 describe("health", () => {
   it("answers liveness and readiness", async () => {
-    expect((await call(app, "/health")).body).toEqual({ status: "ok" });
-    expect((await call(app, "/health/ready")).status).toBe(200);
+    const live = await typed(app).get("/health");
+    expectStatus(live, 200);
+    expect(live.body).toEqual({ status: "ok" });
+    expectStatus(await typed(app).get("/health/ready"), 200);
   });
 
   it("answers 503 with a detail when the database is down", async () => {
@@ -133,10 +142,11 @@ describe("security edge", () => {
 describe("usage stats", () => {
   it("counts events per UTC day within the range", async () => {
     const user = await registerUser(app);
-    await call(app, "/api/v1/auth/login", {
+    const login = await typed(app).post("/api/v1/auth/login", {
       json: { email: user.email, password: user.password },
       ip: randomIp(),
     });
+    expectStatus(login, 200);
     await ctx.database.db.execute(
       `insert into usage_logs (user_id, event, created_at) values
         ('${user.userId}', 'login', '2026-03-01T23:59:59Z'),
@@ -144,14 +154,12 @@ describe("usage stats", () => {
         ('${user.userId}', 'translate', '2026-03-02T12:00:00Z'),
         ('${user.userId}', 'login', '2026-03-04T00:00:00Z')` as never,
     );
-    const { status, body } = await call(
-      app,
-      "/api/v1/usage/stats?start_date=2026-03-02&end_date=2026-03-03",
-      {
-        token: user.accessToken,
-      },
-    );
-    expect(status).toBe(200);
+    const stats = await typed(app).get("/api/v1/usage/stats", {
+      token: user.accessToken,
+      query: { start_date: "2026-03-02", end_date: "2026-03-03" },
+    });
+    expectStatus(stats, 200);
+    const { body } = stats;
     expect(body).toEqual({
       start_date: "2026-03-02",
       end_date: "2026-03-03",
@@ -162,7 +170,8 @@ describe("usage stats", () => {
         { date: "2026-03-03", total: 0, events: {} },
       ],
     });
-    const today = await call(app, "/api/v1/usage/stats", { token: user.accessToken });
+    const today = await typed(app).get("/api/v1/usage/stats", { token: user.accessToken });
+    expectStatus(today, 200);
     expect(today.body.days).toHaveLength(30);
     expect(today.body.by_event).toEqual({ register: 1, login: 1 });
   });
@@ -185,8 +194,9 @@ describe("usage stats", () => {
   it("never shows another user's events", async () => {
     const a = await registerUser(app);
     const b = await registerUser(app);
-    const { body } = await call(app, "/api/v1/usage/stats", { token: b.accessToken });
-    expect(body.total).toBe(1);
+    const stats = await typed(app).get("/api/v1/usage/stats", { token: b.accessToken });
+    expectStatus(stats, 200);
+    expect(stats.body.total).toBe(1);
     expect(a.userId).not.toBe(b.userId);
   });
 });
