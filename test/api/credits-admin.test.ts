@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, randomEmail, registerUser } from "../support/client";
+import { call, expectStatus, randomEmail, registerUser, api as typed } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
 
 const adminEmail = randomEmail();
@@ -8,6 +8,10 @@ const { app } = ctx;
 const admin = await registerAdmin(ctx, { email: adminEmail });
 const asAdmin = (path: string, options: Parameters<typeof call>[2] = {}) =>
   call(app, path, { token: admin.accessToken, ...options });
+/** The success paths, typed by the OpenAPI document (ADR 0095); error paths use `asAdmin`. */
+const t = typed(app);
+const token = admin.accessToken;
+const ADJUST = "/api/v1/admin/credit-users/{user_id}/adjust" as const;
 
 describe("admin credit routes", () => {
   it("are 403 for a plain user", async () => {
@@ -30,30 +34,32 @@ describe("admin credit routes", () => {
 
   it("adjusts a balance with the admin's id and reason in the ledger", async () => {
     const user = await registerUser(app);
-    const add = await asAdmin(`/api/v1/admin/credit-users/${user.userId}/adjust`, {
+    const params = { user_id: user.userId };
+    const add = await t.post(ADJUST, {
+      token,
+      params,
       json: { delta: 20, reason: "Goodwill for an outage" },
     });
-    expect(add.status).toBe(200);
+    expectStatus(add, 200);
     expect(add.body.balance).toBe(50);
-    const remove = await asAdmin(`/api/v1/admin/credit-users/${user.userId}/adjust`, {
+    const remove = await t.post(ADJUST, {
+      token,
+      params,
       json: { delta: -45, reason: "Chargeback" },
     });
+    expectStatus(remove, 200);
     expect(remove.body.balance).toBe(5);
     const tooMuch = await asAdmin(`/api/v1/admin/credit-users/${user.userId}/adjust`, {
       json: { delta: -6, reason: "Too much" },
     });
     expect(tooMuch.status).toBe(402);
     expect(tooMuch.body).toMatchObject({ required: 6, balance: 5 });
-    const history = await call(app, "/api/v1/credits/history?kind=admin_adjustment", {
+    const history = await t.get("/api/v1/credits/history", {
       token: user.accessToken,
+      query: { kind: "admin_adjustment" },
     });
-    expect(
-      history.body.items.map((r: { delta: number; actor_id: string; note: string }) => [
-        r.delta,
-        r.actor_id,
-        r.note,
-      ]),
-    ).toEqual([
+    expectStatus(history, 200);
+    expect(history.body.items.map((r) => [r.delta, r.actor_id, r.note])).toEqual([
       [-45, admin.userId, "Chargeback"],
       [20, admin.userId, "Goodwill for an outage"],
     ]);
@@ -69,30 +75,41 @@ describe("admin credit routes", () => {
 
   it("lists balances and consumptions", async () => {
     const user = await registerUser(app, { name: "Consumer" });
-    const users = await asAdmin(`/api/v1/admin/credit-users?q=${encodeURIComponent(user.email)}`);
+    const users = await t.get("/api/v1/admin/credit-users", { token, query: { q: user.email } });
+    expectStatus(users, 200);
     expect(users.body.items).toEqual([
       expect.objectContaining({ user_id: user.userId, balance: 30, email: user.email }),
     ]);
-    const consumptions = await asAdmin(`/api/v1/admin/credit-consumptions?user_id=${user.userId}`);
+    const consumptions = await t.get("/api/v1/admin/credit-consumptions", {
+      token,
+      query: { user_id: user.userId },
+    });
+    expectStatus(consumptions, 200);
     expect(consumptions.body).toMatchObject({ total: 0, items: [] });
   });
 
   it("creates, changes and retires packages, which leave the public list", async () => {
-    const created = await asAdmin("/api/v1/admin/credit-packages", {
+    const created = await t.post("/api/v1/admin/credit-packages", {
+      token,
       json: { name: "Trade fair 1000", credits: 1000, price: 12_900 },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body).toMatchObject({ currency: "CNY", active: true });
-    const changed = await asAdmin(`/api/v1/admin/credit-packages/${created.body.id}`, {
-      method: "PATCH",
+    const params = { id: created.body.id };
+    const changed = await t.patch("/api/v1/admin/credit-packages/{id}", {
+      token,
+      params,
       json: { price: 11_900 },
     });
+    expectStatus(changed, 200);
     expect(changed.body.price).toBe(11_900);
-    let pub = await call(app, "/api/v1/credits/packages");
-    expect(pub.body.items.map((p: { id: string }) => p.id)).toContain(created.body.id);
-    await asAdmin(`/api/v1/admin/credit-packages/${created.body.id}`, { method: "DELETE" });
-    pub = await call(app, "/api/v1/credits/packages");
-    expect(pub.body.items.map((p: { id: string }) => p.id)).not.toContain(created.body.id);
+    const listed = await t.get("/api/v1/credits/packages");
+    expectStatus(listed, 200);
+    expect(listed.body.items.map((p) => p.id)).toContain(created.body.id);
+    await t.delete("/api/v1/admin/credit-packages/{id}", { token, params });
+    const after = await t.get("/api/v1/credits/packages");
+    expectStatus(after, 200);
+    expect(after.body.items.map((p) => p.id)).not.toContain(created.body.id);
     const bad = await asAdmin("/api/v1/admin/credit-packages", {
       json: { name: "Free money", credits: 10, price: -1 },
     });
@@ -101,10 +118,11 @@ describe("admin credit routes", () => {
 
   it("creates plans with unique codes and prices the yearly cycle", async () => {
     const code = `team${Date.now().toString(36)}`;
-    const created = await asAdmin("/api/v1/admin/credit-plans", {
+    const created = await t.post("/api/v1/admin/credit-plans", {
+      token,
       json: { code, name: "Team", monthly_price: 49_900, monthly_credits: 5000, tier: 3 },
     });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.yearly_price).toBe(Math.round(12 * 49_900 * 0.85));
     const duplicate = await asAdmin("/api/v1/admin/credit-plans", {
       json: { code, name: "Team again", monthly_price: 1, monthly_credits: 1, tier: 3 },
