@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, registerUser } from "../support/client";
+import { call, expectStatus, registerUser, api as typed } from "../support/client";
 import { createTestContext } from "../support/harness";
 
 // The unfiltered list reads its total from the count of customers every write keeps
@@ -9,10 +9,11 @@ import { createTestContext } from "../support/harness";
 
 const { app, deps } = await createTestContext();
 
-async function list(token: string, query = "") {
-  const res = await call(app, `/api/v1/customers?size=5${query}`, { token });
-  expect(res.status).toBe(200);
-  return res.body as { items: { id: string }[]; total: number };
+/** Typed by the OpenAPI document (ADR 0095). */
+async function list(token: string, query: { q?: string; page?: number } = {}) {
+  const res = await typed(app).get("/api/v1/customers", { token, query: { size: 5, ...query } });
+  expectStatus(res, 200);
+  return res.body;
 }
 
 async function held(userId: string): Promise<number> {
@@ -30,8 +31,8 @@ describe("customer list total", () => {
 
     const ids: string[] = [];
     for (const company of ["Alpha Trading", "Beta Imports", "Gamma Foods"]) {
-      const res = await call(app, "/api/v1/customers", { ...auth, json: { company } });
-      expect(res.status).toBe(201);
+      const res = await typed(app).post("/api/v1/customers", { ...auth, json: { company } });
+      expectStatus(res, 201);
       ids.push(res.body.id);
     }
     expect((await list(seller.accessToken)).total).toBe(3);
@@ -58,9 +59,9 @@ describe("customer list total", () => {
     const other = await registerUser(app);
     expect((await list(other.accessToken)).total).toBe(0);
     // Filtered, the total is the matches.
-    expect((await list(seller.accessToken, "&q=bulk")).total).toBe(12);
+    expect((await list(seller.accessToken, { q: "bulk" })).total).toBe(12);
     // Past the end: no rows, the same total.
-    const past = await list(seller.accessToken, "&page=9");
+    const past = await list(seller.accessToken, { page: 9 });
     expect(past.items).toEqual([]);
     expect(past.total).toBe(14);
   });
