@@ -1,32 +1,44 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { call, randomEmail, randomIp, registerUser } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  randomEmail,
+  randomIp,
+  registerUser,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const ctx = await createTestContext();
 const { app, deps } = ctx;
 
+// The success paths, typed by the OpenAPI document (ADR 0095); error paths stay on `call()`.
+const t = typed(app);
+
 async function guest() {
-  const res = await call(app, "/api/v1/auth/guest", { method: "POST", ip: randomIp() });
-  expect(res.status).toBe(201);
+  const res = await t.post("/api/v1/auth/guest", { ip: randomIp() });
+  expectStatus(res, 201);
   return {
-    id: res.body.user.id as string,
-    token: res.body.access_token as string,
+    id: res.body.user.id,
+    token: res.body.access_token,
     cookies: res.cookies,
   };
 }
 
 async function addCustomer(token: string, company: string) {
-  const res = await call(app, "/api/v1/customers", { token, json: { company } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
+  const res = await t.post("/api/v1/customers", { token, json: { company } });
+  expectStatus(res, 201);
+  return res.body.id;
 }
 
 async function companies(token: string) {
-  const res = await call(app, "/api/v1/customers", { token });
-  expect(res.status).toBe(200);
-  return (res.body.items as { company: string }[]).map((c) => c.company).sort();
+  const res = await t.get("/api/v1/customers", { token });
+  expectStatus(res, 200);
+  return res.body.items.map((c) => c.company).sort();
 }
 
 async function ledgerMatchesBalance(userId: string) {
@@ -40,8 +52,11 @@ async function ledgerMatchesBalance(userId: string) {
   return row!;
 }
 
-const register = (json: Record<string, unknown>, options: Parameters<typeof call>[2] = {}) =>
-  call(app, "/api/v1/auth/register", { json, ip: randomIp(), ...options });
+type RegisterBody = NonNullable<ApiOptions<Operation<"/api/v1/auth/register", "post">>["json"]>;
+const register = (
+  json: RegisterBody,
+  options: { token?: string; cookies?: Record<string, string>; csrf?: string } = {},
+) => t.post("/api/v1/auth/register", { json, ip: randomIp(), ...options });
 
 describe("a guest who registers", () => {
   it("becomes the account: same id, its customers kept, no longer a guest", async () => {
@@ -49,7 +64,7 @@ describe("a guest who registers", () => {
     const customerId = await addCustomer(g.token, "Guest Trading Co");
     const email = randomEmail();
     const res = await register({ email, password: "secret123", name: "Ada" }, { token: g.token });
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body.user).toMatchObject({
       id: g.id,
       email,
@@ -59,20 +74,21 @@ describe("a guest who registers", () => {
       credits: 30,
     });
     const token = res.body.access_token;
-    const me = await call(app, "/api/v1/auth/me", { token });
+    const me = await t.get("/api/v1/auth/me", { token });
+    expectStatus(me, 200);
     expect(me.body).toMatchObject({ id: g.id, is_guest: false, email });
     expect(await companies(token)).toEqual(["Guest Trading Co"]);
-    const one = await call(app, `/api/v1/customers/${customerId}`, { token });
-    expect(one.status).toBe(200);
+    const one = await t.get("/api/v1/customers/{id}", { token, params: { id: customerId } });
+    expectStatus(one, 200);
     // Registration credits went through the ledger, on top of the guest's zero balance.
     expect(await ledgerMatchesBalance(g.id)).toEqual({ balance: 30, ledger: 30, lots: 30 });
     // The guest's own session ended; the account signs in with its password.
     expect((await call(app, "/api/v1/auth/me", { token: g.token })).status).toBe(401);
-    const login = await call(app, "/api/v1/auth/login", {
+    const login = await t.post("/api/v1/auth/login", {
       json: { email, password: "secret123" },
       ip: randomIp(),
     });
-    expect(login.status).toBe(200);
+    expectStatus(login, 200);
     expect(login.body.user.id).toBe(g.id);
   });
 
@@ -82,7 +98,7 @@ describe("a guest who registers", () => {
     const cookies = { access_token: g.cookies.access_token!, csrf_token: g.cookies.csrf_token! };
     // The cookie alone (what a cross-site form could ride on) is ignored: a separate account.
     const plain = await register({ email: randomEmail(), password: "secret123" }, { cookies });
-    expect(plain.status).toBe(201);
+    expectStatus(plain, 201);
     expect(plain.body.user.id).not.toBe(g.id);
     expect(await companies(plain.body.access_token)).toEqual([]);
     // With the session's CSRF token, the guest becomes the account.
@@ -90,7 +106,7 @@ describe("a guest who registers", () => {
       { email: randomEmail(), password: "secret123" },
       { cookies, csrf: g.cookies.csrf_token },
     );
-    expect(upgraded.status).toBe(201);
+    expectStatus(upgraded, 201);
     expect(upgraded.body.user.id).toBe(g.id);
     expect(await companies(upgraded.body.access_token)).toEqual(["Cookie Guest Ltd"]);
   });
@@ -106,7 +122,7 @@ describe("a guest who registers", () => {
       },
       { token: g.token },
     );
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     const [row] = await queryRows<{ referred_by: string; is_guest: boolean }>(
       deps.db,
       sql`select referred_by, is_guest from users where id = ${g.id}`,
@@ -131,20 +147,20 @@ describe("a guest who logs in to an existing account", () => {
   it("hands every row it created to the account and is disabled", async () => {
     const account = await registerUser(app);
     await addCustomer(account.accessToken, "Account Customer");
-    const own = await call(app, "/api/v1/products", {
+    const own = await t.post("/api/v1/products", {
       token: account.accessToken,
       json: { name: "Account widget", sku: "W-1" },
     });
-    expect(own.status).toBe(201);
+    expectStatus(own, 201);
 
     const g = await guest();
     const guestCustomer = await addCustomer(g.token, "Guest Customer");
-    const clash = await call(app, "/api/v1/products", {
+    const clash = await t.post("/api/v1/products", {
       token: g.token,
       json: { name: "Guest widget", sku: "W-1" },
     });
-    expect(clash.status).toBe(201);
-    const quote = await call(app, "/api/v1/quotations", {
+    expectStatus(clash, 201);
+    const quote = await t.post("/api/v1/quotations", {
       token: g.token,
       json: {
         customer_id: guestCustomer,
@@ -152,28 +168,25 @@ describe("a guest who logs in to an existing account", () => {
         items: [{ name: "Guest widget", quantity: 2, unit_price: 500 }],
       },
     });
-    expect(quote.status).toBe(201);
+    expectStatus(quote, 201);
 
-    const res = await call(app, "/api/v1/auth/login", {
+    const res = await t.post("/api/v1/auth/login", {
       json: { email: account.email, password: account.password },
       token: g.token,
       ip: randomIp(),
     });
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(res.body.user.id).toBe(account.userId);
     const token = res.body.access_token;
     expect(await companies(token)).toEqual(["Account Customer", "Guest Customer"]);
-    const products = await call(app, "/api/v1/products", { token });
-    expect(
-      (products.body.items as { name: string; sku: string | null }[])
-        .map((p) => [p.name, p.sku])
-        .sort(),
-    ).toEqual([
+    const products = await t.get("/api/v1/products", { token });
+    expectStatus(products, 200);
+    expect(products.body.items.map((p) => [p.name, p.sku]).sort()).toEqual([
       ["Account widget", "W-1"],
       ["Guest widget", null], // its SKU was taken in the account
     ]);
-    const moved = await call(app, `/api/v1/quotations/${quote.body.id}`, { token });
-    expect(moved.status).toBe(200);
+    const moved = await t.get("/api/v1/quotations/{id}", { token, params: { id: quote.body.id } });
+    expectStatus(moved, 200);
     expect(moved.body.customer_id).toBe(guestCustomer);
 
     const [guestRow] = await queryRows<{ status: string; n: number }>(
@@ -234,7 +247,7 @@ describe("tokens that are not the caller's guest", () => {
       { email: randomEmail(), password: "secret123" },
       { token: victim.accessToken },
     );
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body.user.id).not.toBe(victim.userId);
     expect(await companies(res.body.access_token)).toEqual([]);
     expect(await companies(victim.accessToken)).toEqual(["Victim Customer"]);
@@ -249,15 +262,15 @@ describe("tokens that are not the caller's guest", () => {
     const victim = await registerUser(app);
     await addCustomer(victim.accessToken, "Victim Only");
     const attacker = await registerUser(app);
-    const res = await call(app, "/api/v1/auth/login", {
+    const res = await t.post("/api/v1/auth/login", {
       json: { email: attacker.email, password: attacker.password },
       token: victim.accessToken,
       ip: randomIp(),
     });
-    expect(res.status).toBe(200);
+    expectStatus(res, 200);
     expect(await companies(res.body.access_token)).toEqual([]);
     expect(await companies(victim.accessToken)).toEqual(["Victim Only"]);
-    expect((await call(app, "/api/v1/auth/me", { token: victim.accessToken })).status).toBe(200);
+    expectStatus(await t.get("/api/v1/auth/me", { token: victim.accessToken }), 200);
   });
 
   it("invalid, foreign and already used guest tokens never cause a 500", async () => {
@@ -270,13 +283,14 @@ describe("tokens that are not the caller's guest", () => {
       { email: randomEmail(), password: "secret123" },
       { token: g.token },
     );
+    expectStatus(first, 201);
     expect(first.body.user.id).toBe(g.id);
     // The same guest token again: its session has ended, so this is a plain registration.
     const again = await register(
       { email: randomEmail(), password: "secret123" },
       { token: g.token },
     );
-    expect(again.status).toBe(201);
+    expectStatus(again, 201);
     expect(again.body.user.id).not.toBe(g.id);
     const login = await call(app, "/api/v1/auth/login", {
       json: { email: randomEmail(), password: "whatever" },
