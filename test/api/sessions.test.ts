@@ -2,7 +2,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { App } from "../../src/app";
-import { call, randomIp, registerUser, type Session } from "../support/client";
+import {
+  call,
+  expectStatus,
+  randomIp,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
 
 // Sessions that end are refused on every authenticated route, on this instance at once and on
@@ -13,8 +20,9 @@ const { app } = ctx;
 const other = await ctx.makeApp();
 const PROPAGATION_MS = 1000;
 
+// Typed by the OpenAPI document (ADR 0095); the refused writes below read only the status.
 const createCustomer = (target: App, session: Session) =>
-  call(target, "/api/v1/customers", {
+  typed(target).post("/api/v1/customers", {
     token: session.accessToken,
     json: { company: "Acme GmbH", email: "buyer@acme.example" },
   });
@@ -41,13 +49,12 @@ describe("ended sessions", () => {
   it("a logged-out token is refused on write routes here at once and elsewhere within a second", async () => {
     const user = await registerUser(app);
     expect((await createCustomer(other, user)).status).toBe(201);
-    const out = await call(app, "/api/v1/auth/logout", {
-      method: "POST",
+    const out = await typed(app).post("/api/v1/auth/logout", {
       token: user.accessToken,
       csrf: user.csrfToken,
       cookies: { csrf_token: user.csrfToken },
     });
-    expect(out.status).toBe(200);
+    expectStatus(out, 200);
     expect(await writeStatuses(app, user)).toEqual(refused);
     await sleep(PROPAGATION_MS);
     expect(await writeStatuses(other, user)).toEqual(refused);
@@ -56,30 +63,31 @@ describe("ended sessions", () => {
     expect(me.body.detail).toBe("This session has ended");
 
     // Signing in again opens a new session that works everywhere.
-    const login = await call(other, "/api/v1/auth/login", {
+    const login = await typed(other).post("/api/v1/auth/login", {
       json: { email: user.email, password: user.password },
       ip: randomIp(),
     });
-    expect(login.status).toBe(200);
+    expectStatus(login, 200);
     const again = { ...user, accessToken: login.body.access_token };
     expect((await createCustomer(app, again)).status).toBe(201);
   });
 
   it("a password change ends every other session of the account, not the one that changed it", async () => {
     const user = await registerUser(app);
-    const second = await call(app, "/api/v1/auth/login", {
+    const second = await typed(app).post("/api/v1/auth/login", {
       json: { email: user.email, password: user.password },
       ip: randomIp(),
     });
+    expectStatus(second, 200);
     const secondSession = { ...user, accessToken: second.body.access_token };
     expect((await createCustomer(other, secondSession)).status).toBe(201);
-    const changed = await call(app, "/api/v1/auth/password", {
+    const changed = await typed(app).post("/api/v1/auth/password", {
       token: user.accessToken,
       csrf: user.csrfToken,
       cookies: { csrf_token: user.csrfToken },
       json: { old_password: user.password, new_password: "another horse staple" },
     });
-    expect(changed.status).toBe(200);
+    expectStatus(changed, 200);
     await sleep(PROPAGATION_MS);
     for (const target of [app, other]) {
       expect(await writeStatuses(target, secondSession)).toEqual(refused);
@@ -89,10 +97,10 @@ describe("ended sessions", () => {
 
   it("refresh-token reuse ends the whole family, including its live access token", async () => {
     const user = await registerUser(app);
-    const first = await call(app, "/api/v1/auth/refresh", {
+    const first = await typed(app).post("/api/v1/auth/refresh", {
       json: { refresh_token: user.refreshToken },
     });
-    expect(first.status).toBe(200);
+    expectStatus(first, 200);
     const rotated = { ...user, accessToken: first.body.access_token };
     expect((await createCustomer(other, rotated)).status).toBe(201);
     // The old refresh token again: a replay, so the family is revoked.
@@ -111,28 +119,28 @@ describe("ended sessions", () => {
     const admin = await registerAdmin(ctx);
     const user = await registerUser(app);
     expect((await createCustomer(other, user)).status).toBe(201);
-    const disabled = await call(app, `/api/v1/admin/users/${user.userId}`, {
-      method: "PATCH",
+    const disabled = await typed(app).patch("/api/v1/admin/users/{id}", {
+      params: { id: user.userId },
       token: admin.accessToken,
       json: { status: "disabled" },
     });
-    expect(disabled.status).toBe(200);
+    expectStatus(disabled, 200);
     await sleep(PROPAGATION_MS);
     for (const target of [app, other]) {
       expect(await writeStatuses(target, user)).toEqual(refused);
     }
     // Re-enabled: old tokens stay dead, a new login works.
-    await call(app, `/api/v1/admin/users/${user.userId}`, {
-      method: "PATCH",
+    await typed(app).patch("/api/v1/admin/users/{id}", {
+      params: { id: user.userId },
       token: admin.accessToken,
       json: { status: "active" },
     });
     expect((await createCustomer(app, user)).status).toBe(401);
-    const login = await call(app, "/api/v1/auth/login", {
+    const login = await typed(app).post("/api/v1/auth/login", {
       json: { email: user.email, password: user.password },
       ip: randomIp(),
     });
-    expect(login.status).toBe(200);
+    expectStatus(login, 200);
   });
 
   it("a deleted account's token is a 401, never a 500", async () => {
@@ -149,8 +157,7 @@ describe("ended sessions", () => {
     const perRequest = await ctx.makeApp({}, { SESSION_CHECK: "query" });
     const user = await registerUser(app);
     expect((await createCustomer(perRequest, user)).status).toBe(201);
-    await call(app, "/api/v1/auth/logout", {
-      method: "POST",
+    await typed(app).post("/api/v1/auth/logout", {
       token: user.accessToken,
       csrf: user.csrfToken,
       cookies: { csrf_token: user.csrfToken },
