@@ -6,7 +6,15 @@ import { pendingMail } from "../../src/modules/account/service";
 import { createSmtpMailer } from "../../src/runtime/node/smtp-mailer";
 import { startFakeSmtp, tokenOf } from "../fakes/smtp";
 import { startFakeWechat } from "../fakes/wechat";
-import { call, randomEmail, randomIp, registerUser, type Session } from "../support/client";
+import {
+  call,
+  expectStatus,
+  randomEmail,
+  randomIp,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const FRONTEND = "https://app.trade.example";
@@ -42,14 +50,23 @@ const mailTo = (address: string, page?: string, after = 0) =>
   );
 
 /** Uses a link as a click does: without a session, or with `as` (the clicker's own, Bearer). */
+// Typed by the OpenAPI document (ADR 0095): every use sends a well-formed body; the answers are
+// the documented union, narrowed with expectStatus where a body is read.
 const verify = (token: string, a = app, as?: { accessToken: string }) =>
-  call(a, "/api/v1/auth/verify-email", { json: { token }, ip: randomIp(), token: as?.accessToken });
+  typed(a).post("/api/v1/auth/verify-email", {
+    json: { token },
+    ip: randomIp(),
+    token: as?.accessToken,
+  });
 const forgot = (email: string, ip = randomIp(), a = app) =>
-  call(a, "/api/v1/auth/password/forgot", { json: { email }, ip });
+  typed(a).post("/api/v1/auth/password/forgot", { json: { email }, ip });
 const reset = (token: string, new_password: string, a = app) =>
-  call(a, "/api/v1/auth/password/reset", { json: { token, new_password }, ip: randomIp() });
+  typed(a).post("/api/v1/auth/password/reset", {
+    json: { token, new_password },
+    ip: randomIp(),
+  });
 const login = (email: string, password: string) =>
-  call(app, "/api/v1/auth/login", { json: { email, password }, ip: randomIp() });
+  typed(app).post("/api/v1/auth/login", { json: { email, password }, ip: randomIp() });
 const authed = (s: Session, path: string, json?: unknown) =>
   call(app, path, { token: s.accessToken, csrf: s.csrfToken, json: json ?? {} });
 
@@ -82,7 +99,7 @@ describe("verification on registration", () => {
     expect((await userRow(session.userId)).email_verified_at).toBeNull();
 
     const first = await verify(token);
-    expect(first.status).toBe(200);
+    expectStatus(first, 200);
     // Clicked without the session: the registration's session ends (ADR 0084).
     expect(first.body).toEqual({
       detail: "Address verified",
@@ -203,7 +220,7 @@ describe("password reset", () => {
   it("forgot -> mailed link -> new password; every old session is refused", async () => {
     const { session } = await registered();
     const other = await login(session.email, session.password);
-    expect(other.status).toBe(200);
+    expectStatus(other, 200);
     await database.db.execute(
       sql`update users set failed_login_count = 4 where id = ${session.userId}`,
     );
@@ -216,7 +233,7 @@ describe("password reset", () => {
     const token = tokenOf(mail);
 
     const done = await reset(token, "a brand new password");
-    expect(done.status).toBe(200);
+    expectStatus(done, 200);
     expect((await login(session.email, session.password)).status).toBe(401);
     expect((await login(session.email, "a brand new password")).status).toBe(200);
     expect((await userRow(session.userId)).failed_login_count).toBe(0);
@@ -258,7 +275,7 @@ describe("password reset", () => {
     const unknownEmail = randomEmail();
     const unknown = await forgot(unknownEmail);
     const known = await forgot(session.email);
-    expect(unknown.status).toBe(202);
+    expectStatus(unknown, 202);
     expect(unknown.body).toEqual(known.body);
     await pendingMail();
     const sent = smtp.messages.slice(before);
@@ -381,7 +398,7 @@ describe("POST /auth/email (change of address)", () => {
     expect((await login(session.email, session.password)).status).toBe(200);
 
     const used = await verify(tokenOf(confirm));
-    expect(used.status).toBe(200);
+    expectStatus(used, 200);
     // The registration's session and the login's: neither made the click.
     expect(used.body).toEqual({
       detail: "Address changed and verified",
