@@ -5,7 +5,14 @@ import { pendingAgentRuns } from "../../src/modules/agent/service";
 import type { FakeOpenAi } from "../fakes/openai";
 import type { FakeSearch } from "../fakes/search";
 import { useFakeAgentProviders } from "../support/ai";
-import { call, randomIp, registerUser, type Session } from "../support/client";
+import {
+  call,
+  expectStatus,
+  randomIp,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext, onPostgres } from "../support/harness";
 import { registerBusinessUser, setPlan } from "../support/plans";
 
@@ -55,21 +62,18 @@ async function footprint(userId: string) {
 
 /** Access tokens expire by the app clock: after moving it, sign in again. */
 async function signInAgain(user: Session): Promise<Session> {
-  const { status, body } = await call(app, "/api/v1/auth/login", {
+  const login = await typed(app).post("/api/v1/auth/login", {
     json: { email: user.email, password: user.password },
     ip: randomIp(),
   });
-  expect(status).toBe(200);
-  return { ...user, accessToken: body.access_token };
+  expectStatus(login, 200);
+  return { ...user, accessToken: login.body.access_token };
 }
 
 async function guest(): Promise<Session> {
-  const { status, body } = await call(app, "/api/v1/auth/guest", {
-    method: "POST",
-    ip: randomIp(),
-  });
-  expect(status).toBe(201);
-  return { accessToken: body.access_token, userId: body.user.id } as Session;
+  const guest = await typed(app).post("/api/v1/auth/guest", { ip: randomIp() });
+  expectStatus(guest, 201);
+  return { accessToken: guest.body.access_token, userId: guest.body.user.id } as Session;
 }
 
 describe("feature gates on agent start", () => {
@@ -196,7 +200,7 @@ describe("the customers limit", () => {
       )
     )[0]!.n;
   const create = (user: Session, company: string) =>
-    call(app, "/api/v1/customers", { token: user.accessToken, json: { company } });
+    typed(app).post("/api/v1/customers", { token: user.accessToken, json: { company } });
   const importCsv = (user: Session, csv: string, dryRun = false) => {
     const form = new FormData();
     form.append("file", new File([csv], "customers.csv", { type: "text/csv" }));
@@ -270,11 +274,11 @@ describe("the customers limit", () => {
       deps.db,
       sql`select id from customers where user_id = ${user.userId} limit 1`,
     );
-    const deleted = await call(app, `/api/v1/customers/${victim!.id}`, {
-      method: "DELETE",
+    const deleted = await typed(app).delete("/api/v1/customers/{id}", {
       token: user.accessToken,
+      params: { id: victim!.id },
     });
-    expect(deleted.status).toBe(204);
+    expectStatus(deleted, 204);
     expect((await create(user, "Fits again")).status).toBe(201);
     expect((await create(user, "Full again")).status).toBe(403);
     // Moving rows to another account moves their count with them.
@@ -315,7 +319,7 @@ describe("GET /api/v1/auth/me and the balance", () => {
   it("a pro trial: plan, features, limits with usage, email_verified", async () => {
     const user = await registerUser(app);
     for (const company of ["A", "B"]) {
-      await call(app, "/api/v1/customers", { token: user.accessToken, json: { company } });
+      await typed(app).post("/api/v1/customers", { token: user.accessToken, json: { company } });
     }
     const body = await me(user);
     expect(body.plan).toBe("pro");
@@ -336,7 +340,8 @@ describe("GET /api/v1/auth/me and the balance", () => {
     expect(body.plan).toBe("free");
     expect(body.features).toEqual(["translate", "customers", "products", "quotations"]);
     expect(body.limits.customers).toEqual({ max: 1000, used: 0 });
-    const balance = await call(app, "/api/v1/credits/balance", { token: user.accessToken });
+    const balance = await typed(app).get("/api/v1/credits/balance", { token: user.accessToken });
+    expectStatus(balance, 200);
     expect(balance.body).toMatchObject({
       plan: "free",
       features: ["translate", "customers", "products", "quotations"],
