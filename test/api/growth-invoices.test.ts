@@ -2,7 +2,14 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { createOrder } from "../../src/modules/payments/service/orders";
-import { call, randomEmail, registerUser, type Session } from "../support/client";
+import {
+  call,
+  expectStatus,
+  randomEmail,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
 import { payOrder } from "./payments-helpers";
 
@@ -12,7 +19,11 @@ const { app, deps } = ctx;
 const admin = await registerAdmin(ctx, { email: adminEmail });
 const asAdmin = (path: string, options: Parameters<typeof call>[2] = {}) =>
   call(app, path, { token: admin.accessToken, ...options });
-const [pkg] = (await call(app, "/api/v1/credits/packages")).body.items;
+/** The success paths, typed by the OpenAPI document (ADR 0095); error paths stay on `call()`. */
+const t = typed(app);
+const packages = await t.get("/api/v1/credits/packages");
+expectStatus(packages, 200);
+const pkg = packages.body.items[0]!;
 
 /** A sandbox order (no gateway configured), optionally paid through the real fulfilment. */
 async function order(user: Session, paid: boolean) {
@@ -36,6 +47,21 @@ const invoiceBody = (orderNo: string) => ({
 
 const requestInvoice = (user: Session, body: object) =>
   call(app, "/api/v1/invoices", { token: user.accessToken, csrf: user.csrfToken, json: body });
+/** An invoice request that must be created (201), typed. */
+const requested201 = async (user: Session, orderNo: string) => {
+  const answer = await t.post("/api/v1/invoices", {
+    token: user.accessToken,
+    csrf: user.csrfToken,
+    json: invoiceBody(orderNo),
+  });
+  expectStatus(answer, 201);
+  return answer;
+};
+const invoicesOf = async (user: Session) => {
+  const answer = await t.get("/api/v1/invoices", { token: user.accessToken });
+  expectStatus(answer, 200);
+  return answer;
+};
 
 describe("invoices", () => {
   it("invoices a paid order once; unpaid 409, another user's or unknown 404", async () => {
@@ -45,8 +71,7 @@ describe("invoices", () => {
     const unpaid = await order(user, false);
     const theirs = await order(other, true);
 
-    const created = await requestInvoice(user, invoiceBody(paid.order_no));
-    expect(created.status).toBe(201);
+    const created = await requested201(user, paid.order_no);
     expect(created.body).toMatchObject({
       order_no: paid.order_no,
       amount: paid.amount,
@@ -67,10 +92,10 @@ describe("invoices", () => {
     });
     expect(noCsrf.status).toBe(403);
 
-    const mine = await call(app, "/api/v1/invoices", { token: user.accessToken });
+    const mine = await invoicesOf(user);
     expect(mine.body).toMatchObject({ total: 1, page: 1 });
-    expect(mine.body.items[0].id).toBe(created.body.id);
-    const theirList = await call(app, "/api/v1/invoices", { token: other.accessToken });
+    expect(mine.body.items[0]!.id).toBe(created.body.id);
+    const theirList = await invoicesOf(other);
     expect(theirList.body.total).toBe(0);
   });
 
@@ -81,8 +106,7 @@ describe("invoices", () => {
       sql`update payment_transactions set status = 'partially_refunded', refunded_amount = 100
           where order_no = ${paid.order_no}`,
     );
-    const created = await requestInvoice(user, invoiceBody(paid.order_no));
-    expect(created.status).toBe(201);
+    const created = await requested201(user, paid.order_no);
     expect(created.body.amount).toBe(paid.amount - 100);
 
     const refunded = await order(user, true);
@@ -96,10 +120,12 @@ describe("invoices", () => {
   it("lets an admin list and issue, which notifies the user", async () => {
     const user = await registerUser(app);
     const paid = await order(user, true);
-    const created = await requestInvoice(user, invoiceBody(paid.order_no));
-    const requested = await asAdmin(
-      `/api/v1/admin/invoices?status=requested&user_id=${user.userId}`,
-    );
+    const created = await requested201(user, paid.order_no);
+    const requested = await t.get("/api/v1/admin/invoices", {
+      token: admin.accessToken,
+      query: { status: "requested", user_id: user.userId },
+    });
+    expectStatus(requested, 200);
     expect(requested.body.items).toEqual([
       expect.objectContaining({
         id: created.body.id,
@@ -107,10 +133,12 @@ describe("invoices", () => {
         user_email: user.email,
       }),
     ]);
-    const issued = await asAdmin(`/api/v1/admin/invoices/${created.body.id}/issue`, {
+    const issued = await t.post("/api/v1/admin/invoices/{id}/issue", {
+      token: admin.accessToken,
+      params: { id: created.body.id },
       json: { invoice_number: "INV-2026-0001" },
     });
-    expect(issued.status).toBe(200);
+    expectStatus(issued, 200);
     expect(issued.body).toMatchObject({
       status: "issued",
       invoice_number: "INV-2026-0001",
@@ -124,14 +152,17 @@ describe("invoices", () => {
       json: { invoice_number: "INV-X" },
     });
     expect(missing.status).toBe(404);
-    const issuedList = await asAdmin(`/api/v1/admin/invoices?status=issued&user_id=${user.userId}`);
+    const issuedList = await t.get("/api/v1/admin/invoices", {
+      token: admin.accessToken,
+      query: { status: "issued", user_id: user.userId },
+    });
+    expectStatus(issuedList, 200);
     expect(issuedList.body.total).toBe(1);
 
-    const notes = await call(app, "/api/v1/notifications", { token: user.accessToken });
+    const notes = await t.get("/api/v1/notifications", { token: user.accessToken });
+    expectStatus(notes, 200);
     // The order's own payment_succeeded notification is there too (payments/notices.ts).
-    expect(
-      notes.body.items.filter((n: { kind: string }) => n.kind !== "payment_succeeded"),
-    ).toEqual([
+    expect(notes.body.items.filter((n) => n.kind !== "payment_succeeded")).toEqual([
       expect.objectContaining({
         kind: "invoice_issued",
         data: {
@@ -141,7 +172,7 @@ describe("invoices", () => {
         },
       }),
     ]);
-    const mine = await call(app, "/api/v1/invoices", { token: user.accessToken });
+    const mine = await invoicesOf(user);
     expect(mine.body.items[0]).toMatchObject({ status: "issued", invoice_number: "INV-2026-0001" });
     const [row] = await queryRows<{ issued_by: string }>(
       deps.db,
