@@ -2,7 +2,15 @@ import { sql } from "drizzle-orm";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { call, registerUser, type Session } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 // Exports are read back with jszip and the raw sheet XML, not with exceljs (the writer), so a
@@ -10,6 +18,8 @@ import { createTestContext } from "../support/harness";
 
 const ctx = await createTestContext();
 const { app, deps } = ctx;
+type CustomerBody = NonNullable<ApiOptions<Operation<"/api/v1/customers", "post">>["json"]>;
+type ProductBody = NonNullable<ApiOptions<Operation<"/api/v1/products", "post">>["json"]>;
 
 async function download(path: string, token: string) {
   const res = await app.request(path, { headers: { Authorization: `Bearer ${token}` } });
@@ -136,8 +146,9 @@ const customersOf = (userId: string) =>
   );
 
 async function seedCustomers(user: Session) {
-  const api = (json: Record<string, unknown>) =>
-    call(app, "/api/v1/customers", { token: user.accessToken, json });
+  // Typed by the OpenAPI document (ADR 0095).
+  const api = (json: CustomerBody) =>
+    typed(app).post("/api/v1/customers", { token: user.accessToken, json });
   const full = await api({
     company: "Acme, Inc.",
     contact_name: "Lee Ann",
@@ -153,6 +164,7 @@ async function seedCustomers(user: Session) {
     next_followup_at: "2030-01-02T03:04:05.678Z",
   });
   expect(full.status, JSON.stringify(full.body)).toBe(201);
+  expectStatus(full, 201);
   const yen = await api({
     company: "上海贸易有限公司",
     contact_name: "王伟",
@@ -164,9 +176,9 @@ async function seedCustomers(user: Session) {
   expect(yen.status).toBe(201);
   const bare = await api({ company: "No Email Co" });
   expect(bare.status).toBe(201);
-  await call(app, `/api/v1/customers/${full.body.id}`, {
-    method: "PATCH",
+  await typed(app).patch("/api/v1/customers/{id}", {
     token: user.accessToken,
+    params: { id: full.body.id },
     json: { status: "contacted" },
   });
   // Set by logging a follow-up; written directly here so the value is exact.
@@ -271,8 +283,9 @@ describe("customer export", () => {
 
 describe("product export", () => {
   async function seedProducts(user: Session) {
-    const api = (json: Record<string, unknown>) =>
-      call(app, "/api/v1/products", { token: user.accessToken, json });
+    // Typed by the OpenAPI document (ADR 0095).
+    const api = (json: ProductBody) =>
+      typed(app).post("/api/v1/products", { token: user.accessToken, json });
     for (const json of [
       {
         name: "不锈钢保温杯",
@@ -391,7 +404,7 @@ describe("product export", () => {
 describe("quotation .xlsx", () => {
   it("has date cells, number cells, text as typed and a frozen items header", async () => {
     const user = await registerUser(app);
-    const created = await call(app, "/api/v1/quotations", {
+    const created = await typed(app).post("/api/v1/quotations", {
       token: user.accessToken,
       json: {
         currency: "USD",
@@ -401,6 +414,7 @@ describe("quotation .xlsx", () => {
       },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expectStatus(created, 201);
     const q = created.body;
     const { res, bytes } = await download(
       `/api/v1/quotations/${q.id}/export?format=xlsx`,
