@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, randomEmail, registerUser } from "../support/client";
+import { call, expectStatus, randomEmail, registerUser, api as typed } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
 
 const adminEmail = randomEmail();
@@ -8,6 +8,16 @@ const { app } = ctx;
 const admin = await registerAdmin(ctx, { email: adminEmail });
 const asAdmin = (path: string, options: Parameters<typeof call>[2] = {}) =>
   call(app, path, { token: admin.accessToken, ...options });
+/** The success paths, typed by the OpenAPI document (ADR 0095); error paths stay on `call()`. */
+const t = typed(app);
+const certifications = async (status: "pending" | "approved" | "rejected") => {
+  const answer = await t.get("/api/v1/admin/certifications", {
+    token: admin.accessToken,
+    query: { status },
+  });
+  expectStatus(answer, 200);
+  return answer;
+};
 
 const details = {
   company_name: "Ningbo Export Co.",
@@ -34,21 +44,25 @@ describe("certification", () => {
     });
     expect(noCsrf.status).toBe(403);
 
-    const first = await submit(details);
-    expect(first.status).toBe(201);
+    const submitted = (json: typeof details) =>
+      t.post("/api/v1/certification", { token: user.accessToken, csrf: user.csrfToken, json });
+    const first = await submitted(details);
+    expectStatus(first, 201);
     expect(first.body).toMatchObject({ ...details, status: "pending", reject_reason: null });
     expect((await submit(details)).status).toBe(409);
     expect((await submit({ ...details, contact_phone: "call me" })).status).toBe(422);
 
-    const pending = await asAdmin("/api/v1/admin/certifications?status=pending");
+    const pending = await certifications("pending");
     expect(pending.body.items).toContainEqual(
       expect.objectContaining({ id: first.body.id, user_id: user.userId, email: user.email }),
     );
 
-    const rejected = await asAdmin(`/api/v1/admin/certifications/${first.body.id}/reject`, {
+    const rejected = await t.post("/api/v1/admin/certifications/{id}/reject", {
+      token: admin.accessToken,
+      params: { id: first.body.id },
       json: { reason: "Licence number unreadable" },
     });
-    expect(rejected.status).toBe(200);
+    expectStatus(rejected, 200);
     expect(rejected.body).toMatchObject({
       status: "rejected",
       reject_reason: "Licence number unreadable",
@@ -57,11 +71,16 @@ describe("certification", () => {
       json: { reason: "Again" },
     });
     expect(rejectAgain.status).toBe(409);
-    let mine = await call(app, "/api/v1/certification", { token: user.accessToken });
+    const mineNow = async () => {
+      const answer = await t.get("/api/v1/certification", { token: user.accessToken });
+      expectStatus(answer, 200);
+      return answer;
+    };
+    let mine = await mineNow();
     expect(mine.body.status).toBe("rejected");
 
-    const resubmitted = await submit({ ...details, license_no: "91330200MA2AB99999" });
-    expect(resubmitted.status).toBe(201);
+    const resubmitted = await submitted({ ...details, license_no: "91330200MA2AB99999" });
+    expectStatus(resubmitted, 201);
     expect(resubmitted.body).toMatchObject({
       id: first.body.id,
       status: "pending",
@@ -70,30 +89,32 @@ describe("certification", () => {
       license_no: "91330200MA2AB99999",
     });
 
-    const approved = await asAdmin(`/api/v1/admin/certifications/${first.body.id}/approve`, {
-      method: "POST",
+    const approved = await t.post("/api/v1/admin/certifications/{id}/approve", {
+      token: admin.accessToken,
+      params: { id: first.body.id },
     });
-    expect(approved.status).toBe(200);
+    expectStatus(approved, 200);
     expect(approved.body.status).toBe("approved");
     expect((await submit(details)).status).toBe(409);
     expect(
       (await asAdmin(`/api/v1/admin/certifications/${first.body.id}/approve`, { method: "POST" }))
         .status,
     ).toBe(409);
-    mine = await call(app, "/api/v1/certification", { token: user.accessToken });
+    mine = await mineNow();
     expect(mine.body).toMatchObject({ status: "approved", license_no: "91330200MA2AB99999" });
 
-    const notes = await call(app, "/api/v1/notifications", { token: user.accessToken });
-    expect(notes.body.items.map((n: { kind: string }) => n.kind)).toEqual([
+    const notes = await t.get("/api/v1/notifications", { token: user.accessToken });
+    expectStatus(notes, 200);
+    expect(notes.body.items.map((n) => n.kind)).toEqual([
       "certification_approved",
       "certification_rejected",
     ]);
-    expect(notes.body.items[1].body).toContain("Licence number unreadable");
+    expect(notes.body.items[1]!.body).toContain("Licence number unreadable");
 
-    const approvedList = await asAdmin("/api/v1/admin/certifications?status=approved");
-    expect(approvedList.body.items.map((c: { id: string }) => c.id)).toContain(first.body.id);
-    const pendingAfter = await asAdmin("/api/v1/admin/certifications?status=pending");
-    expect(pendingAfter.body.items.map((c: { id: string }) => c.id)).not.toContain(first.body.id);
+    const approvedList = await certifications("approved");
+    expect(approvedList.body.items.map((c) => c.id)).toContain(first.body.id);
+    const pendingAfter = await certifications("pending");
+    expect(pendingAfter.body.items.map((c) => c.id)).not.toContain(first.body.id);
   });
 
   it("answers 404 for an unknown certification and 422 for a bad id", async () => {
