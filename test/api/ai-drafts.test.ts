@@ -6,7 +6,15 @@ import { FollowupAnswer } from "../../src/modules/ai-drafts/schemas";
 import { adjustCredits } from "../../src/modules/credits/service";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { addAiProvider, clearAiProviders, setAiRouting } from "../support/ai";
-import { call, registerUser, type Session } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const ctx = await createTestContext();
@@ -49,8 +57,11 @@ beforeEach(async () => {
   await setAiRouting(deps, "quotation_from_inquiry", ["first"]);
 });
 
-const balanceOf = async (user: Session) =>
-  (await call(app, "/api/v1/credits/balance", { token: user.accessToken })).body.balance as number;
+const balanceOf = async (user: Session) => {
+  const answer = await typed(app).get("/api/v1/credits/balance", { token: user.accessToken });
+  expectStatus(answer, 200);
+  return answer.body.balance;
+};
 const userPrompt = (fake: FakeOpenAi) =>
   fake.requests.at(-1)!.messages.find((m) => m.role === "user")!.content;
 const requestCount = () => first.requests.length + second.requests.length + third.requests.length;
@@ -72,11 +83,12 @@ async function createCustomer(user: Session, overrides: Record<string, unknown> 
 }
 
 async function logContact(user: Session, customerId: string, contactedAt: string, note: string) {
-  const { status } = await call(app, `/api/v1/customers/${customerId}/followups`, {
+  const logged = await typed(app).post("/api/v1/customers/{id}/followups", {
     token: user.accessToken,
+    params: { id: customerId },
     json: { channel: "email", note, contacted_at: contactedAt },
   });
-  expect(status).toBe(201);
+  expectStatus(logged, 201);
 }
 
 async function followupCount(customerId: string) {
@@ -128,6 +140,25 @@ describe("POST /api/v1/customers/:id/followups/draft", () => {
       ...(json === undefined ? {} : { json }),
       headers,
     });
+  type DraftBody = NonNullable<
+    ApiOptions<Operation<"/api/v1/customers/{id}/followups/draft", "post">>["json"]
+  >;
+  /** A draft that must succeed, typed by the OpenAPI document (ADR 0095); asserts 200. */
+  const drafted = async (
+    user: Session,
+    customerId: string,
+    json?: DraftBody,
+    headers: Record<string, string> = {},
+  ) => {
+    const answer = await typed(app).post("/api/v1/customers/{id}/followups/draft", {
+      token: user.accessToken,
+      params: { id: customerId },
+      json,
+      headers,
+    });
+    expectStatus(answer, 200);
+    return answer;
+  };
 
   it("drafts an e-mail from the customer's facts and last 5 contacts, charging 1 credit", async () => {
     const user = await registerUser(app);
@@ -139,7 +170,7 @@ describe("POST /api/v1/customers/:id/followups/draft", () => {
       () => '```json\n{"subject": "CE certificates for your order", "body": "Dear Anna, ..."}\n```',
     );
 
-    const { status, body } = await draft(user, customerId, {
+    const { status, body } = await drafted(user, customerId, {
       language: "de",
       channel: "email",
       goal: "Send the CE certificates and ask for the order",
@@ -175,7 +206,7 @@ describe("POST /api/v1/customers/:id/followups/draft", () => {
     const user = await registerUser(app);
     const customerId = await createCustomer(user, { status: "new", notes: null });
     first.reply(() => "Hello Anna, just checking in on the samples.");
-    const { status, body } = await draft(user, customerId);
+    const { status, body } = await drafted(user, customerId);
     expect(status).toBe(200);
     expect(body).toEqual({
       customer_id: customerId,
@@ -193,7 +224,7 @@ describe("POST /api/v1/customers/:id/followups/draft", () => {
     const user = await registerUser(app);
     const customerId = await createCustomer(user);
     first.reply(() => '{"subject": "ignored", "body": "Hi Anna! Any news?"}');
-    const { body } = await draft(user, customerId, { channel: "whatsapp" });
+    const { body } = await drafted(user, customerId, { channel: "whatsapp" });
     expect(body).toMatchObject({ channel: "whatsapp", body: "Hi Anna! Any news?" });
     expect(body).not.toHaveProperty("subject");
     expect(userPrompt(first)).toMatch(/WhatsApp/);
@@ -251,8 +282,8 @@ describe("POST /api/v1/customers/:id/followups/draft", () => {
     const customerId = await createCustomer(user);
     first.reply(() => '{"subject": "Hello", "body": "Hi"}');
     const headers = { "Idempotency-Key": `fd-${user.userId}` };
-    const one = await draft(user, customerId, { goal: "check in" }, headers);
-    const two = await draft(user, customerId, { goal: "check in" }, headers);
+    const one = await drafted(user, customerId, { goal: "check in" }, headers);
+    const two = await drafted(user, customerId, { goal: "check in" }, headers);
     expect(one.status).toBe(200);
     expect(two.body).toEqual(one.body);
     expect(two.res.headers.get("Idempotent-Replayed")).toBe("true");
@@ -275,6 +306,23 @@ describe("POST /api/v1/customers/:id/followups/draft", () => {
 describe("POST /api/v1/quotations/from-inquiry", () => {
   const fromInquiry = (user: Session, json: unknown, headers: Record<string, string> = {}) =>
     call(app, "/api/v1/quotations/from-inquiry", { token: user.accessToken, json, headers });
+  type InquiryBody = NonNullable<
+    ApiOptions<Operation<"/api/v1/quotations/from-inquiry", "post">>["json"]
+  >;
+  /** A draft quotation that must be made, typed by the OpenAPI document (ADR 0095); asserts 201. */
+  const inquired = async (
+    user: Session,
+    json: InquiryBody,
+    headers: Record<string, string> = {},
+  ) => {
+    const answer = await typed(app).post("/api/v1/quotations/from-inquiry", {
+      token: user.accessToken,
+      json,
+      headers,
+    });
+    expectStatus(answer, 201);
+    return answer;
+  };
 
   async function createProduct(user: Session, json: Record<string, unknown>) {
     const { status, body } = await call(app, "/api/v1/products", { token: user.accessToken, json });
@@ -352,7 +400,7 @@ describe("POST /api/v1/quotations/from-inquiry", () => {
     const customerId = await createCustomer(user);
     first.reply(() => `\`\`\`json\n${JSON.stringify(EXTRACTED)}\n\`\`\``);
 
-    const { status, body } = await fromInquiry(user, {
+    const { status, body } = await inquired(user, {
       inquiry_text: INQUIRY,
       customer_id: customerId,
     });
@@ -386,9 +434,9 @@ describe("POST /api/v1/quotations/from-inquiry", () => {
     expect(body.extraction.notes).toBe("CIF Hamburg, delivery within 30 days");
     const [fuzzy, exact, none] = body.extraction.items;
     expect(fuzzy).toMatchObject({ name: "LED panel lights 600x600 40W", quantity: 500 });
-    expect(fuzzy.matched_product_id).toBe(panel);
-    expect(fuzzy.similarity).toBeGreaterThanOrEqual(0.3);
-    expect(fuzzy.similarity).toBeLessThan(1);
+    expect(fuzzy?.matched_product_id).toBe(panel);
+    expect(fuzzy?.similarity).toBeGreaterThanOrEqual(0.3);
+    expect(fuzzy?.similarity).toBeLessThan(1);
     expect(exact).toEqual({
       name: "Downlight",
       quantity: 200,
@@ -404,8 +452,11 @@ describe("POST /api/v1/quotations/from-inquiry", () => {
     expect(await balanceOf(user)).toBe(28);
 
     // The same quotation the quotation API serves.
-    const stored = await call(app, `/api/v1/quotations/${body.id}`, { token: user.accessToken });
-    expect(stored.status).toBe(200);
+    const stored = await typed(app).get("/api/v1/quotations/{id}", {
+      token: user.accessToken,
+      params: { id: body.id },
+    });
+    expectStatus(stored, 200);
     const { extraction: _e, credits_charged: _c, balance: _b, ...quotation } = body;
     expect(stored.body).toEqual(quotation);
   });
@@ -429,30 +480,26 @@ describe("POST /api/v1/quotations/from-inquiry", () => {
       }),
     );
     // No AED rate in the exchange module: the USD-priced lines take the buyer's target or 0.
-    const { status, body } = await fromInquiry(user, {
+    const { status, body } = await inquired(user, {
       inquiry_text: "10 LP-6060 at 7.25 AED and 3 cable glands",
       currency: "AED",
     });
     expect(status).toBe(201);
     expect(body.currency).toBe("AED");
     expect(body.customer_id).toBeNull();
-    expect(
-      body.items.map((i: Record<string, unknown>) => [i.product_id, i.quantity, i.unit_price]),
-    ).toEqual([
+    expect(body.items.map((i) => [i.product_id, i.quantity, i.unit_price])).toEqual([
       [panel, 10, 725],
       [unpriced, 3, 50],
       [panel, 1, 0],
     ]);
     // With a rate (EUR, from the ECB snapshot) the seller's price is converted instead.
-    const eur = await fromInquiry(user, { inquiry_text: "the same in EUR", currency: "EUR" });
-    expect(
-      eur.body.items.map((i: Record<string, unknown>) => [i.product_id, i.unit_price]),
-    ).toEqual([
+    const eur = await inquired(user, { inquiry_text: "the same in EUR", currency: "EUR" });
+    expect(eur.body.items.map((i) => [i.product_id, i.unit_price])).toEqual([
       [panel, 2282],
       [unpriced, 50],
       [panel, 2282],
     ]);
-    expect(body.extraction.items[0].similarity).toBe(1);
+    expect(body.extraction.items[0]?.similarity).toBe(1);
   });
 
   it("tries the next provider once when an answer is unparseable", async () => {
@@ -460,7 +507,7 @@ describe("POST /api/v1/quotations/from-inquiry", () => {
     await setAiRouting(deps, "quotation_from_inquiry", ["first", "second", "third"]);
     first.reply(() => "Sorry, I cannot help with that.");
     second.reply(() => JSON.stringify({ items: [{ name: "Widget", quantity: 5 }] }));
-    const ok = await fromInquiry(user, { inquiry_text: "5 widgets please" });
+    const ok = await inquired(user, { inquiry_text: "5 widgets please" });
     expect(ok.status).toBe(201);
     expect(ok.body.items[0]).toMatchObject({ name: "Widget", quantity: 5, unit_price: 0 });
     expect(ok.body.balance).toBe(28);
@@ -536,8 +583,8 @@ describe("POST /api/v1/quotations/from-inquiry", () => {
     );
     const headers = { "Idempotency-Key": `qi-${user.userId}` };
     const json = { inquiry_text: "5 widgets at 2 USD" };
-    const one = await fromInquiry(user, json, headers);
-    const two = await fromInquiry(user, json, headers);
+    const one = await inquired(user, json, headers);
+    const two = await inquired(user, json, headers);
     expect(one.status).toBe(201);
     expect(two.status).toBe(201);
     expect(two.body).toEqual(one.body);
