@@ -11,7 +11,15 @@ import type { FakeOpenAi } from "../fakes/openai";
 import { type FakeQstash, signQstash, startFakeQstash } from "../fakes/qstash";
 import type { FakeSearch } from "../fakes/search";
 import { addSearchProvider, useFakeAgentProviders } from "../support/ai";
-import { call, registerUser, type Session } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 import { setPlan } from "../support/plans";
 
@@ -62,6 +70,30 @@ const startJob = (user: Session, json: unknown = body, headers: Record<string, s
   call(app, "/api/v1/discovery/jobs", { token: user.accessToken, json, headers });
 const readJob = (user: Session, id: string, target: App = app) =>
   call(target, `/api/v1/discovery/jobs/${id}`, { token: user.accessToken });
+type JobBody = NonNullable<ApiOptions<Operation<"/api/v1/discovery/jobs", "post">>["json"]>;
+/** A job that must be accepted (202), typed by the OpenAPI document (ADR 0095). */
+const started202 = async (
+  user: Session,
+  json: JobBody = body,
+  headers: Record<string, string> = {},
+) => {
+  const answer = await typed(app).post("/api/v1/discovery/jobs", {
+    token: user.accessToken,
+    json,
+    headers,
+  });
+  expectStatus(answer, 202);
+  return answer;
+};
+/** A job read that must succeed (200), typed. */
+const jobOf = async (user: Session, id: string, target: App = app) => {
+  const answer = await typed(target).get("/api/v1/discovery/jobs/{id}", {
+    token: user.accessToken,
+    params: { id },
+  });
+  expectStatus(answer, 200);
+  return answer;
+};
 const balance = async (user: Session) => (await getBalance(deps, user.userId)).balance as number;
 const refunds = async (userId: string) =>
   (
@@ -86,14 +118,14 @@ describe("POST /api/v1/discovery/jobs and the background search", () => {
   it("charges discovery, answers 202 with Location, and serves progress then the result", async () => {
     const user = await registerUser(app);
     const before = await balance(user);
-    const started = await startJob(user, { ...body, max_companies: 5 });
+    const started = await started202(user, { ...body, max_companies: 5 });
     expect(started.status).toBe(202);
     expect(started.body).toEqual({ id: expect.any(String), status: "queued" });
     expect(started.res.headers.get("Location")).toBe(`/api/v1/discovery/jobs/${started.body.id}`);
     expect(await balance(user)).toBe(before - 5);
 
     await pendingJobs();
-    const { status, body: job } = await readJob(user, started.body.id);
+    const { status, body: job } = await jobOf(user, started.body.id);
     expect(status).toBe(200);
     expect(DiscoveryJobSchema.safeParse(job).success).toBe(true);
     expect(job).toMatchObject({
@@ -124,13 +156,14 @@ describe("POST /api/v1/discovery/jobs and the background search", () => {
       credits_charged: 5,
       balance: before - 5,
     });
-    expect(job.result.companies.map((c: { name: string }) => c.name)).toEqual([ACME.name]);
+    expect(job.result!.companies.map((c) => c.name)).toEqual([ACME.name]);
     // Saved as a discovery record of the user.
-    const record = await call(app, `/api/v1/discovery/records/${job.record_id}`, {
+    const record = await typed(app).get("/api/v1/discovery/records/{id}", {
       token: user.accessToken,
+      params: { id: job.record_id! },
     });
-    expect(record.status).toBe(200);
-    expect(record.body.companies).toEqual(job.result.companies);
+    expectStatus(record, 200);
+    expect(record.body.companies).toEqual(job.result!.companies);
     // Billed once (the usage log names the job), nothing refunded.
     const usage = await queryRows<{ metadata: { job_id: string; credits: number } }>(
       deps.db,
@@ -166,7 +199,7 @@ describe("POST /api/v1/discovery/jobs and the background search", () => {
     search.fail("hang", "brave");
     try {
       const user = await registerUser(app);
-      const { body: started } = await startJob(user);
+      const { body: started } = await started202(user);
       let running: { status: string; progress: { queries: { status: string }[] } } | undefined;
       for (let i = 0; i < 40 && !running; i++) {
         const { body: job } = await readJob(user, started.id);
@@ -184,13 +217,9 @@ describe("POST /api/v1/discovery/jobs and the background search", () => {
         "running",
       ]);
       await pendingJobs();
-      const { body: job } = await readJob(user, started.id);
+      const { body: job } = await jobOf(user, started.id);
       expect(job.status).toBe("succeeded");
-      expect(job.progress.queries.map((q: { provider: string }) => q.provider)).toEqual([
-        "b-fast",
-        "b-fast",
-        "b-fast",
-      ]);
+      expect(job.progress.queries.map((q) => q.provider)).toEqual(["b-fast", "b-fast", "b-fast"]);
     } finally {
       search.fail(null);
       await queryRows(deps.db, sql`delete from search_providers where name = 'b-fast'`);
@@ -204,22 +233,22 @@ describe("POST /api/v1/discovery/jobs and the background search", () => {
   it("a search that finds nothing skips the analysis and succeeds with no companies", async () => {
     search.results(() => []);
     const user = await registerUser(app);
-    const { body: started } = await startJob(user);
+    const { body: started } = await started202(user);
     await pendingJobs();
-    const { body: job } = await readJob(user, started.id);
+    const { body: job } = await jobOf(user, started.id);
     expect(job.status).toBe("succeeded");
     expect(job.progress.analysis).toEqual({ status: "skipped", provider: null, companies: null });
-    expect(job.result.companies).toEqual([]);
+    expect(job.result!.companies).toEqual([]);
   });
 
   it("search down: the job fails with a user-safe error and refunds once", async () => {
     search.fail("http-500");
     const user = await registerUser(app);
     const before = await balance(user);
-    const { body: started } = await startJob(user);
+    const { body: started } = await started202(user);
     expect(await balance(user)).toBe(before - 5);
     await pendingJobs();
-    const { body: job } = await readJob(user, started.id);
+    const { body: job } = await jobOf(user, started.id);
     expect(job.status).toBe("failed");
     expect(job.error).toMatch(/credits were returned/);
     expect(JSON.stringify(job)).not.toContain("secret upstream text");
@@ -249,9 +278,9 @@ describe("POST /api/v1/discovery/jobs and the background search", () => {
       .mockImplementation((ms) => timeout(ms === DISCOVERY_TIMEOUT_MS ? 400 : ms));
     search.fail("hang");
     try {
-      const { body: started } = await startJob(user);
+      const { body: started } = await started202(user);
       await pendingJobs();
-      const { body: job } = await readJob(user, started.id);
+      const { body: job } = await jobOf(user, started.id);
       expect(job.status).toBe("failed");
       expect(job.error).toBe(
         "The discovery search took longer than 120 s and was stopped; your credits were returned",
@@ -267,9 +296,9 @@ describe("POST /api/v1/discovery/jobs and the background search", () => {
     llm.reply(() => "not json at all");
     const user = await registerUser(app);
     const before = await balance(user);
-    const { body: started } = await startJob(user);
+    const { body: started } = await started202(user);
     await pendingJobs();
-    const { body: job } = await readJob(user, started.id);
+    const { body: job } = await jobOf(user, started.id);
     expect(job.status).toBe("failed");
     expect(job.progress.analysis.status).toBe("failed");
     expect(job.progress.queries.every((q: { status: string }) => q.status === "succeeded")).toBe(
@@ -348,8 +377,8 @@ describe("POST /api/v1/discovery/jobs and the background search", () => {
   it("an Idempotency-Key retry replays the first answer and charges once", async () => {
     const user = await registerUser(app);
     const before = await balance(user);
-    const first = await startJob(user, body, { "Idempotency-Key": "discovery-job-1" });
-    const second = await startJob(user, body, { "Idempotency-Key": "discovery-job-1" });
+    const first = await started202(user, body, { "Idempotency-Key": "discovery-job-1" });
+    const second = await started202(user, body, { "Idempotency-Key": "discovery-job-1" });
     expect(first.status).toBe(202);
     expect(second.status).toBe(202);
     expect(second.res.headers.get("Idempotent-Replayed")).toBe("true");
@@ -364,9 +393,9 @@ describe("GET /api/v1/discovery/jobs/{id}", () => {
   it("is the owner's only: another user's job is 404, a non-UUID 422, no token 401", async () => {
     const user = await registerUser(app);
     const other = await registerUser(app);
-    const { body: started } = await startJob(user);
+    const { body: started } = await started202(user);
     await pendingJobs();
-    expect((await readJob(user, started.id)).status).toBe(200);
+    expect((await jobOf(user, started.id)).status).toBe(200);
     const theirs = await readJob(other, started.id);
     expect(theirs.status).toBe(404);
     expect(theirs.body.detail).toBe("Discovery job not found");
