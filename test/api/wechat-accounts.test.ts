@@ -5,7 +5,14 @@ import { pendingMail } from "../../src/modules/account/service";
 import { createSmtpMailer } from "../../src/runtime/node/smtp-mailer";
 import { startFakeSmtp, tokenOf } from "../fakes/smtp";
 import { startFakeWechat } from "../fakes/wechat";
-import { call, randomEmail, randomIp, registerUser } from "../support/client";
+import {
+  call,
+  expectStatus,
+  randomEmail,
+  randomIp,
+  registerUser,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 /**
@@ -44,26 +51,27 @@ interface Caller {
 const wechatLogin = (code: string, as: Caller = {}) =>
   call(app, "/api/v1/auth/wechat/login", { json: { code }, ip: randomIp(), ...as });
 
+// guest(), addCustomer() and companies() are typed by the OpenAPI document (ADR 0095).
 async function guest() {
-  const res = await call(app, "/api/v1/auth/guest", { method: "POST", ip: randomIp() });
-  expect(res.status).toBe(201);
+  const res = await typed(app).post("/api/v1/auth/guest", { ip: randomIp() });
+  expectStatus(res, 201);
   return {
-    id: res.body.user.id as string,
-    token: res.body.access_token as string,
+    id: res.body.user.id,
+    token: res.body.access_token,
     cookies: res.cookies,
   };
 }
 
 async function addCustomer(token: string, company: string) {
-  const res = await call(app, "/api/v1/customers", { token, json: { company } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
+  const res = await typed(app).post("/api/v1/customers", { token, json: { company } });
+  expectStatus(res, 201);
+  return res.body.id;
 }
 
 async function companies(token: string) {
-  const res = await call(app, "/api/v1/customers", { token });
-  expect(res.status).toBe(200);
-  return (res.body.items as { company: string }[]).map((c) => c.company).sort();
+  const res = await typed(app).get("/api/v1/customers", { token });
+  expectStatus(res, 200);
+  return res.body.items.map((c) => c.company).sort();
 }
 
 async function userRow(id: string) {
