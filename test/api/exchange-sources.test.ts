@@ -14,7 +14,7 @@ import {
 } from "../../src/providers/rates/exchangerate-api";
 import { startFakeExchangeRateApi } from "../fakes/exchangerate-api";
 import { startFakeFrankfurter } from "../fakes/frankfurter";
-import { call, registerUser } from "../support/client";
+import { call, expectStatus, registerUser, api as typed } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
 
 // Issue 21, item 2: rates people can quote with. Two sources (the ECB through a Frankfurter
@@ -44,6 +44,23 @@ const asAdmin = (path: string, options: Parameters<typeof call>[2] = {}) =>
   call(ctx.app, path, { token: admin.accessToken, ...options });
 const convert = (from: string, to: string, amount = "100") =>
   get(`/api/v1/exchange/convert?amount=${amount}&from=${from}&to=${to}`);
+/** A conversion that must succeed, typed by the OpenAPI document (ADR 0095); asserts 200. */
+const converted = async (from: string, to: string, amount = "100") => {
+  const answer = await typed(ctx.app).get("/api/v1/exchange/convert", {
+    token: user.accessToken,
+    query: { amount, from, to },
+  });
+  expectStatus(answer, 200);
+  return answer;
+};
+const ratesOf = async (base: string) => {
+  const answer = await typed(ctx.app).get("/api/v1/exchange/rates", {
+    token: user.accessToken,
+    query: { base },
+  });
+  expectStatus(answer, 200);
+  return answer;
+};
 
 /** ECB's ~30 (a few here) and the wide source's ~160 (a few here), as each publishes them. */
 const ECB_DAY = { USD: "1.0512", CNY: "7.4613", JPY: "161.23" };
@@ -85,7 +102,7 @@ describe("the reproduction: rates beyond the ECB's and fresher than the snapshot
       currencies: 6,
     });
     // 3.8553 / 1.0498 = 3.672413793103...: 12 significant digits, the trailing 0 trimmed.
-    expect((await convert("USD", "AED")).body).toEqual({
+    expect((await converted("USD", "AED")).body).toEqual({
       amount: "100",
       from: "USD",
       to: "AED",
@@ -95,8 +112,8 @@ describe("the reproduction: rates beyond the ECB's and fresher than the snapshot
       source: "ExchangeRate-API",
       age_days: 0,
     });
-    expect((await convert("USD", "VND", "1")).body).toMatchObject({ result: "25445" });
-    expect((await convert("SAR", "AED", "1")).body).toMatchObject({ source: "ExchangeRate-API" });
+    expect((await converted("USD", "VND", "1")).body).toMatchObject({ result: "25445" });
+    expect((await converted("SAR", "AED", "1")).body).toMatchObject({ source: "ExchangeRate-API" });
   });
 
   it("a currency no source covers is a 422 no_exchange_rate naming it, never a 500", async () => {
@@ -114,7 +131,7 @@ describe("the reproduction: rates beyond the ECB's and fresher than the snapshot
   });
 
   it("USD->CNY answered the 2024-01-04 snapshot; the start-up refresh brings the latest day", async () => {
-    expect((await convert("USD", "CNY")).body).toMatchObject({
+    expect((await converted("USD", "CNY")).body).toMatchObject({
       rate: "7.15146535196",
       date: "2024-01-04",
       source: "ECB (snapshot)",
@@ -127,7 +144,7 @@ describe("the reproduction: rates beyond the ECB's and fresher than the snapshot
       wide: { status: "refreshed", date: today() },
     });
     // ECB answers the pairs it covers: 7.4613 / 1.0512 = 7.097888127853...
-    expect((await convert("USD", "CNY")).body).toMatchObject({
+    expect((await converted("USD", "CNY")).body).toMatchObject({
       rate: "7.09788812785",
       date: daysAgo(1),
       source: "ECB",
@@ -159,7 +176,7 @@ describe("start-up refresh", () => {
       ecb: { status: "failed", source: "ECB", reason: "timeout" },
       wide: { status: "failed", source: "ExchangeRate-API", reason: "timeout" },
     });
-    expect((await convert("USD", "CNY")).body).toMatchObject({ source: "ECB (snapshot)" });
+    expect((await converted("USD", "CNY")).body).toMatchObject({ source: "ECB (snapshot)" });
   });
 
   it("one source failing does not stop the other", async () => {
@@ -177,16 +194,16 @@ describe("precedence", () => {
     ecb.publish(daysAgo(3), ECB_DAY);
     wide.publish(today(), WIDE_DAY);
     await refreshAllRates(ctx.deps);
-    expect((await convert("USD", "CNY")).body).toMatchObject({ source: "ECB", age_days: 3 });
+    expect((await converted("USD", "CNY")).body).toMatchObject({ source: "ECB", age_days: 3 });
     // AED is not the ECB's: the wide source answers, USD included, from one set.
-    expect((await convert("USD", "AED")).body).toMatchObject({ source: "ExchangeRate-API" });
+    expect((await converted("USD", "AED")).body).toMatchObject({ source: "ExchangeRate-API" });
   });
 
   it("the wide source for every pair once the ECB's set is more than 4 days older", async () => {
     wide.publish(today(), WIDE_DAY);
     await refreshAllRates(ctx.deps);
     // Only the 2024 snapshot on the ECB side.
-    expect((await convert("USD", "CNY")).body).toMatchObject({
+    expect((await converted("USD", "CNY")).body).toMatchObject({
       rate: "7.10182891979",
       source: "ExchangeRate-API",
       age_days: 0,
@@ -197,7 +214,7 @@ describe("precedence", () => {
     ecb.publish(daysAgo(2), ECB_DAY);
     wide.publish(today(), WIDE_DAY);
     await refreshAllRates(ctx.deps);
-    const res = await get("/api/v1/exchange/rates?base=USD");
+    const res = await ratesOf("USD");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       base: "USD",
@@ -267,7 +284,7 @@ describe("the scheduled refresh", () => {
     ecb.publish(today(), ECB_DAY);
     const [outcome] = await runScheduledTasks(ctx.deps, ["refreshRates"]);
     expect(outcome).toMatchObject({ task: "refreshRates", ok: false });
-    expect((await convert("USD", "CNY")).body).toMatchObject({ source: "ECB", date: today() });
+    expect((await converted("USD", "CNY")).body).toMatchObject({ source: "ECB", date: today() });
   });
 });
 
@@ -302,7 +319,7 @@ describe("manual rates: PUT/DELETE /api/v1/admin/exchange-rates/:currency", () =
       date: today(),
       source: "manual",
     });
-    expect((await convert("USD", "YER", "10")).body).toEqual({
+    expect((await converted("USD", "YER", "10")).body).toEqual({
       amount: "10",
       from: "USD",
       to: "YER",
@@ -313,17 +330,17 @@ describe("manual rates: PUT/DELETE /api/v1/admin/exchange-rates/:currency", () =
       age_days: 0,
     });
     // Crossed through the base's source rate the other way and from another currency.
-    expect((await convert("YER", "USD", "250.15")).body).toMatchObject({
+    expect((await converted("YER", "USD", "250.15")).body).toMatchObject({
       result: "1.00",
       source: "manual",
     });
     // EUR -> YER = 1.0953 (snapshot EUR->USD) x 250.15; the oldest date used is the snapshot's.
-    expect((await convert("EUR", "YER", "1")).body).toMatchObject({
+    expect((await converted("EUR", "YER", "1")).body).toMatchObject({
       rate: "273.989295",
       source: "manual",
       date: "2024-01-04",
     });
-    const list = await get("/api/v1/exchange/rates?base=USD");
+    const list = await ratesOf("USD");
     expect(list.body.rates.YER).toBe("250.15");
     expect(list.body.quotes.YER).toMatchObject({ source: "manual", date: today() });
     await del("YER");
@@ -333,21 +350,21 @@ describe("manual rates: PUT/DELETE /api/v1/admin/exchange-rates/:currency", () =
     wide.publish(today(), WIDE_DAY);
     await refreshAllRates(ctx.deps);
     expect((await put("AED", { base: "USD", rate: 3.6725 })).status).toBe(200);
-    expect((await convert("USD", "AED")).body).toMatchObject({
+    expect((await converted("USD", "AED")).body).toMatchObject({
       rate: "3.6725",
       result: "367.25",
       source: "manual",
     });
     // Replacing keeps one rate.
     expect((await put("AED", { base: "EUR", rate: "4" })).body).toMatchObject({ base: "EUR" });
-    expect((await convert("EUR", "AED")).body).toMatchObject({ rate: "4", source: "manual" });
+    expect((await converted("EUR", "AED")).body).toMatchObject({ rate: "4", source: "manual" });
     const rows = await queryRows<{ n: number }>(
       ctx.deps.db,
       sql`select count(*)::int as n from exchange_rates where source = 'manual' and quote = 'AED'`,
     );
     expect(rows[0]!.n).toBe(1);
     expect((await del("AED")).status).toBe(204);
-    expect((await convert("USD", "AED")).body).toMatchObject({ source: "ExchangeRate-API" });
+    expect((await converted("USD", "AED")).body).toMatchObject({ source: "ExchangeRate-API" });
     const again = await del("AED");
     expect(again.status).toBe(404);
   });
@@ -358,7 +375,7 @@ describe("manual rates: PUT/DELETE /api/v1/admin/exchange-rates/:currency", () =
       rates.map((rate, i) => put("OMR", { base: i % 2 ? "USD" : "EUR", rate })),
     );
     expect(results.map((r) => r.status)).toEqual(rates.map(() => 200));
-    const answer = await convert("USD", "OMR", "1");
+    const answer = await converted("USD", "OMR", "1");
     expect(answer.status).toBe(200);
     expect(answer.body.source).toBe("manual");
     expect((await del("OMR")).status).toBe(204);
