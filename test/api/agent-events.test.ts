@@ -11,7 +11,7 @@ import {
 import type { FakeOpenAi } from "../fakes/openai";
 import type { FakeSearch } from "../fakes/search";
 import { useFakeAgentProviders } from "../support/ai";
-import { call, type Session } from "../support/client";
+import { call, expectStatus, type Session, api as typed } from "../support/client";
 import { createTestContext } from "../support/harness";
 import { registerBusinessUser } from "../support/plans";
 
@@ -86,6 +86,28 @@ const openEvents = (user: Session, id: string, prefix = "/agent") =>
   });
 const cancel = (user: Session, id: string, prefix = "/agent") =>
   call(app, `${prefix}/${id}/cancel`, { method: "POST", token: user.accessToken });
+/** A cancel that must succeed, typed by the OpenAPI document (ADR 0095); asserts 200. */
+const cancelled200 = async (
+  user: Session,
+  id: string,
+  prefix: "/agent" | "/api/v1/agent" = "/agent",
+) => {
+  const answer =
+    prefix === "/agent"
+      ? await typed(app).post("/agent/{id}/cancel", { token: user.accessToken, params: { id } })
+      : await typed(app).post("/api/v1/agent/{id}/cancel", {
+          token: user.accessToken,
+          params: { id },
+        });
+  expectStatus(answer, 200);
+  return answer;
+};
+/** GET /agent/{id} that must succeed, typed; asserts 200. */
+const run = async (user: Session, id: string) => {
+  const answer = await typed(app).get("/agent/{id}", { token: user.accessToken, params: { id } });
+  expectStatus(answer, 200);
+  return answer;
+};
 
 /** A pipeline row charged as a start would be, in the given state (no worker runs it). */
 async function insertPipeline(
@@ -216,11 +238,11 @@ describe("POST /agent/{id}/cancel", () => {
     const user = await registerBusinessUser(app, deps);
     const id = await insertPipeline(user, { status: "queued" });
     const before = await balance(user);
-    const { status, body } = await cancel(user, id);
+    const { status, body } = await cancelled200(user, id);
     expect(status).toBe(200);
     expect(body).toEqual({ id, status: "cancelled", credits_refunded: 10, balance: before + 10 });
     expect(await balance(user)).toBe(before + 10);
-    const read = await call(app, `/agent/${id}`, { token: user.accessToken });
+    const read = await run(user, id);
     expect(read.body).toMatchObject({ status: "cancelled", error: "Cancelled by the user" });
     expect(read.body.finished_at).toEqual(expect.any(String));
     // A delivery arriving later finds nothing to claim; the sweep ignores it.
@@ -278,10 +300,10 @@ describe("POST /agent/{id}/cancel", () => {
       ],
     });
     const before = await balance(user);
-    expect((await cancel(user, searching)).body.credits_refunded).toBe(7);
-    expect((await cancel(user, analysed)).body.credits_refunded).toBe(5);
-    expect((await cancel(user, drafting, "/api/v1/agent")).body.credits_refunded).toBe(2);
-    const last = await cancel(user, saving);
+    expect((await cancelled200(user, searching)).body.credits_refunded).toBe(7);
+    expect((await cancelled200(user, analysed)).body.credits_refunded).toBe(5);
+    expect((await cancelled200(user, drafting, "/api/v1/agent")).body.credits_refunded).toBe(2);
+    const last = await cancelled200(user, saving);
     expect(last.status).toBe(200);
     expect(last.body).toMatchObject({ status: "cancelled", credits_refunded: 0 });
     expect(last.body.balance).toBe(before + 14);
@@ -316,7 +338,7 @@ describe("POST /agent/{id}/cancel", () => {
         if (!searching) await pause(20);
       }
       expect(searching).toBe(true);
-      const cancelled = await cancel(user, started.id);
+      const cancelled = await cancelled200(user, started.id);
       expect(cancelled.body).toMatchObject({ status: "cancelled", credits_refunded: 7 });
       await pendingAgentRuns();
       const events = parseSse(await stream);
@@ -326,7 +348,7 @@ describe("POST /agent/{id}/cancel", () => {
         data: expect.objectContaining({ status: "cancelled", error: "Cancelled by the user" }),
       });
       // The worker's search failed after the cancel: no failure written, no second refund.
-      const { body } = await call(app, `/agent/${started.id}`, { token: user.accessToken });
+      const { body } = await run(user, started.id);
       expect(body.status).toBe("cancelled");
       expect(body.pipeline_data.stages).toEqual([
         expect.objectContaining({ name: "search", status: "running" }),
@@ -353,7 +375,7 @@ describe("POST /agent/{id}/cancel", () => {
     });
     expect(noCsrf.status).toBe(403);
     // Still queued and charged after all of those.
-    const read = await call(app, `/agent/${id}`, { token: user.accessToken });
+    const read = await run(user, id);
     expect(read.body.status).toBe("queued");
     expect(await refundRows(user.userId)).toEqual([]);
     const withCsrf = await call(app, `/agent/${id}/cancel`, {
