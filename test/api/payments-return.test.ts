@@ -7,7 +7,7 @@ import { parseConfig } from "../../src/config";
 import { applyRefund } from "../../src/modules/payments/service/refunds";
 import { startFakeGateway } from "../fakes/payment-gateway";
 import { startFakeStripe } from "../fakes/stripe";
-import { call, registerUser, type Session } from "../support/client";
+import { call, expectStatus, registerUser, type Session, api as typed } from "../support/client";
 import { createTestContext, PRODUCTION_ENV, registerAdmin } from "../support/harness";
 import { buy, deliver, packageByCredits, paidEvent } from "./payments-helpers";
 
@@ -16,11 +16,13 @@ const returnTo = (orderNo: string, result?: string) =>
   `${RETURN_URL}&order_no=${orderNo}${result ? `&result=${result}` : ""}`;
 
 async function notificationsOf(app: App, user: Session) {
-  const { status, body } = await call(app, "/api/v1/notifications?size=100", {
+  // Typed by the OpenAPI document (ADR 0095).
+  const answer = await typed(app).get("/api/v1/notifications", {
     token: user.accessToken,
+    query: { size: 100 },
   });
-  expect(status).toBe(200);
-  return body.items as { kind: string; title: string; body: string; data: any }[];
+  expectStatus(answer, 200);
+  return answer.body.items;
 }
 
 // The fake gateway calls notify_url over real HTTP, so that app listens on a real port.
@@ -157,13 +159,14 @@ describe("payment and refund notifications", () => {
     expect(await fake.pay(o.order_no)).toBe(200);
     fake.setRefundOutcome("pending");
     try {
-      const refund = await call(gateway.app, `/api/v1/admin/payments/${o.order_no}/refund`, {
+      const refund = await typed(gateway.app).post("/api/v1/admin/payments/{order_no}/refund", {
+        params: { order_no: o.order_no },
         json: { reason: "customer asked" },
         token: admin.accessToken,
         csrf: admin.csrfToken,
       });
-      expect(refund.status).toBe(202);
-      const refundNo = refund.body.refund_no as string;
+      expectStatus(refund, 202);
+      const refundNo = refund.body.refund_no;
       let kinds = (await notificationsOf(gateway.app, user)).map((n) => n.kind);
       expect(kinds.sort()).toEqual(["payment_succeeded", "refund_pending"]);
 
