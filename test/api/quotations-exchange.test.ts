@@ -5,7 +5,15 @@ import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { provideCjkFont } from "../../src/modules/quotations/pdf-font";
 import { nodeCjkFont } from "../../src/runtime/node/cjk-font";
-import { call, registerUser, type Session } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  type Session,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 /**
@@ -32,17 +40,44 @@ const as =
   (path: string, options: Parameters<typeof call>[2] = {}) =>
     call(app, path, { token: user.accessToken, ...options });
 
+type QuotationBody = NonNullable<ApiOptions<Operation<"/api/v1/quotations", "post">>["json"]>;
+type QuotationPatch = NonNullable<
+  ApiOptions<Operation<"/api/v1/quotations/{id}", "patch">>["json"]
+>;
+type ProductBody = NonNullable<ApiOptions<Operation<"/api/v1/products", "post">>["json"]>;
+
 async function seller() {
   const user = await registerUser(app, { name: "Li Wei" });
   const api = as(user);
-  const product = async (json: Record<string, unknown>) => {
-    const res = await api("/api/v1/products", { json });
+  // The success paths, typed by the OpenAPI document (ADR 0095); `api` stays for the errors.
+  const token = user.accessToken;
+  const product = async (json: ProductBody) => {
+    const res = await typed(app).post("/api/v1/products", { token, json });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.id as string;
+    expectStatus(res, 201);
+    return res.body.id;
+  };
+  const create = async ({ json }: { json: QuotationBody }) => {
+    const res = await typed(app).post("/api/v1/quotations", { token, json });
+    expectStatus(res, 201);
+    return res;
+  };
+  const read = async (id: string) => {
+    const res = await typed(app).get("/api/v1/quotations/{id}", { token, params: { id } });
+    expectStatus(res, 200);
+    return res;
+  };
+  const patch = async (id: string, { json }: { json: QuotationPatch }) => {
+    const res = await typed(app).patch("/api/v1/quotations/{id}", { token, params: { id }, json });
+    expectStatus(res, 200);
+    return res;
   };
   return {
     user,
     api,
+    create,
+    read,
+    patch,
     // 12.99 USD
     cupId: await product({ name: "不锈钢保温杯", sku: "CUP", price: 1299, currency: "USD" }),
     // 150.00 EUR: 150 x 157.91 = 23686.5 JPY, a tie that half-even takes down to 23686.
@@ -57,11 +92,12 @@ async function seller() {
 }
 
 async function convertRoute(user: Session, amount: string, from: string, to: string) {
-  const res = await call(app, `/api/v1/exchange/convert?amount=${amount}&from=${from}&to=${to}`, {
+  const res = await typed(app).get("/api/v1/exchange/convert", {
     token: user.accessToken,
+    query: { amount, from, to },
   });
-  expect(res.status).toBe(200);
-  return res.body as { rate: string; result: string; date: string; source: string };
+  expectStatus(res, 200);
+  return res.body;
 }
 
 const quotationRows = async (userId: string) =>
@@ -138,8 +174,8 @@ async function pdfText(user: Session, id: string): Promise<string> {
 
 describe("quotations priced in another currency than their products", () => {
   it("converts USD -> CNY exactly, freezes the rate and shows it in both exports", async () => {
-    const { user, api, cupId, boxId } = await seller();
-    const created = await api("/api/v1/quotations", {
+    const { user, create, read, cupId, boxId } = await seller();
+    const created = await create({
       json: {
         currency: "CNY",
         shipping: 10_000,
@@ -175,7 +211,7 @@ describe("quotations priced in another currency than their products", () => {
         : row!.exchange_rates;
     // Stored as frozen: the age is the API's, computed when the quotation is read.
     expect(stored).toEqual([{ from: "USD", to: "CNY", rate: USD_CNY, ...STORED_SNAPSHOT }]);
-    expect((await api(`/api/v1/quotations/${q.id}`)).body).toEqual(q);
+    expect((await read(q.id)).body).toEqual(q);
 
     // Buyers read the rate to 6 significant digits with its source and day (the exact one
     // stays in the API); the stored rate is not the one printed.
@@ -188,8 +224,8 @@ describe("quotations priced in another currency than their products", () => {
   });
 
   it("converts EUR -> JPY to whole yen, half to even", async () => {
-    const { user, api, kettleId, lidId } = await seller();
-    const created = await api("/api/v1/quotations", {
+    const { user, create, kettleId, lidId } = await seller();
+    const created = await create({
       json: {
         currency: "JPY",
         discount: 100,
@@ -213,8 +249,8 @@ describe("quotations priced in another currency than their products", () => {
   });
 
   it("keeps one rate per pair, and none when nothing was converted", async () => {
-    const { user, api, cupId, kettleId, boxId } = await seller();
-    const { body: q } = await api("/api/v1/quotations", {
+    const { user, create, cupId, kettleId, boxId } = await seller();
+    const { body: q } = await create({
       json: {
         currency: "CNY",
         items: [
@@ -234,7 +270,7 @@ describe("quotations priced in another currency than their products", () => {
     expect(lines).toContain("Exchange rate|1 EUR = 7.83300 CNY, ECB (snapshot) 2024-01-04");
     expect(lines).toContain("|1 USD = 7.15147 CNY, ECB (snapshot) 2024-01-04");
 
-    const plain = await api("/api/v1/quotations", {
+    const plain = await create({
       json: { currency: "CNY", items: [{ product_id: boxId, quantity: 1 }] },
     });
     expect(plain.body.exchange_rates).toEqual([]);
@@ -245,7 +281,7 @@ describe("quotations priced in another currency than their products", () => {
   });
 
   it("answers 422 when no rate exists for the pair, and writes nothing", async () => {
-    const { user, api, dateId, cupId } = await seller();
+    const { user, api, create, read, dateId, cupId } = await seller();
     const res = await api("/api/v1/quotations", {
       json: {
         currency: "CNY",
@@ -266,7 +302,7 @@ describe("quotations priced in another currency than their products", () => {
     expect(await quotationRows(user.userId)).toBe(0);
 
     // An explicit price needs no rate.
-    const priced = await api("/api/v1/quotations", {
+    const priced = await create({
       json: { currency: "CNY", items: [{ product_id: dateId, quantity: 1, unit_price: 900 }] },
     });
     expect(priced.status).toBe(201);
@@ -277,7 +313,7 @@ describe("quotations priced in another currency than their products", () => {
     });
     expect(patched.status).toBe(422);
     expect(patched.body.detail).toMatch(/^No exchange rate from AED to CNY/);
-    expect((await api(`/api/v1/quotations/${priced.body.id}`)).body).toEqual(priced.body);
+    expect((await read(priced.body.id)).body).toEqual(priced.body);
 
     const repriceAlone = await api(`/api/v1/quotations/${priced.body.id}`, {
       method: "PATCH",
@@ -288,15 +324,15 @@ describe("quotations priced in another currency than their products", () => {
 
   // Runs last: it adds a newer day to the rates table.
   it("keeps the frozen rate when rates move, until reprice: true", async () => {
-    const { user, api, cupId, kettleId } = await seller();
-    const { body: q } = await api("/api/v1/quotations", {
+    const { user, api, create, read, patch, cupId, kettleId } = await seller();
+    const { body: q } = await create({
       json: { currency: "CNY", items: [{ product_id: cupId, quantity: 100 }] },
     });
-    expect(q.items[0].unit_price).toBe(9290);
-    const { body: jq } = await api("/api/v1/quotations", {
+    expect(q.items[0]!.unit_price).toBe(9290);
+    const { body: jq } = await create({
       json: { currency: "JPY", items: [{ product_id: kettleId, quantity: 1 }] },
     });
-    expect(jq.items[0].unit_price).toBe(23_686);
+    expect(jq.items[0]!.unit_price).toBe(23_686);
 
     // The provider publishes a newer day with other rates.
     await queryRows(
@@ -311,11 +347,10 @@ describe("quotations priced in another currency than their products", () => {
     expect(today).toMatchObject({ rate: "7.18181818182", result: "93.29", date: "2024-02-01" });
 
     // GET: unchanged.
-    expect((await api(`/api/v1/quotations/${q.id}`)).body).toEqual(q);
+    expect((await read(q.id)).body).toEqual(q);
 
     // A PATCH that does not touch the items: unchanged figures and rate.
-    const noted = await api(`/api/v1/quotations/${q.id}`, {
-      method: "PATCH",
+    const noted = await patch(q.id, {
       json: { notes: "Prices firm for 30 days" },
     });
     expect(noted.status).toBe(200);
@@ -327,20 +362,18 @@ describe("quotations priced in another currency than their products", () => {
     expect(noted.body.items).toEqual(q.items);
 
     // A PATCH that re-prices the items (more of them): the frozen rate, not today's.
-    const more = await api(`/api/v1/quotations/${q.id}`, {
-      method: "PATCH",
+    const more = await patch(q.id, {
       json: { items: [{ product_id: cupId, quantity: 200 }] },
     });
     expect(more.status).toBe(200);
-    expect(more.body.items[0].unit_price).toBe(9290);
+    expect(more.body.items[0]!.unit_price).toBe(9290);
     expect(more.body).toMatchObject({ subtotal: 1_858_000, total: 1_858_000 });
     expect(more.body.exchange_rates).toEqual([
       { from: "USD", to: "CNY", rate: USD_CNY, ...SNAPSHOT },
     ]);
 
     // A pair the quotation did not hold yet takes today's rate; the frozen one stays.
-    const mixed = await api(`/api/v1/quotations/${q.id}`, {
-      method: "PATCH",
+    const mixed = await patch(q.id, {
       json: {
         items: [
           { product_id: cupId, quantity: 200 },
@@ -366,12 +399,11 @@ describe("quotations priced in another currency than their products", () => {
     ]);
 
     // reprice: true takes today's rates for every pair.
-    const repriced = await api(`/api/v1/quotations/${q.id}`, {
-      method: "PATCH",
+    const repriced = await patch(q.id, {
       json: { reprice: true, items: [{ product_id: cupId, quantity: 200 }] },
     });
     expect(repriced.status).toBe(200);
-    expect(repriced.body.items[0].unit_price).toBe(9329);
+    expect(repriced.body.items[0]!.unit_price).toBe(9329);
     expect(repriced.body).toMatchObject({ subtotal: 1_865_800, total: 1_865_800 });
     expect(repriced.body.exchange_rates).toEqual([
       {
@@ -383,27 +415,26 @@ describe("quotations priced in another currency than their products", () => {
         age_days: ageOf("2024-02-01"),
       },
     ]);
-    expect((await api(`/api/v1/quotations/${q.id}`)).body).toEqual(repriced.body);
+    expect((await read(q.id)).body).toEqual(repriced.body);
     expect(await sheetLines(user, q.id)).toContain(
       "Exchange rate|1 USD = 7.18182 CNY, ECB 2024-02-01",
     );
 
     // The JPY quotation was never touched: still the snapshot's figure and rate.
-    expect((await api(`/api/v1/quotations/${jq.id}`)).body).toEqual(jq);
+    expect((await read(jq.id)).body).toEqual(jq);
     // Same items again, no reprice: still the snapshot rate (157.91), not 160.12.
-    const same = await api(`/api/v1/quotations/${jq.id}`, {
-      method: "PATCH",
+    const same = await patch(jq.id, {
       json: { items: [{ product_id: kettleId, quantity: 1 }] },
     });
-    expect(same.body.items[0].unit_price).toBe(23_686);
+    expect(same.body.items[0]!.unit_price).toBe(23_686);
     expect(same.body.exchange_rates).toEqual(jq.exchange_rates);
     // A sent quotation cannot be repriced.
-    await api(`/api/v1/quotations/${jq.id}`, { method: "PATCH", json: { status: "sent" } });
+    await patch(jq.id, { json: { status: "sent" } });
     const late = await api(`/api/v1/quotations/${jq.id}`, {
       method: "PATCH",
       json: { reprice: true, items: [{ product_id: kettleId, quantity: 1 }] },
     });
     expect(late.status).toBe(409);
-    expect((await api(`/api/v1/quotations/${jq.id}`)).body.items[0].unit_price).toBe(23_686);
+    expect((await read(jq.id)).body.items[0]!.unit_price).toBe(23_686);
   });
 });
