@@ -16,7 +16,7 @@ import { createMemoryRateLimiter } from "../../src/providers/ratelimit/memory";
 import { nodeResolver } from "../../src/runtime/node/dns";
 import { createNodePasswordHasher } from "../../src/runtime/node/password";
 import { startFakeWechat } from "../fakes/wechat";
-import { call, randomIp, registerUser } from "../support/client";
+import { expectStatus, randomIp, registerUser, api as typed } from "../support/client";
 import { createTestContext, TEST_SECRETS, testConfig } from "../support/harness";
 
 const wechat = await startFakeWechat();
@@ -61,11 +61,12 @@ interface Seller {
 /** A seller who logged in through WeChat (so users.wechat_openid is set by the real route). */
 async function wechatSeller(): Promise<Seller> {
   const openid = `o${crypto.randomUUID().replaceAll("-", "")}`;
-  const res = await call(app, "/api/v1/auth/wechat/login", {
+  const res = await typed(app).post("/api/v1/auth/wechat/login", {
     json: { code: wechat.issueCode(openid) },
     ip: randomIp(),
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expectStatus(res, 200);
   return { userId: res.body.user.id, openid };
 }
 
@@ -81,8 +82,9 @@ async function silentCustomer(seller: Seller, company: string): Promise<string> 
     role: "user",
     isGuest: false,
   });
-  const res = await call(app, "/api/v1/customers", { token, json: { company } });
+  const res = await typed(app).post("/api/v1/customers", { token, json: { company } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expectStatus(res, 201);
   await deps.db.execute(
     sql`update customers set created_at = ${new Date(now.getTime() - 60 * DAY).toISOString()}::timestamptz,
           last_contact_at = null
@@ -169,9 +171,10 @@ describe("notification pushes through WeChat", () => {
       role: "user",
       isGuest: false,
     });
-    const list = await call(app, "/api/v1/notifications", { token });
-    expect(list.body.items.map((n: { kind: string }) => n.kind)).toEqual(["reminder_digest"]);
-    expect(list.body.items[0].data).toMatchObject({
+    const list = await typed(app).get("/api/v1/notifications", { token });
+    expectStatus(list, 200);
+    expect(list.body.items.map((n) => n.kind)).toEqual(["reminder_digest"]);
+    expect(list.body.items[0]!.data).toMatchObject({
       silent: 1,
       most_urgent: [{ customer_name: "Acme Trading", reason: "silent" }],
     });
