@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeWechat } from "../fakes/wechat";
-import { call, randomIp } from "../support/client";
+import { call, expectStatus, randomIp, api as typed } from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const wechat = await startFakeWechat();
@@ -15,12 +15,15 @@ const ctx = await createTestContext({
 const { app } = ctx;
 const login = (code: string) =>
   call(app, "/api/v1/auth/wechat/login", { json: { code }, ip: randomIp() });
+/** A sign-in that must succeed, typed by the OpenAPI document (ADR 0095). */
+const signedIn = (code: string) =>
+  typed(app).post("/api/v1/auth/wechat/login", { json: { code }, ip: randomIp() });
 
 describe("WeChat login", () => {
   it("registers on first login (trial and 30 credits) and finds the user after", async () => {
     const openid = `o${crypto.randomUUID().replaceAll("-", "")}`;
-    const first = await login(wechat.issueCode(openid, "union-1"));
-    expect(first.status).toBe(200);
+    const first = await signedIn(wechat.issueCode(openid, "union-1"));
+    expectStatus(first, 200);
     expect(first.body.user).toMatchObject({
       has_wechat: true,
       credits: 30,
@@ -29,12 +32,13 @@ describe("WeChat login", () => {
     });
     expect(wechat.requests.at(-1)?.get("grant_type")).toBe("authorization_code");
 
-    const second = await login(wechat.issueCode(openid));
-    expect(second.status).toBe(200);
+    const second = await signedIn(wechat.issueCode(openid));
+    expectStatus(second, 200);
     expect(second.body.user.id).toBe(first.body.user.id);
     expect(second.body.user.credits).toBe(30);
 
-    const stats = await call(app, "/api/v1/usage/stats", { token: second.body.access_token });
+    const stats = await typed(app).get("/api/v1/usage/stats", { token: second.body.access_token });
+    expectStatus(stats, 200);
     expect(stats.body.by_event).toEqual({ wechat_login: 2 });
   });
 
