@@ -6,7 +6,14 @@ import { searchProviderCandidates } from "../../src/modules/discovery/service";
 import { type FakeSearch, startFakeSearch } from "../fakes/search";
 import { storedProviderKey } from "../support/ai";
 import { auditRows as auditRowsOf } from "../support/audit";
-import { call, registerUser } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  api as typed,
+} from "../support/client";
 import { createTestContext } from "../support/harness";
 
 const ctx = await createTestContext();
@@ -25,12 +32,27 @@ afterAll(async () => {
 async function newAdmin() {
   const user = await registerUser(app);
   await queryRows(deps.db, sql`update users set role = 'admin' where id = ${user.userId}`);
+  const token = user.accessToken;
   return {
     ...user,
     call: (path: string, options: Parameters<typeof call>[2] = {}) =>
       call(app, path, { token: user.accessToken, ...options }),
+    /** A read that must succeed, typed by the OpenAPI document (ADR 0095). */
+    get: async (id: string) => {
+      const answer = await typed(app).get(ONE, { token, params: { id } });
+      expectStatus(answer, 200);
+      return answer;
+    },
+    /** A PATCH that must succeed, typed. */
+    patch: async (id: string, json: ProviderPatch) => {
+      const answer = await typed(app).patch(ONE, { token, params: { id }, json });
+      expectStatus(answer, 200);
+      return answer;
+    },
   };
 }
+const ONE = "/api/v1/admin/search-providers/{id}" as const;
+type ProviderPatch = NonNullable<ApiOptions<Operation<typeof ONE, "patch">>["json"]>;
 
 const uniqueName = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 
@@ -110,7 +132,7 @@ describe("admin search providers", () => {
 
     const texts = [
       JSON.stringify(created.body),
-      JSON.stringify((await admin.call(`${BASE}/${id}`)).body),
+      JSON.stringify((await admin.get(id)).body),
       JSON.stringify((await admin.call(`${BASE}?size=100`)).body),
     ];
     for (const text of texts) {
@@ -158,12 +180,8 @@ describe("admin search providers", () => {
       json: braveBody({ kind: "searxng", base_url: "https://searx.example.org" }),
     });
     const id = created.body.id as string;
-    const path = `${BASE}/${id}`;
 
-    const rotated = await admin.call(path, {
-      method: "PATCH",
-      json: { api_key: "rotated-key-abcdefgh-1234" },
-    });
+    const rotated = await admin.patch(id, { api_key: "rotated-key-abcdefgh-1234" });
     expect(rotated.status).toBe(200);
     expect(rotated.body).toMatchObject({ api_key_set: true, api_key_hint: "1234" });
     expect(JSON.stringify(rotated.body)).not.toContain("rotated-key-abcdefgh-1234");
@@ -172,11 +190,11 @@ describe("admin search providers", () => {
       "rotated-key-abcdefgh-1234",
     );
 
-    const kept = await admin.call(path, { method: "PATCH", json: { timeout_ms: 5000 } });
+    const kept = await admin.patch(id, { timeout_ms: 5000 });
     expect(kept.body).toMatchObject({ api_key_set: true, api_key_hint: "1234", timeout_ms: 5000 });
     expect(await storedKey(id)).toEqual(afterRotation);
 
-    const cleared = await admin.call(path, { method: "PATCH", json: { api_key: null } });
+    const cleared = await admin.patch(id, { api_key: null });
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ api_key_set: false, api_key_hint: null });
     expect(await storedKey(id)).toEqual({ ciphertext: null, hint: null });
@@ -212,7 +230,7 @@ describe("admin search providers", () => {
       json: { name: first.body.name },
     });
     expect(rename.status).toBe(409);
-    expect((await admin.call(`${BASE}/${second.body.id}`)).body.name).toBe(second.body.name);
+    expect((await admin.get(second.body.id)).body.name).toBe(second.body.name);
   });
 
   it("answers 422 to a bad URL, name, kind, key or timeout, writing nothing", async () => {
@@ -283,9 +301,7 @@ describe("admin search providers", () => {
       }
     }
     expect(await count()).toBe(before + 1);
-    expect((await admin.call(`${BASE}/${created.body.id}`)).body.base_url).toBe(
-      "https://api.search.brave.com",
-    );
+    expect((await admin.get(created.body.id)).body.base_url).toBe("https://api.search.brave.com");
     // An operator-listed host:port is accepted (a SearXNG on the private network).
     const listed = await ctx.makeApp({}, { OUTBOUND_ALLOW_HOSTS: "10.0.0.5:8080" });
     const ok = await call(listed, BASE, {
@@ -309,19 +325,19 @@ describe("admin search providers", () => {
     expect(moved.body.errors).toEqual([
       expect.objectContaining({ loc: ["body", "api_key"], type: "key_rebind" }),
     ]);
-    expect((await admin.call(path)).body.base_url).toBe("https://api.search.brave.com");
+    expect((await admin.get(created.body.id)).body.base_url).toBe("https://api.search.brave.com");
     expect(await storedKey(created.body.id)).toEqual(stored);
     expect(await auditRows("search_provider.update", created.body.id)).toHaveLength(0);
 
     // The same URL again, or a new one with its key, is fine.
-    const same = await admin.call(path, {
-      method: "PATCH",
-      json: { base_url: "https://api.search.brave.com", timeout_ms: 4000 },
+    const same = await admin.patch(created.body.id, {
+      base_url: "https://api.search.brave.com",
+      timeout_ms: 4000,
     });
     expect(same.status).toBe(200);
-    const rekeyed = await admin.call(path, {
-      method: "PATCH",
-      json: { base_url: "https://brave.example.net", api_key: "another-key-0123456789" },
+    const rekeyed = await admin.patch(created.body.id, {
+      base_url: "https://brave.example.net",
+      api_key: "another-key-0123456789",
     });
     expect(rekeyed.status).toBe(200);
     expect(rekeyed.body).toMatchObject({
