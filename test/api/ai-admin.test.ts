@@ -7,7 +7,14 @@ import { decryptSecret } from "../../src/lib/crypto";
 import { generateWithLlm } from "../../src/providers/llm/openai-compatible";
 import { addAiProvider, clearAiProviders, storedProviderKey } from "../support/ai";
 import { auditRows as auditRowsOf } from "../support/audit";
-import { call, registerUser } from "../support/client";
+import {
+  type ApiOptions,
+  call,
+  expectStatus,
+  type Operation,
+  registerUser,
+  api as typed,
+} from "../support/client";
 import { createTestContext, PRODUCTION_ENV } from "../support/harness";
 
 const ctx = await createTestContext();
@@ -20,12 +27,27 @@ const { app, deps } = ctx;
 async function newAdmin(target = app) {
   const user = await registerUser(app);
   await queryRows(deps.db, sql`update users set role = 'admin' where id = ${user.userId}`);
+  const token = user.accessToken;
   return {
     ...user,
     call: (path: string, options: Parameters<typeof call>[2] = {}) =>
       call(target, path, { token: user.accessToken, ...options }),
+    /** The provider list, typed by the OpenAPI document (ADR 0095); asserts 200. */
+    providers: async (query: ProvidersQuery = {}) => {
+      const answer = await typed(target).get(PROVIDERS, { token, query });
+      expectStatus(answer, 200);
+      return answer;
+    },
+    /** The FAQ list, typed; asserts 200. */
+    faqs: async (query: FaqQuery = {}) => {
+      const answer = await typed(target).get("/api/v1/admin/faq", { token, query });
+      expectStatus(answer, 200);
+      return answer;
+    },
   };
 }
+type ProvidersQuery = NonNullable<ApiOptions<Operation<typeof PROVIDERS, "get">>["query"]>;
+type FaqQuery = NonNullable<ApiOptions<Operation<"/api/v1/admin/faq", "get">>["query"]>;
 
 const uniqueName = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 
@@ -38,7 +60,7 @@ async function count(table: "ai_providers" | "translation_quotas" | "faqs") {
 }
 
 const auditRows = (action: string, id: string) => auditRowsOf(deps, action, id);
-const PROVIDERS = "/api/v1/admin/ai-providers";
+const PROVIDERS = "/api/v1/admin/ai-providers" as const;
 
 async function startServerOn127(handler: (req: IncomingMessage, res: ServerResponse) => void) {
   let hits = 0;
@@ -147,7 +169,7 @@ describe("admin AI providers", () => {
     const texts = [
       JSON.stringify(created.body),
       JSON.stringify((await admin.call(`/api/v1/admin/ai-providers/${id}`)).body),
-      JSON.stringify((await admin.call("/api/v1/admin/ai-providers?size=100")).body),
+      JSON.stringify((await admin.providers({ size: 100 })).body),
     ];
     for (const text of texts) {
       expect(text).toContain(input.name);
@@ -444,15 +466,15 @@ describe("admin AI providers", () => {
       });
     }
     const names = (body: { items: { name: string }[] }) => body.items.map((p) => p.name);
-    const first = await admin.call("/api/v1/admin/ai-providers?size=2");
+    const first = await admin.providers({ size: 2 });
     expect(first.body).toMatchObject({ total: 4, page: 1, size: 2 });
     expect(names(first.body)).toEqual(["p-a", "p-b"]);
-    const second = await admin.call("/api/v1/admin/ai-providers?size=2&page=2");
+    const second = await admin.providers({ size: 2, page: 2 });
     expect(names(second.body)).toEqual(["p-c", "p-d"]);
-    const llm = await admin.call("/api/v1/admin/ai-providers?kind=llm&enabled=true");
+    const llm = await admin.providers({ kind: "llm", enabled: true });
     expect(names(llm.body)).toEqual(["p-a", "p-d"]);
     expect(llm.body.total).toBe(2);
-    const disabled = await admin.call("/api/v1/admin/ai-providers?enabled=false");
+    const disabled = await admin.providers({ enabled: false });
     expect(names(disabled.body)).toEqual(["p-c"]);
     expect((await admin.call("/api/v1/admin/ai-providers?kind=x")).status).toBe(422);
     expect((await admin.call("/api/v1/admin/ai-providers?size=1001")).status).toBe(422);
@@ -845,23 +867,23 @@ describe("admin FAQ", () => {
     }
     const questions = (body: { items: { question: string }[] }) =>
       body.items.map((f) => f.question);
-    const all = await admin.call("/api/v1/admin/faq?size=3");
+    const all = await admin.faqs({ size: 3 });
     expect(all.body.total).toBe(4);
     const ones = [ids["Payment terms?"]!, ids["Samples free?"]!].sort();
-    expect(all.body.items.slice(0, 2).map((f: { id: string }) => f.id)).toEqual(ones);
+    expect(all.body.items.slice(0, 2).map((f) => f.id)).toEqual(ones);
     expect(questions(all.body)[2]).toBe("Shipping to Europe?");
-    const last = await admin.call("/api/v1/admin/faq?size=3&page=2");
+    const last = await admin.faqs({ size: 3, page: 2 });
     expect(questions(last.body)).toEqual(["Do you give 100% refunds?"]);
-    const enabled = await admin.call("/api/v1/admin/faq?enabled=false");
+    const enabled = await admin.faqs({ enabled: false });
     expect(questions(enabled.body)).toEqual(["Do you give 100% refunds?"]);
-    const search = await admin.call("/api/v1/admin/faq?q=SHIPPING");
+    const search = await admin.faqs({ q: "SHIPPING" });
     expect(questions(search.body)).toEqual(["Shipping to Europe?"]);
     // LIKE wildcards in the search text match literally.
-    const percent = await admin.call(`/api/v1/admin/faq?q=${encodeURIComponent("0% r")}`);
+    const percent = await admin.faqs({ q: "0% r" });
     expect(questions(percent.body)).toEqual(["Do you give 100% refunds?"]);
-    const wildcard = await admin.call(`/api/v1/admin/faq?q=${encodeURIComponent("%")}`);
+    const wildcard = await admin.faqs({ q: "%" });
     expect(questions(wildcard.body)).toEqual(["Do you give 100% refunds?"]);
-    const underscore = await admin.call("/api/v1/admin/faq?q=_");
+    const underscore = await admin.faqs({ q: "_" });
     expect(underscore.body.total).toBe(0);
 
     const id = ids["Samples free?"]!;
