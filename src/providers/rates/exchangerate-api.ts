@@ -18,6 +18,7 @@
  */
 import { z } from "zod";
 import {
+  getRatesDocument,
   type RatesClient,
   RatesRequestError,
   RatesUnavailableError,
@@ -85,21 +86,7 @@ export function createExchangeRateApiClient(opts: ExchangeRateApiClientOptions):
   async function latest(base = "EUR") {
     if (!CURRENCY_RE.test(base)) throw new RatesRequestError("base must be an ISO 4217 code");
     const url = new URL(`${root}/v6/latest/${base}`);
-    const signal = AbortSignal.timeout(timeoutMs);
-    let status: number;
-    let text: string;
-    try {
-      const res = await doFetch(url, {
-        method: "GET",
-        headers: { accept: "application/json" },
-        redirect: "follow",
-        signal,
-      });
-      status = res.status;
-      text = await res.text();
-    } catch {
-      throw new RatesUnavailableError(signal.aborted ? "timeout" : "network");
-    }
+    const { status, text } = await getRatesDocument(doFetch, url, timeoutMs);
     return parseDay(base, status, text);
   }
 

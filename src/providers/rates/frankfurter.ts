@@ -65,6 +65,29 @@ export class RatesUnavailableError extends Error {
   }
 }
 
+/**
+ * One JSON GET to a rates source within `timeoutMs`: its status and text, or
+ * RatesUnavailableError (no `cause`: transport details stay out of errors that may reach a log).
+ */
+export async function getRatesDocument(
+  doFetch: typeof fetch,
+  url: URL,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await doFetch(url, {
+      method: "GET",
+      headers: { accept: "application/json" },
+      redirect: "follow",
+      signal,
+    });
+    return { status: res.status, text: await res.text() };
+  } catch {
+    throw new RatesUnavailableError(signal.aborted ? "timeout" : "network");
+  }
+}
+
 /** A request the provider can never answer (bad currency code or date); nothing was sent. */
 export class RatesRequestError extends Error {
   constructor(message: string) {
@@ -149,22 +172,7 @@ export function createFrankfurterClient(opts: FrankfurterClientOptions): RatesCl
     if (!CURRENCY_RE.test(base)) throw new RatesRequestError("base must be an ISO 4217 code");
     const url = new URL(`${root}${path}`);
     url.searchParams.set("base", base);
-    const signal = AbortSignal.timeout(timeoutMs);
-    let status: number;
-    let text: string;
-    try {
-      const res = await doFetch(url, {
-        method: "GET",
-        headers: { accept: "application/json" },
-        redirect: "follow",
-        signal,
-      });
-      status = res.status;
-      text = await res.text();
-    } catch {
-      // No `cause`: transport details stay out of errors that may reach a log line.
-      throw new RatesUnavailableError(signal.aborted ? "timeout" : "network");
-    }
+    const { status, text } = await getRatesDocument(doFetch, url, timeoutMs);
     if (status === 429) throw new RatesUnavailableError("rate_limited", { status });
     if (status < 200 || status >= 300) throw new RatesUnavailableError("http_status", { status });
 
