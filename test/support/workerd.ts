@@ -76,7 +76,7 @@ export async function callWorker(worker: Worker, path: string, init: RequestInit
   } catch {
     body = text;
   }
-  return { status: res.status, body, headers: res.headers };
+  return { status: res.status, body };
 }
 
 export const postJson = (json: unknown, headers: Record<string, string> = {}): RequestInit => ({
