@@ -153,6 +153,7 @@ export async function startAll(): Promise<BenchContext> {
     // Production refuses to start without these; the bench sends no mail.
     PUBLIC_BASE_URL: `http://127.0.0.1:${appPort}`,
     CORS_ORIGINS: `http://127.0.0.1:${appPort}`,
+    FRONTEND_URL: "https://app.example.test",
     ALLOW_NO_MAIL: "true",
     LOG_LEVEL: "warn",
     DATA_DIR: await makeTempDir("bench-app-"),

@@ -529,6 +529,7 @@ export async function measureScale(ctx: {
         ALLOW_MEMORY_RATE_LIMIT: "true",
         PUBLIC_BASE_URL: appUrl,
         CORS_ORIGINS: appUrl,
+        FRONTEND_URL: "https://app.example.test",
         ALLOW_NO_MAIL: "true",
         LOG_LEVEL: "warn",
         DATA_DIR: dataDir,

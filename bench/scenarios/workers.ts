@@ -26,6 +26,7 @@ const BINDINGS = {
   LOG_LEVEL: "warn",
   PUBLIC_BASE_URL: "https://app.example.test",
   CORS_ORIGINS: "https://app.example.test",
+  FRONTEND_URL: "https://app.example.test",
   ALLOW_MEMORY_RATE_LIMIT: "true",
   ALLOW_NO_MAIL: "true",
 };
