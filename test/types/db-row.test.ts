@@ -7,7 +7,8 @@ describe("DbRow", () => {
   it("keys a raw row by the columns' database names, typed from the schema", () => {
     type Customer = DbRow<typeof customers>;
     expectTypeOf<Customer["contact_name"]>().toEqualTypeOf<string | null>();
-    expectTypeOf<Customer["user_id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Customer["org_id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Customer["user_id"]>().toEqualTypeOf<string | null>();
     expectTypeOf<Customer["tags"]>().toEqualTypeOf<string[]>();
     expectTypeOf<Customer["estimated_value"]>().toEqualTypeOf<number | null>();
     expectTypeOf<Customer["created_at"]>().toEqualTypeOf<string>();

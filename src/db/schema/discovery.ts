@@ -11,6 +11,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, id, tstz, updatedAt } from "./columns";
+import { orgs } from "./orgs";
 import { users } from "./users";
 
 export const SEARCH_PROVIDER_KINDS = ["brave", "searxng"] as const;
@@ -47,6 +48,10 @@ export const discoveryRecords = pgTable(
   "discovery_records",
   {
     id: id(),
+    /** The organisation the record belongs to (issue #22); user_id is the member who ran it. */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -55,7 +60,10 @@ export const discoveryRecords = pgTable(
     companies: jsonb("companies").$type<unknown[]>().notNull().default([]),
     createdAt: createdAt(),
   },
-  (t) => [index("discovery_records_user_created_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("discovery_records_user_created_idx").on(t.userId, t.createdAt),
+    index("discovery_records_org_created_idx").on(t.orgId, t.createdAt),
+  ],
 );
 
 export const PIPELINE_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
@@ -69,6 +77,10 @@ export const agentPipelines = pgTable(
   "agent_pipelines",
   {
     id: id(),
+    /** The organisation the record belongs to (issue #22); user_id is the member who ran it. */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -97,6 +109,7 @@ export const agentPipelines = pgTable(
   },
   (t) => [
     index("agent_pipelines_user_created_idx").on(t.userId, t.createdAt),
+    index("agent_pipelines_org_created_idx").on(t.orgId, t.createdAt),
     index("agent_pipelines_open_idx")
       .on(t.createdAt)
       .where(sql`${t.status} in ('queued', 'running')`),
@@ -120,6 +133,10 @@ export const discoveryJobs = pgTable(
   "discovery_jobs",
   {
     id: id(),
+    /** The organisation the record belongs to (issue #22); user_id is the member who ran it. */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -146,6 +163,7 @@ export const discoveryJobs = pgTable(
   },
   (t) => [
     index("discovery_jobs_user_created_idx").on(t.userId, t.createdAt),
+    index("discovery_jobs_org_created_idx").on(t.orgId, t.createdAt),
     index("discovery_jobs_open_idx")
       .on(t.createdAt)
       .where(sql`${t.status} in ('queued', 'running')`),

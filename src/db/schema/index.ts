@@ -4,6 +4,7 @@ export * from "./credits";
 export * from "./discovery";
 export * from "./growth";
 export * from "./notifications";
+export * from "./orgs";
 export * from "./payments";
 export * from "./system-config";
 export * from "./usage";

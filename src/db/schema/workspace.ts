@@ -13,6 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, id, tstz, updatedAt } from "./columns";
+import { orgs } from "./orgs";
 import { users } from "./users";
 
 export const CUSTOMER_STATUSES = [
@@ -30,9 +31,12 @@ export const customers = pgTable(
   "customers",
   {
     id: id(),
-    userId: uuid("user_id")
+    /** The organisation the record belongs to (issue #22); the creator's when inserted. */
+    orgId: uuid("org_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    /** The member who holds the customer; null: in the organisation's pool. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     company: text("company"),
     contactName: text("contact_name"),
     /** Stored lower-cased. */
@@ -63,10 +67,14 @@ export const customers = pgTable(
       ),
   },
   (t) => [
+    // Lists filter by organisation first (docs/teams.md); a member's own and the pool's
+    // customers by holder inside it.
     index("customers_user_created_idx").on(t.userId, t.createdAt),
-    index("customers_user_status_created_idx").on(t.userId, t.status, t.createdAt),
-    index("customers_user_last_contact_idx").on(t.userId, t.lastContactAt),
-    index("customers_user_next_followup_idx").on(t.userId, t.nextFollowupAt),
+    index("customers_org_created_idx").on(t.orgId, t.createdAt),
+    index("customers_org_user_created_idx").on(t.orgId, t.userId, t.createdAt),
+    index("customers_org_status_created_idx").on(t.orgId, t.status, t.createdAt),
+    index("customers_org_last_contact_idx").on(t.orgId, t.lastContactAt),
+    index("customers_org_next_followup_idx").on(t.orgId, t.nextFollowupAt),
     // The hourly reminders (customers/queries/reminders.ts) walk their due customers in these
     // orders, a batch at a time, reading only the customers that can be due, never the table.
     index("customers_reminder_silent_idx")
@@ -75,15 +83,15 @@ export const customers = pgTable(
     index("customers_reminder_followup_idx")
       .on(t.nextFollowupAt, t.id)
       .where(sql`${t.nextFollowupAt} is not null and ${t.status} not in ('lost', 'dormant')`),
-    index("customers_user_email_idx").on(t.userId, t.email),
-    index("customers_user_company_idx").on(t.userId, sql`lower(${t.company})`),
-    index("customers_user_country_idx").on(t.userId, sql`lower(${t.country})`),
-    // One GIN over owner, status and trigrams (btree_gin + pg_trgm): a search with or without
-    // the status filter is one index scan rather than a BitmapAnd of two indexes.
+    index("customers_org_email_idx").on(t.orgId, t.email),
+    index("customers_org_company_idx").on(t.orgId, sql`lower(${t.company})`),
+    index("customers_org_country_idx").on(t.orgId, sql`lower(${t.country})`),
+    // One GIN over organisation, status and trigrams (btree_gin + pg_trgm): a search with or
+    // without the status filter is one index scan rather than a BitmapAnd of two indexes.
     // A search reads the whole GIN pending list (rows inserted since the last vacuum): 256 kB
     // instead of 4 MB bounds that after a bulk import, for ~30% more insert time.
     index("customers_search_idx")
-      .using("gin", t.userId, t.status, t.searchText.op("gin_trgm_ops"))
+      .using("gin", t.orgId, t.status, t.searchText.op("gin_trgm_ops"))
       .with({ gin_pending_list_limit: 256 }),
     index("customers_tags_idx").using("gin", t.tags.op("jsonb_path_ops")),
     check("customers_estimated_value_non_negative", sql`${t.estimatedValue} >= 0`),
@@ -103,6 +111,10 @@ export const followupLogs = pgTable(
   "followup_logs",
   {
     id: id(),
+    /** The organisation the record belongs to (issue #22); the creator's when inserted. */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -116,13 +128,21 @@ export const followupLogs = pgTable(
     nextFollowupAt: tstz("next_followup_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("followup_logs_customer_contacted_idx").on(t.userId, t.customerId, t.contactedAt)],
+  (t) => [
+    // A customer's history is the company's: read by customer, whoever logged it.
+    index("followup_logs_customer_contacted_idx").on(t.customerId, t.contactedAt),
+    index("followup_logs_user_idx").on(t.userId),
+  ],
 );
 
 export const products = pgTable(
   "products",
   {
     id: id(),
+    /** The organisation the record belongs to (issue #22); the creator's when inserted. */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -142,9 +162,11 @@ export const products = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("products_user_created_idx").on(t.userId, t.createdAt),
-    index("products_user_category_idx").on(t.userId, t.category),
-    uniqueIndex("products_user_sku_key").on(t.userId, t.sku),
+    // The catalogue is the organisation's, shared by every member.
+    index("products_org_created_idx").on(t.orgId, t.createdAt),
+    index("products_org_category_idx").on(t.orgId, t.category),
+    uniqueIndex("products_org_sku_key").on(t.orgId, t.sku),
+    index("products_user_idx").on(t.userId),
     check("products_price_non_negative", sql`${t.price} >= 0`),
   ],
 );
@@ -168,6 +190,10 @@ export const quotations = pgTable(
   "quotations",
   {
     id: id(),
+    /** The organisation the record belongs to (issue #22); the creator's when inserted. */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -195,6 +221,8 @@ export const quotations = pgTable(
     uniqueIndex("quotations_user_quote_no_key").on(t.userId, t.quoteNo),
     index("quotations_user_created_idx").on(t.userId, t.createdAt),
     index("quotations_user_status_idx").on(t.userId, t.status, t.createdAt),
+    index("quotations_org_created_idx").on(t.orgId, t.createdAt),
+    index("quotations_org_status_idx").on(t.orgId, t.status, t.createdAt),
     index("quotations_customer_idx").on(t.customerId),
     check(
       "quotations_amounts_non_negative",

@@ -16,7 +16,7 @@ export type HealthLevel = (typeof HEALTH_LEVELS)[number];
 export const CustomerSchema = z
   .object({
     id: z.string(),
-    user_id: z.string(),
+    user_id: z.string().nullable().openapi({ description: "The member who holds it; null: the pool" }),
     company: z.string().nullable(),
     contact_name: z.string().nullable(),
     email: z.string().nullable(),
