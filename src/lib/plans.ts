@@ -19,9 +19,18 @@ export const FEATURES = [
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
-/** Quotas a plan may set (subscription_plans.limits; a missing key is unlimited). */
-const PLAN_LIMITS = ["customers", "agent_runs_per_month"] as const;
+/**
+ * Quotas a plan may set (subscription_plans.limits; a missing key is unlimited), each counted
+ * per organisation: customers kept at once, agent runs this calendar month, members (`seats`).
+ */
+export const PLAN_LIMITS = ["customers", "agent_runs_per_month", "seats"] as const;
 export type PlanLimitName = (typeof PLAN_LIMITS)[number];
+
+/**
+ * The seats of the shipped plans (issue #22): seeded with them, and set on the existing rows by
+ * migration 0025; admins change them like any limit afterwards.
+ */
+export const DEFAULT_PLAN_SEATS: Record<string, number> = { free: 1, pro: 5, business: 50 };
 
 /**
  * AFTER INSERT triggers on the counted tables (migration 0013) raise this SQLSTATE with DETAIL

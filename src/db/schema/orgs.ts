@@ -42,6 +42,23 @@ export const orgs = pgTable(
   ],
 );
 
+/**
+ * What an organisation holds of each counted plan quota, kept by triggers on the counted tables
+ * (migration 0025, after user_usage of 0014): the quota check and `/me` read one row instead of
+ * counting an organisation's customers on every request. Customers count wherever they are in
+ * the organisation (held by a member or in the pool).
+ */
+export const orgUsage = pgTable(
+  "org_usage",
+  {
+    orgId: uuid("org_id")
+      .primaryKey()
+      .references((): AnyPgColumn => orgs.id, { onDelete: "cascade" }),
+    customers: integer("customers").notNull().default(0),
+  },
+  (t) => [check("org_usage_customers_non_negative", sql`${t.customers} >= 0`)],
+);
+
 /** Every account belongs to exactly one organisation at a time: user_id is the key. */
 export const orgMembers = pgTable(
   "org_members",

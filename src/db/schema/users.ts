@@ -35,10 +35,6 @@ export const users = pgTable(
     isGuest: boolean("is_guest").notNull().default(false),
     wechatOpenid: text("wechat_openid"),
     wechatUnionid: text("wechat_unionid"),
-    /** Plan code; the trial gives the paid tier until trial_ends_at. */
-    plan: text("plan").notNull().default("free"),
-    planExpiresAt: tstz("plan_expires_at"),
-    trialEndsAt: tstz("trial_ends_at"),
     referralCode: text("referral_code").notNull(),
     referredBy: uuid("referred_by").references((): AnyPgColumn => users.id, {
       onDelete: "set null",
@@ -66,9 +62,6 @@ export const users = pgTable(
     uniqueIndex("users_referral_code_key").on(t.referralCode),
     index("users_referred_by_idx").on(t.referredBy),
     index("users_created_at_idx").on(t.createdAt),
-    // The hourly downgrade's due users (plan ended, still paid), soonest ended first: a batch
-    // reads its own rows instead of every user (jobs/tasks.ts downgradeExpiredPlans).
-    index("users_paid_plan_expiry_idx").on(t.planExpiresAt, t.id).where(sql`${t.plan} <> 'free'`),
     check("users_email_lower", sql`${t.email} = lower(${t.email})`),
   ],
 );

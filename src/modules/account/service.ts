@@ -25,7 +25,7 @@ import {
   useVerifyToken,
 } from "../auth/queries/email-tokens";
 import { noteSessionEnded } from "../auth/revocations";
-import { referralRewardOnVerification, referredRewardSet } from "../growth/queries";
+import { referralRewardOnVerification } from "../growth/queries";
 import {
   type AccountRow,
   demoteClickBootstrappedAdmins,
@@ -200,7 +200,6 @@ function verifyParams(
     hash,
     now,
     keepSessionId,
-    rewardSet: referredRewardSet("u", now),
     rewardCtes: (verified) => referralRewardOnVerification(verified, now),
   };
 }
@@ -380,7 +379,6 @@ export async function resetPassword(
     passwordHash,
     adminEmails: deps.config.ADMIN_EMAILS,
     requestId,
-    rewardSet: referredRewardSet("u", now),
     rewardCtes: (verified) => referralRewardOnVerification(verified, now),
   });
   if (!row) throw await tokenRefusal(deps, hash, ["reset_password"]);

@@ -54,15 +54,28 @@ export const PasswordChangeBody = z
   })
   .openapi("PasswordChangeRequest");
 
-/** On GET /auth/me: what the plan in effect (`plan`) allows, so a frontend can grey out the rest. */
+/**
+ * On GET /auth/me: what the plan in effect of the caller's organisation (`plan`) allows, so a
+ * frontend can grey out the rest, and the organisation itself.
+ */
 const entitlementFields = {
   features: z
     .array(z.string())
     .optional()
     .openapi({ description: "Feature codes of the plan in effect (GET /auth/me)" }),
   limits: PlanLimitsSchema.optional().openapi({
-    description: "Each plan limit with its max (null = unlimited) and current usage (GET /auth/me)",
+    description:
+      "Each limit of the organisation's plan with its max (null = unlimited) and the " +
+      "organisation's usage (GET /auth/me)",
   }),
+  org: z
+    .object({
+      id: z.uuid(),
+      name: z.string(),
+      role: z.enum(["owner", "admin", "manager", "member"]),
+    })
+    .optional()
+    .openapi({ description: "The caller's organisation and role there (GET /auth/me)" }),
 };
 
 export const UserSchema = z

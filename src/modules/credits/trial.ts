@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 
 /**
- * Whether a user is on their free trial, the one rule `/auth/me` (`is_trial_active`),
+ * Whether an organisation (a user's, issue #22) is on its free trial, the one rule `/auth/me` (`is_trial_active`),
  * `/credits/balance` and `/credits/subscription` (`on_trial`) answer with (ADR 0091).
  *
  * Registration starts a trial by setting plan_expires_at and trial_ends_at to the same instant.
@@ -25,8 +25,8 @@ export function trialActive(
 }
 
 /**
- * trialActive in SQL, for a statement that decides on it (cancelling: 409 on a trial), over a
- * users row's columns. Keep the two the same rule.
+ * trialActive in SQL, for a statement that decides on it (cancelling: 409 on a trial), over an
+ * orgs row's columns. Keep the two the same rule.
  */
 export function trialActiveSql(
   u: { plan: SQL | unknown; planExpiresAt: SQL | unknown; trialEndsAt: SQL | unknown },

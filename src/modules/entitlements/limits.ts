@@ -21,6 +21,8 @@ function limitSentence(hit: PlanLimitHit): string {
       return hit.max === 0
         ? "Your plan includes no agent runs"
         : `Your plan allows ${hit.max} agent runs a month and this month's are used`;
+    case "seats":
+      return `Your plan has ${hit.max} seat${hit.max === 1 ? "" : "s"} and they are taken`;
     default:
       return `Your plan allows at most ${hit.max} (${hit.limit})`;
   }

@@ -13,6 +13,9 @@ export const PlanLimitsSchema = z
     agent_runs_per_month: LimitUsageSchema.openapi({
       description: "Agent runs started this calendar month (UTC)",
     }),
+    seats: LimitUsageSchema.openapi({
+      description: "Members of the organisation (the trial gives its tier's seats)",
+    }),
   })
   .openapi("PlanLimits");
 export type PlanLimitsUsage = z.infer<typeof PlanLimitsSchema>;

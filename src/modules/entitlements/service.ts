@@ -12,9 +12,11 @@ export { entitlementsJsonSql } from "./queries";
 /**
  * What a plan lets its holder use. A plan's `features` decide which routes its holder may call
  * (requireFeature in src/http/entitlements.ts) and its `limits` how much they may keep (SQL
- * triggers, ./limits.ts). The plan in effect is `users.plan` unless it has ended: a paid plan or
- * trial past `plan_expires_at` counts as free at once, before the downgrade task rewrites the
- * row. "Now" is the app clock, passed as a parameter.
+ * triggers, ./limits.ts). The plan, the trial and the quotas belong to the organisation
+ * (issue #22, ADR 0101): a member has what their organisation's plan gives, and the limits count
+ * the organisation's customers, agent runs and members. The plan in effect is `orgs.plan` unless
+ * it has ended: a paid plan or trial past `plan_expires_at` counts as free at once, before the
+ * downgrade task rewrites the row. "Now" is the app clock, passed as a parameter.
  */
 
 const FEATURE_LABELS: Record<Feature, string> = {
@@ -47,8 +49,9 @@ export function parseEntitlements(value: unknown): Entitlements {
 }
 
 /**
- * The gate: one statement reads the user's plan in effect, whether its features hold `feature`,
- * the plans on sale that do, and (with `limit`) the limit's max and this user's usage. A plan
+ * The gate: one statement reads the plan in effect of the user's organisation, whether its
+ * features hold `feature`, the plans on sale that do, and (with `limit`) the limit's max and the
+ * organisation's usage. A plan
  * without the feature is a 403 naming the feature and the plans that include it; a limit
  * already used up is the limit's 403 (the trigger stays the authority under concurrency; this
  * check only spares a charge and its refund). Nothing is written.

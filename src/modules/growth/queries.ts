@@ -17,7 +17,7 @@ import { col, columnList, columnNames, type DbRow } from "../../db/sql";
 import { type Actor, auditCte, lockBefore } from "../admin/queries/audit";
 import { notificationInsert } from "../notifications/queries/insert";
 import { referralSubscriptionInsert } from "../payments/queries";
-import { planExtensionSet, planExtensionUpdate } from "../users/queries/plan-extension";
+import { planExtensionUpdate } from "../users/queries/plan-extension";
 
 /**
  * Every statement on the growth tables (certifications, invoices, referral_rewards). The
@@ -344,8 +344,7 @@ const monthlyCapSql = configInt("referral.monthly_cap", 5);
 /**
  * Whether the users row `alias` earns the referred party's reward when it verifies its address
  * for the first time: referred by an active non-guest account other than itself, a reward of
- * more than 0 days, and never rewarded before. The same test in the SET fragment and in the
- * CTEs, evaluated on the statement's one snapshot, so both sides always agree.
+ * more than 0 days, and never rewarded before.
  */
 function referredEligible(alias: string): SQL {
   const a = sql.raw(alias);
@@ -361,42 +360,25 @@ function referredEligible(alias: string): SQL {
 }
 
 /**
- * The referred party's reward, as SET assignments for the verification's own UPDATE of the
- * users row being verified (alias `alias`): `plan`, `plan_expires_at`. PostgreSQL applies only
- * one update per row in one statement, so the row the verification updates cannot be updated
- * again by referralRewardOnVerification's CTEs; its reward has to ride on that UPDATE.
- * Applies only while the row is unverified (`email_verified_at is null` before the update).
- *
- *   update users u set email_verified_at = $now, ..., ${referredRewardSet("u", now)} ...
- */
-export function referredRewardSet(alias: string, now: string): SQL {
-  const a = sql.raw(alias);
-  return planExtensionSet(alias, {
-    applies: sql`(${a}.${col(users.emailVerifiedAt)} is null and ${referredEligible(alias)})`,
-    days: rewardDaysSql,
-    at: sql`${now}::timestamptz`,
-    paidPlan: REFERRAL_PLAN,
-  });
-}
-
-/**
- * The rest of a first verification's referral reward, as CTEs of the verification's statement
- * (after `verifiedCte`, the CTE returning the verified users rows: id, referred_by, plan and
- * plan_expires_at, the last two already rewarded by referredRewardSet):
- * - the friend's `referral` subscription row for the days referredRewardSet gave them;
+ * A first verification's referral reward, as CTEs of the verification's statement (after
+ * `verifiedCte`, the CTE returning the users rows verified for the first time: id and
+ * referred_by):
+ * - the friend's plan extension (the plan of their organisation, issue #22: from max(now,
+ *   their end) on a paid plan or trial, `pro` from now when free) and their `referral`
+ *   subscription row for those days;
  * - the referrer's monthly tally: one notification per referrer and month
  *   (`referral_month:YYYY-MM`), inserted or, below `referral.monthly_cap`, counted up by an
  *   INSERT ... ON CONFLICT DO UPDATE. That upsert locks the tally row and reads its newest
  *   version, so concurrent verifications for one referrer are serialised there and the cap
  *   holds (a lock taken inside the statement would not do: the statement's snapshot was taken
  *   before it waited, so a count read after it would miss the rewards that just committed);
- * - only when the tally counted it: the reward row (unique per referred user), the referrer's
- *   plan extension (from max(now, their end) on a paid plan or trial, `pro` from now when free,
- *   an unlimited paid plan stays so) and their `referral` subscription row.
+ * - only when the tally counted it: the reward row (unique per referred user), the extension of
+ *   the plan of the referrer's organisation (the same rule; an unlimited paid plan stays so)
+ *   and their `referral` subscription row.
  * Past the cap the friend still gets their days; the referrer gets nothing more that month.
  */
 export function referralRewardOnVerification(
-  verified: Cte<string, "id" | "referred_by" | "plan" | "plan_expires_at">,
+  verified: Cte<string, "id" | "referred_by">,
   now: string,
 ): SQL {
   const at = sql`${now}::timestamptz`;
@@ -417,10 +399,17 @@ export function referralRewardOnVerification(
           from ${sql.identifier(source)} x`,
     );
   return sql`referral_pair as (
-      select v.id as referred_id, v.referred_by as referrer_id, v.plan, v.plan_expires_at,
+      select v.id as referred_id, v.referred_by as referrer_id,
         ${rewardDaysSql} as days, ${monthlyCapSql} as cap, ${month} as month
       from ${verified} v where ${referredEligible("v")}),
-    referred_subscription as (${rewardSubscription("referral_pair", "referred_id")}),
+    referred_plan as (${planExtensionUpdate({
+      from: sql`referral_pair rp`,
+      userId: sql`rp.referred_id`,
+      days: sql`rp.days`,
+      at,
+      paidPlan: REFERRAL_PLAN,
+    })}),
+    referred_subscription as (${rewardSubscription("referred_plan", "id")}),
     referral_tally as (${notificationInsert(
       "referral_rewarded",
       sql`select p.referrer_id as user_id, 'Referral reward: ' || p.days || ' days of Pro' as title,

@@ -6,11 +6,17 @@ import { parseEntitlements } from "../entitlements/service";
 import type { ProfilePatch, UserRow } from "./queries";
 import * as queries from "./queries";
 
-/** plan, features and limits when the row carries them (GET /auth/me). */
+/**
+ * plan, features and limits when the row carries them (GET /auth/me), and the organisation
+ * with the caller's role there.
+ */
 function entitlementsOf(row: UserRow) {
-  if (row.entitlements === undefined || row.entitlements === null) return { plan: row.plan };
+  const org = typeof row.org === "string" ? JSON.parse(row.org) : row.org;
+  if (row.entitlements === undefined || row.entitlements === null) {
+    return { plan: row.plan, ...(org ? { org } : {}) };
+  }
   const { plan, features, limits } = parseEntitlements(row.entitlements);
-  return { plan, features, limits };
+  return { plan, features, limits, ...(org ? { org } : {}) };
 }
 
 export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUserResponse {
@@ -54,7 +60,10 @@ export function toUserResponse(deps: Deps, row: UserRow): UserResponse | GuestUs
   };
 }
 
-/** One round trip: the user, their balance, and their plan in effect with features and limits. */
+/**
+ * One round trip: the user, their balance, their organisation and role, and its plan in effect
+ * with features and limits.
+ */
 export function findUserWithCredits(deps: Deps, userId: string): Promise<UserRow | undefined> {
   return queries.findUserWithCredits(deps.db, { id: userId, now: nowIso(deps) });
 }

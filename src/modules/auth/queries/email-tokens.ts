@@ -127,8 +127,7 @@ interface VerifyParams {
   now: string;
   /** The caller's own session (sent with the click): the one session the use does not end. */
   keepSessionId: string | null;
-  /** growth's referral reward: SET items over `u`, and the CTEs after the verified rows. */
-  rewardSet: SQL;
+  /** growth's referral reward: the CTEs after the verified rows. */
   rewardCtes: (verified: Cte<string, "id" | "referred_by" | "plan" | "plan_expires_at">) => SQL;
 }
 
@@ -164,7 +163,7 @@ export async function useVerifyToken(db: Db, p: VerifyParams) {
           and ${t.expiresAt} > ${at} and ${u.id} = ${t.userId} and ${u.email} = ${t.email}
           and ${u.status} = 'active'
         returning ${t.userId}, ${t.email}`)},
-      ${verifiedUserCte({ cte: verifiedUsers, at, onlyUnverified: true, newEmail: false, extraSets: p.rewardSet })},
+      ${verifiedUserCte({ cte: verifiedUsers, at, onlyUnverified: true, newEmail: false })},
       ${endedSessionsCte(verifiedUsers, at, p.keepSessionId)},
       ${p.rewardCtes(verifiedUsers)}
       select ${tok.col("email")}, ${verifiedUsers.exists} as first, ${endedSessions} as sessions
@@ -198,7 +197,6 @@ export async function useEmailChangeToken(db: Db, p: VerifyParams) {
         at,
         onlyUnverified: false,
         newEmail: true,
-        extraSets: p.rewardSet,
         returning: sql`, ${tok.col("first")}`,
       })},
       ${firstVerified(changedEmailUser)},
@@ -230,7 +228,6 @@ export async function useResetToken(
     passwordHash: string;
     adminEmails: readonly string[];
     requestId: string | undefined;
-    rewardSet: SQL;
     rewardCtes: VerifyParams["rewardCtes"];
   },
 ) {
@@ -245,7 +242,7 @@ export async function useResetToken(
           and ${u.status} = 'active'
         returning ${t.userId}, ${u.emailVerifiedAt} is null as first,
           ${claimsListedAddress("u", addressSet(p.adminEmails))} as promote`)},
-      ${resetPasswordUserCte({ passwordHash: p.passwordHash, at, rewardSet: p.rewardSet })},
+      ${resetPasswordUserCte({ passwordHash: p.passwordHash, at })},
       ${firstVerified(passwordResetUser)},
       ${revokedFamilies.as(sql`
         update ${refreshTokens} ${r} set ${col(r.revokedAt)} = ${at} from ${passwordResetUser}

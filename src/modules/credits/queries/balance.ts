@@ -14,7 +14,12 @@ import {
   users,
 } from "../../../db/schema";
 import { columnList, columnNames, type DbRow, rendered } from "../../../db/sql";
-import { effectivePlanSql } from "../../entitlements/queries";
+import {
+  effectivePlanSql,
+  type OrgPlanColumns,
+  planOrg,
+  planOrgJoin,
+} from "../../entitlements/queries";
 
 type LedgerRow = DbRow<typeof creditLedger>;
 type ConsumptionRow = DbRow<typeof creditConsumptions>;
@@ -180,7 +185,7 @@ export async function getCreditBalance(
   return row;
 }
 
-type BalanceRow = Pick<DbRow<typeof users>, "plan_expires_at" | "trial_ends_at"> & {
+type BalanceRow = OrgPlanColumns & {
   plan: string;
   features: DbRow<typeof subscriptionPlans>["features"] | string | null;
   balance: number;
@@ -189,7 +194,8 @@ type BalanceRow = Pick<DbRow<typeof users>, "plan_expires_at" | "trial_ends_at">
 
 /**
  * The balance a user can spend at `now` (lots past their expiry that the task has not yet
- * written off are left out), their plan in effect and its features, and what expires when.
+ * written off are left out), their organisation's plan in effect and its features, and what
+ * expires when.
  */
 export async function getBalanceRow(
   db: Db,
@@ -203,7 +209,7 @@ export async function getBalanceRow(
     db,
     sql`select ep.code as plan,
           (select ${p.features} from ${subscriptionPlans} ${p} where ${p.code} = ep.code) as features,
-          ${u.planExpiresAt}, ${u.trialEndsAt},
+          ${planOrg.planExpiresAt}, ${planOrg.trialEndsAt},
           coalesce((select sum(${l.remaining}) from ${creditLots} ${l}
                     where ${l.userId} = ${u.id} and ${l.remaining} > 0
                       and (${l.expiresAt} is null or ${l.expiresAt} > ${now})), 0)::int
@@ -214,8 +220,8 @@ export async function getBalanceRow(
                  where ${l.userId} = ${u.id} and ${l.remaining} > 0
                    and ${l.expiresAt} > ${now}
                  group by ${l.expiresAt}) e) as expiring
-        from ${users} ${u}
-        cross join lateral (select ${effectivePlanSql(u.plan, u.planExpiresAt, now)}
+        from ${users} ${u} ${planOrgJoin(u.id)}
+        cross join lateral (select ${effectivePlanSql(planOrg.plan, planOrg.planExpiresAt, now)}
           as code) ep
         where ${u.id} = ${params.userId}`,
   );

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
-import { subscriptionPlans, subscriptions, users } from "../../../db/schema";
+import { orgMembers, orgs, subscriptionPlans, subscriptions } from "../../../db/schema";
 import { columnList, type DbRow } from "../../../db/sql";
 import { effectivePlanSql } from "../../entitlements/queries";
 import { cancelAtPeriodEndSql } from "../../payments/queries/cancel-at-period-end";
@@ -10,7 +10,7 @@ import { trialActiveSql } from "../trial";
 type SubscriptionRow = DbRow<typeof subscriptions>;
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
-type SubscriptionStateRow = Pick<DbRow<typeof users>, "plan_expires_at" | "trial_ends_at"> & {
+type SubscriptionStateRow = Pick<DbRow<typeof orgs>, "plan_expires_at" | "trial_ends_at"> & {
   plan: string;
   plan_name: DbRow<typeof subscriptionPlans>["name"] | null;
   /** Only running paid rows are read: never `referral`. */
@@ -21,27 +21,32 @@ type SubscriptionStateRow = Pick<DbRow<typeof users>, "plan_expires_at" | "trial
 } & Nullable<Pick<SubscriptionRow, "cancel_at_period_end" | "cancel_requested_at">>;
 
 /**
- * A user's plan in effect at `at` with its running paid rows (monthly or yearly, not refunded,
- * not ended): the one covering `at` (the current period) and the last one (where the paid time
- * ends and whether the holder cancelled). Undefined for an unknown user.
+ * The plan in effect at `at` of a user's organisation with its running paid rows (monthly or
+ * yearly, not refunded, not ended, bought by any member): the one covering `at` (the current
+ * period) and the last one (where the paid time ends and whether the payer cancelled).
+ * Undefined for an unknown user.
  */
 export async function getSubscriptionState(
   db: Db,
   params: { userId: string; at: SQL },
 ): Promise<SubscriptionStateRow | undefined> {
   const { at } = params;
-  const u = alias(users, "u");
+  const m = alias(orgMembers, "m");
+  const o = alias(orgs, "o");
+  const om = alias(orgMembers, "om");
   const s = alias(subscriptions, "s");
   const p = alias(subscriptionPlans, "p");
   const [row] = await queryRows<SubscriptionStateRow>(
     db,
     sql`with u as (
-        select ${u.id}, ${u.planExpiresAt}, ${u.trialEndsAt},
-          ${effectivePlanSql(u.plan, u.planExpiresAt, at)} as plan
-        from ${users} ${u} where ${u.id} = ${params.userId}),
+        select ${o.id} as org_id, ${o.planExpiresAt}, ${o.trialEndsAt},
+          ${effectivePlanSql(o.plan, o.planExpiresAt, at)} as plan
+        from ${orgMembers} ${m} join ${orgs} ${o} on ${o.id} = ${m.orgId}
+        where ${m.userId} = ${params.userId}),
       running as (
         select ${columnList([s.id, s.billingCycle, s.startsAt, s.endsAt, s.cancelAtPeriodEnd, s.cancelRequestedAt])}
-        from ${subscriptions} ${s} join u on ${s.userId} = u.id
+        from u join ${orgMembers} ${om} on ${om.orgId} = u.org_id
+          join ${subscriptions} ${s} on ${s.userId} = ${om.userId}
         where ${s.planCode} = u.plan and ${s.billingCycle} in ('monthly', 'yearly')
           and ${s.cancelledAt} is null and ${s.endsAt} > ${at}),
       current as (
@@ -60,20 +65,22 @@ export async function getSubscriptionState(
 
 /**
  * Marks every running paid row of the user to cancel at period end (payments' fragment), in
- * one statement that also says how many were running and whether the user is on a trial.
+ * one statement that also says how many were running and whether the user's organisation is on
+ * a trial.
  */
 export async function cancelRunningSubscriptions(
   db: Db,
   params: { userId: string; at: SQL },
 ): Promise<{ running: number; on_trial: boolean; marked: number } | undefined> {
   const { at } = params;
-  const u = alias(users, "u");
+  const m = alias(orgMembers, "m");
+  const o = alias(orgs, "o");
   const [row] = await queryRows<{ running: number; on_trial: boolean; marked: number }>(
     db,
     sql`with ${cancelAtPeriodEndSql(params)}
       select (select count(*) from running)::int as running,
-        exists (select 1 from ${users} ${u} where ${u.id} = ${params.userId}
-                and ${trialActiveSql(u, at)}) as on_trial,
+        exists (select 1 from ${orgMembers} ${m} join ${orgs} ${o} on ${o.id} = ${m.orgId}
+                where ${m.userId} = ${params.userId} and ${trialActiveSql(o, at)}) as on_trial,
         (select count(*) from marked)::int as marked`,
   );
   return row;

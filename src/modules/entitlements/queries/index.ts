@@ -3,13 +3,15 @@ import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows, queryRowsPrepared } from "../../../db/client";
 import {
   agentPipelines,
+  orgMembers,
+  orgs,
+  orgUsage,
   subscriptionPlans,
   systemConfig,
   users,
-  userUsage,
 } from "../../../db/schema";
 import { type ColumnName, col, columnList, columnNames, type DbRow } from "../../../db/sql";
-import type { Feature, PlanLimitName } from "../../../lib/plans";
+import { type Feature, PLAN_LIMITS, type PlanLimitName } from "../../../lib/plans";
 import type { Actor } from "../../admin/queries/audit";
 import {
   type AuditedUpdate,
@@ -26,42 +28,69 @@ export function effectivePlanSql(plan: SQL | unknown, expiresAt: SQL | unknown, 
 }
 
 /**
- * How many customers the user `userId` (an SQL expression) keeps: the count every insert,
- * delete and hand-over of a customer updates in its own statement (migrations 0014, 0015), so
- * reading it is one row, not a count of the user's customers.
+ * How many customers the organisation `orgId` (an SQL expression) keeps, wherever they are
+ * (held by a member or in the pool): the count every insert, delete and move of a customer
+ * between organisations updates in its own statement (migration 0025), so reading it is one
+ * row, not a count of the organisation's customers.
  */
-export function customersKeptSql(userId: SQL | unknown): SQL {
-  const uu = alias(userUsage, "uu");
-  return sql`coalesce((select ${uu.customers} from ${userUsage} ${uu} where ${uu.userId} = ${userId}), 0)`;
+export function customersKeptSql(orgId: SQL | unknown): SQL {
+  const ou = alias(orgUsage, "ou");
+  return sql`coalesce((select ${ou.customers} from ${orgUsage} ${ou} where ${ou.orgId} = ${orgId}), 0)`;
 }
 
-/** Usage of a countable limit by the user `userId` (an SQL expression), as of `now`. */
-function limitUsageSql(limit: PlanLimitName, userId: SQL | unknown, now: SQL): SQL {
-  if (limit === "customers") return customersKeptSql(userId);
+/** Usage of a countable limit by the organisation `orgId` (an SQL expression), as of `now`. */
+function limitUsageSql(limit: PlanLimitName, orgId: SQL | unknown, now: SQL): SQL {
+  if (limit === "customers") return customersKeptSql(orgId);
+  if (limit === "seats") {
+    const m = alias(orgMembers, "sm");
+    return sql`(select count(*)::int from ${orgMembers} ${m} where ${m.orgId} = ${orgId})`;
+  }
   const a = alias(agentPipelines, "a");
-  return sql`(select count(*)::int from ${agentPipelines} ${a} where ${a.userId} = ${userId}
+  return sql`(select count(*)::int from ${agentPipelines} ${a} where ${a.orgId} = ${orgId}
         and ${a.createdAt} >= date_trunc('month', ${now} at time zone 'UTC') at time zone 'UTC')`;
 }
 
 /**
- * One JSON value `{plan, features, limits: {name: {max, used}}}` for the user whose columns are
- * given: what /me and the balance show so a frontend can grey out what is locked.
+ * One JSON value `{plan, features, limits: {name: {max, used}}}` for the organisation whose
+ * columns are given: what /me and the balance show so a frontend can grey out what is locked.
  */
 export function entitlementsJsonSql(
-  user: { id: SQL | unknown; plan: SQL | unknown; expiresAt: SQL | unknown },
+  org: { id: SQL | unknown; plan: SQL | unknown; expiresAt: SQL | unknown },
   now: SQL,
 ): SQL {
   const p = alias(subscriptionPlans, "p");
   const limit = (name: PlanLimitName) =>
     sql`json_build_object('max', (${p.limits} ->> ${sql.raw(`'${name}'`)})::int,
-      'used', ${limitUsageSql(name, user.id, now)})`;
+      'used', ${limitUsageSql(name, org.id, now)})`;
   return sql`(select json_build_object('plan', ep.code,
         'features', coalesce(${p.features}, '[]'::jsonb),
-        'limits', json_build_object('customers', ${limit("customers")},
-          'agent_runs_per_month', ${limit("agent_runs_per_month")}))
-      from (select ${effectivePlanSql(user.plan, user.expiresAt, now)} as code) ep
+        'limits', json_build_object(${sql.join(
+          PLAN_LIMITS.map((name) => sql`${sql.raw(`'${name}'`)}, ${limit(name)}`),
+          sql`, `,
+        )}))
+      from (select ${effectivePlanSql(org.plan, org.expiresAt, now)} as code) ep
       left join ${subscriptionPlans} ${p} on ${p.code} = ep.code)`;
 }
+
+/** The plan columns of an organisation: what a statement over the plan in effect reads. */
+export type OrgPlanColumns = Pick<DbRow<typeof orgs>, "plan_expires_at" | "trial_ends_at">;
+
+/**
+ * `join`s from the users row `userId` (an SQL expression) to its organisation, aliased
+ * `plan_org`, whose plan columns `planOrg` names: for statements of other modules that read
+ * the plan in effect next to their own rows (the balance).
+ */
+export function planOrgJoin(userId: SQL | unknown): SQL {
+  return sql`join ${orgMembers} plan_member on plan_member.user_id = ${userId}
+    join ${orgs} plan_org on plan_org.id = plan_member.org_id`;
+}
+
+/** The plan columns over planOrgJoin's alias. */
+export const planOrg = {
+  plan: sql`plan_org.plan`,
+  planExpiresAt: sql`plan_org.plan_expires_at`,
+  trialEndsAt: sql`plan_org.trial_ends_at`,
+};
 
 type GateRow = Pick<DbRow<typeof users>, "status"> & {
   plan: string;
@@ -72,8 +101,9 @@ type GateRow = Pick<DbRow<typeof users>, "status"> & {
 };
 
 /**
- * The gate's one statement: the user's plan in effect, whether its features hold `feature`,
- * the plans on sale that do, and (with `limit`) the limit's max and this user's usage.
+ * The gate's one statement: the plan in effect of the user's organisation, whether its features
+ * hold `feature`, the plans on sale that do, and (with `limit`) the limit's max and the
+ * organisation's usage.
  */
 export async function getFeatureGate(
   db: Db,
@@ -81,6 +111,8 @@ export async function getFeatureGate(
 ): Promise<GateRow | undefined> {
   const { feature, limit, now } = params;
   const u = alias(users, "u");
+  const m = alias(orgMembers, "m");
+  const o = alias(orgs, "o");
   const p = alias(subscriptionPlans, "p");
   const q = alias(subscriptionPlans, "q");
   const [row] = await queryRowsPrepared<GateRow>(
@@ -92,9 +124,10 @@ export async function getFeatureGate(
            from ${subscriptionPlans} ${q}
            where ${q.active} and ${q.features} @> jsonb_build_array(${feature}::text)) as plans,
           ${limit ? sql`(${p.limits} ->> ${limit})::int` : sql`null::int`} as max,
-          ${limit ? limitUsageSql(limit, u.id, now) : sql`null::int`} as used
-        from ${users} ${u}
-        cross join lateral (select ${effectivePlanSql(u.plan, u.planExpiresAt, now)}
+          ${limit ? limitUsageSql(limit, o.id, now) : sql`null::int`} as used
+        from ${users} ${u} join ${orgMembers} ${m} on ${m.userId} = ${u.id}
+          join ${orgs} ${o} on ${o.id} = ${m.orgId}
+        cross join lateral (select ${effectivePlanSql(o.plan, o.planExpiresAt, now)}
           as code) ep
         left join ${subscriptionPlans} ${p} on ${p.code} = ep.code
         where ${u.id} = ${params.userId}`,

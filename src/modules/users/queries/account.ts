@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { type Cte, defineCte } from "../../../db/cte";
-import { adminAuditLog, users } from "../../../db/schema";
+import { adminAuditLog, orgMembers, orgs, users } from "../../../db/schema";
 import { col, type DbRow } from "../../../db/sql";
 import { auditCte } from "../../admin/queries/audit";
 
@@ -35,8 +35,18 @@ export const passwordResetUser = defineCte("changed", [
   "promoted",
 ]);
 
-/** `u`: the alias the fragments' UPDATEs give users (growth's referredRewardSet reads it). */
+/** `u`: the alias the fragments' UPDATEs give users. */
 const u = alias(users, "u");
+
+/** The plan and its end of the organisation of the users row `u`, as select items. */
+const planAndEnd = (() => {
+  const m = alias(orgMembers, "vm");
+  const o = alias(orgs, "vo");
+  const of = (column: SQL) =>
+    sql`(select ${column} from ${orgMembers} ${m} join ${orgs} ${o} on ${o.id} = ${m.orgId}
+      where ${m.userId} = ${u.id})`;
+  return sql`${of(sql`${o.plan}`)} as plan, ${of(sql`${o.planExpiresAt}`)} as plan_expires_at`;
+})();
 
 /** The account fields the account flows check. */
 export type AccountRow = Pick<
@@ -82,8 +92,8 @@ export const mailTargets = {
 /**
  * A verification's UPDATE of the users row as CTE `name`, from CTE `tok` (user_id and, with
  * `newEmail`, email: the changed address, and first_password: the first password's hash of a
- * password-less account, or null, ADR 0089): verified now, plus `extraSets` (the referral
- * reward's SET items over alias `u`). Returns id, referred_by, plan, plan_expires_at, plus
+ * password-less account, or null, ADR 0089): verified now. Returns id, referred_by, and its
+ * organisation's plan and plan_expires_at (the referral reward is growth's CTEs), plus
  * `returning`. It never changes the role: a click on a link proves the mailbox, not who holds
  * the account's password and sessions (ADR 0084); the ADMIN_EMAILS bootstrap rides on a
  * password reset instead (resetPasswordUserCte).
@@ -93,16 +103,14 @@ export function verifiedUserCte(p: {
   at: SQL;
   onlyUnverified: boolean;
   newEmail: boolean;
-  extraSets: SQL;
   returning?: SQL;
 }): SQL {
   const tok = linkToken;
   return p.cte.as(sql`
       update ${users} ${u} set ${p.newEmail ? sql`${col(u.email)} = ${tok.col("email")}, ${col(u.passwordHash)} = coalesce(${tok.col("first_password")}, ${u.passwordHash}), ` : sql``}${col(u.emailVerifiedAt)} = ${p.at},
-        ${col(u.updatedAt)} = ${p.at},
-        ${p.extraSets}
+        ${col(u.updatedAt)} = ${p.at}
       from ${tok} where ${u.id} = ${tok.col("user_id")}${p.onlyUnverified ? sql` and ${u.emailVerifiedAt} is null` : sql``}
-      returning ${u.id}, ${u.referredBy}, ${u.plan}, ${u.planExpiresAt}${p.returning ?? sql``}`);
+      returning ${u.id}, ${u.referredBy}, ${planAndEnd}${p.returning ?? sql``}`);
 }
 
 /**
@@ -149,13 +157,12 @@ const CLICK_BOOTSTRAP_ACTION = "user.role_bootstrap";
 /**
  * A password reset's UPDATE of the users row as CTE `changed`, from CTE `tok` (user_id,
  * `first`: the address was unverified, `promote`: see claimsListedAddress). The link reached
- * the mailbox, so the address is verified (with `rewardSet`, the referral reward's SET items,
- * which apply only to an unverified row); the login-failure count and the known login addresses
+ * the mailbox, so the address is verified; the login-failure count and the known login addresses
  * go (a reset is how an owner takes an account back, and an attacker's addresses must not skip
  * the delay); a listed address becomes admin. Returns id, referred_by, plan, plan_expires_at,
  * `first` and `promoted`.
  */
-export function resetPasswordUserCte(p: { passwordHash: string; at: SQL; rewardSet: SQL }): SQL {
+export function resetPasswordUserCte(p: { passwordHash: string; at: SQL }): SQL {
   const tok = linkToken;
   return passwordResetUser.as(sql`
       update ${users} ${u} set ${col(u.passwordHash)} = ${p.passwordHash},
@@ -163,10 +170,9 @@ export function resetPasswordUserCte(p: { passwordHash: string; at: SQL; rewardS
         ${col(u.loginAddresses)} = '{}'::text[],
         ${col(u.emailVerifiedAt)} = coalesce(${u.emailVerifiedAt}, ${p.at}),
         ${col(u.role)} = case when ${tok.col("promote")} then 'admin' else ${u.role} end,
-        ${col(u.updatedAt)} = ${p.at},
-        ${p.rewardSet}
+        ${col(u.updatedAt)} = ${p.at}
       from ${tok} where ${u.id} = ${tok.col("user_id")}
-      returning ${u.id}, ${u.referredBy}, ${u.plan}, ${u.planExpiresAt}, ${tok.col("first")},
+      returning ${u.id}, ${u.referredBy}, ${planAndEnd}, ${tok.col("first")},
         ${tok.col("promote")} as promoted`);
 }
 

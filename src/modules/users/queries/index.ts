@@ -3,11 +3,14 @@ import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { defineCte } from "../../../db/cte";
 import { selectPage } from "../../../db/page";
-import { userCredits, users } from "../../../db/schema";
+import { orgMembers, orgs, userCredits, users } from "../../../db/schema";
 import { col, type DbRow } from "../../../db/sql";
 import { escapeLike } from "../../../lib/sql-text";
-import { lockBefore } from "../../admin/queries/audit";
 import { entitlementsJsonSql } from "../../entitlements/service";
+import { orgPlanColumns } from "./sign-in";
+
+/** The plan columns moved to the organisation (issue #22), still part of a user row. */
+type OrgPlanRow = Pick<DbRow<typeof orgs>, "plan" | "plan_expires_at" | "trial_ends_at">;
 
 type UserColumns =
   | "id"
@@ -22,15 +25,12 @@ type UserColumns =
   | "status"
   | "is_guest"
   | "wechat_openid"
-  | "plan"
-  | "plan_expires_at"
-  | "trial_ends_at"
   | "referral_code"
   | "created_at";
 
 /** Timestamps: text from raw SQL, a Date from the query builder (findUserWithCredits). */
 type Timestamps = "plan_expires_at" | "trial_ends_at" | "created_at";
-type RawUser = Pick<DbRow<typeof users>, UserColumns>;
+type RawUser = Pick<DbRow<typeof users>, UserColumns> & OrgPlanRow;
 
 /** A users row (raw `u.*` or the builder's), plus the joined credit balance. */
 export type UserRow = Omit<RawUser, Timestamps> & {
@@ -40,6 +40,8 @@ export type UserRow = Omit<RawUser, Timestamps> & {
   email_verified_at?: DbRow<typeof users>["email_verified_at"] | Date;
   /** findUserWithCredits only: the plan in effect, its features and limits with usage. */
   entitlements?: unknown;
+  /** findUserWithCredits only: the caller's organisation and role there. */
+  org?: { id: string; name: string; role: DbRow<typeof orgMembers>["role"] } | string;
 };
 
 /** users.* under the snake_case names raw SQL returns, plus the balance. */
@@ -56,9 +58,9 @@ const userRowColumns = {
   status: users.status,
   is_guest: users.isGuest,
   wechat_openid: users.wechatOpenid,
-  plan: users.plan,
-  plan_expires_at: users.planExpiresAt,
-  trial_ends_at: users.trialEndsAt,
+  plan: orgs.plan,
+  plan_expires_at: orgs.planExpiresAt,
+  trial_ends_at: orgs.trialEndsAt,
   referral_code: users.referralCode,
   created_at: users.createdAt,
   credits: userCredits.balance,
@@ -70,11 +72,15 @@ function prepareFindUser(db: Db) {
     .select({
       ...userRowColumns,
       entitlements: entitlementsJsonSql(
-        { id: users.id, plan: users.plan, expiresAt: users.planExpiresAt },
+        { id: orgs.id, plan: orgs.plan, expiresAt: orgs.planExpiresAt },
         sql`${sql.placeholder("now")}::timestamptz`,
       ),
+      org: sql<UserRow["org"]>`json_build_object('id', ${orgs.id}, 'name', ${orgs.name},
+        'role', ${orgMembers.role})`,
     })
     .from(users)
+    .innerJoin(orgMembers, eq(orgMembers.userId, users.id))
+    .innerJoin(orgs, eq(orgs.id, orgMembers.orgId))
     .leftJoin(userCredits, eq(userCredits.userId, users.id))
     .where(eq(users.id, sql.placeholder("id")))
     .prepare("find_user_with_credits");
@@ -83,7 +89,10 @@ function prepareFindUser(db: Db) {
 // Named statement: Postgres parses and plans the hottest query once per connection.
 const preparedFindUser = new WeakMap<Db, ReturnType<typeof prepareFindUser>>();
 
-/** One round trip: the user, their balance, and their plan in effect with features and limits. */
+/**
+ * One round trip: the user, their balance, their organisation with their role, and its plan in
+ * effect with features and limits (usage counted per organisation).
+ */
 export async function findUserWithCredits(
   db: Db,
   { id, now }: { id: string; now: string },
@@ -122,7 +131,7 @@ export async function updateProfile(
     sql`with u as (
           update ${users} set ${sql.join(sets, sql`, `)}, ${col(users.updatedAt)} = ${now}
           where ${users.id} = ${id} and ${users.status} = 'active' returning *)
-        select u.*, ${userCredits.balance} as credits from u
+        select u.*, ${orgPlanColumns(sql`u.id`)}, ${userCredits.balance} as credits from u
         left join ${userCredits} on ${userCredits.userId} = u.id`,
   );
   return row;
@@ -132,7 +141,7 @@ export async function updateProfile(
 export type AdminUserRow = UserRow & Pick<DbRow<typeof users>, "last_login_at" | "referred_by">;
 
 const au = alias(users, "u");
-const adminUserColumns = sql`${au}.*, ${userCredits.balance} as credits`;
+const adminUserColumns = sql`${au}.*, ${orgPlanColumns(sql`${au.id}`)}, ${userCredits.balance} as credits`;
 const withBalance = sql`left join ${userCredits} on ${userCredits.userId} = ${au.id}`;
 
 /** Users newest first, filtered by e-mail or name (`q`), role, status and guest flag. */
@@ -155,7 +164,10 @@ export function listUsersPage(
   }
   if (query.role) filters.push(sql`${au.role} = ${query.role}`);
   if (query.status) filters.push(sql`${au.status} = ${query.status}`);
-  if (query.plan) filters.push(sql`${au.plan} = ${query.plan}`);
+  if (query.plan) {
+    filters.push(sql`${query.plan} = (select ${orgs.plan} from ${orgMembers}
+      join ${orgs} on ${orgs.id} = ${orgMembers.orgId} where ${orgMembers.userId} = ${au.id})`);
+  }
   if (query.isGuest !== undefined) filters.push(sql`${au.isGuest} = ${query.isGuest}`);
   return selectPage<AdminUserRow>(db, {
     columns: adminUserColumns,
@@ -205,35 +217,72 @@ export const takesOutAnAdmin = (patch: AdminUserPatch) =>
 export const adminPatchedUser = defineCte("u", ["id", "status"]);
 
 export function adminPatchedUserCte(p: { id: string; patch: AdminUserPatch; now: string }): SQL {
-  const sets: SQL[] = [sql`${col(users.updatedAt)} = ${p.now}::timestamptz`];
+  const at = sql`${p.now}::timestamptz`;
+  const sets: SQL[] = [sql`${col(users.updatedAt)} = ${at}`];
   if (p.patch.role) sets.push(sql`${col(users.role)} = ${p.patch.role}`);
   if (p.patch.status) sets.push(sql`${col(users.status)} = ${p.patch.status}`);
-  if (p.patch.plan) sets.push(sql`${col(users.plan)} = ${p.patch.plan}`);
-  if (p.patch.plan_expires_at !== undefined) {
-    sets.push(sql`${col(users.planExpiresAt)} = ${p.patch.plan_expires_at}::timestamptz`);
-  }
+  const planBefore = (row: string) =>
+    sql`(to_jsonb(${sql.raw(row)}) || (select jsonb_build_object('plan', ${orgs.plan},
+        'plan_expires_at', ${orgs.planExpiresAt}, 'trial_ends_at', ${orgs.trialEndsAt})
+      from ${orgMembers} join ${orgs} on ${orgs.id} = ${orgMembers.orgId}
+      where ${orgMembers.userId} = ${sql.raw(row)}.id))`;
+  const patched = patchedOrgPlanCte(p.patch, at);
   if (!takesOutAnAdmin(p.patch)) {
-    const old = lockBefore(users, p.id);
-    return adminPatchedUser.as(sql`
-      update ${users} set ${sql.join(sets, sql`, `)} from ${old.from} where ${old.where}
-      returning ${users}.*, audit_old.audit_before`);
+    return sql`patched_user as (
+      update ${users} set ${sql.join(sets, sql`, `)}
+      from (select ${planBefore("o")} as audit_before, o.id as audit_key
+            from ${users} o where o.id = ${p.id} for update of o) audit_old
+      where ${users.id} = audit_old.audit_key
+      returning ${users}.*, audit_old.audit_before),
+    ${patched},
+    ${adminPatchedUser.as(patchedUserWithPlan)}`;
   }
   const o = alias(users, "o");
   const activeAdmin = (row: string) =>
     sql`(${sql.raw(row)}.${col(users.role)} = 'admin' and ${sql.raw(row)}.${col(users.status)} = 'active')`;
   return sql`locked as materialized (
-      select to_jsonb(${o}) as audit_before, ${o.id} as audit_key, ${o.role}, ${o.status}
+      select ${planBefore("o")} as audit_before, ${o.id} as audit_key, ${o.role}, ${o.status}
       from ${users} ${o}
       where ${o.id} = ${p.id} or ${activeAdmin("o")}
-      order by ${o.id} for update),
-    ${adminPatchedUser.as(sql`
+      order by ${o.id} for update of o),
+    patched_user as (
       update ${users} set ${sql.join(sets, sql`, `)}
       from (select audit_before, audit_key, role, status from locked where audit_key = ${p.id}) audit_old
       where ${users.id} = audit_old.audit_key
         and (not ${activeAdmin("audit_old")}
           or (select count(*) from locked l where l.audit_key <> ${p.id} and ${activeAdmin("l")}) > 0)
-      returning ${users}.*, audit_old.audit_before`)}`;
+      returning ${users}.*, audit_old.audit_before),
+    ${patched},
+    ${adminPatchedUser.as(patchedUserWithPlan)}`;
 }
+
+/**
+ * CTE `patched_org` of an admin's user patch: a plan or plan end sent is set on the user's
+ * organisation (the plan belongs to it since issue #22, so every member gets it), only when
+ * CTE `patched_user` updated the user. Returns user_id and the plan columns after the patch.
+ */
+function patchedOrgPlanCte(patch: AdminUserPatch, at: SQL): SQL {
+  if (!patch.plan && patch.plan_expires_at === undefined) {
+    return sql`patched_org as (
+      select pu.id as user_id, ${orgPlanColumns(sql`pu.id`)} from patched_user pu)`;
+  }
+  const og = alias(orgs, "og");
+  const m = alias(orgMembers, "pm");
+  const sets: SQL[] = [sql`${col(og.updatedAt)} = ${at}`];
+  if (patch.plan) sets.push(sql`${col(og.plan)} = ${patch.plan}`);
+  if (patch.plan_expires_at !== undefined) {
+    sets.push(sql`${col(og.planExpiresAt)} = ${patch.plan_expires_at}::timestamptz`);
+  }
+  return sql`patched_org as (
+      update ${orgs} ${og} set ${sql.join(sets, sql`, `)}
+      from patched_user pu join ${orgMembers} ${m} on ${m.userId} = pu.id
+      where ${og.id} = ${m.orgId}
+      returning pu.id as user_id, ${og.plan}, ${og.planExpiresAt}, ${og.trialEndsAt})`;
+}
+
+/** The patched user with its organisation's plan columns: what the audit row compares. */
+const patchedUserWithPlan = sql`select pu.*, po.plan, po.plan_expires_at, po.trial_ends_at
+  from patched_user pu join patched_org po on po.user_id = pu.id`;
 
 /**
  * CTE `w` of `npm run admin:grant`: the account with e-mail `email` gets the admin role,

@@ -1,10 +1,12 @@
 import { type SQL, sql } from "drizzle-orm";
-import { users } from "../../../db/schema";
+import { alias } from "drizzle-orm/pg-core";
+import { orgMembers, orgs } from "../../../db/schema";
 import { col } from "../../../db/sql";
 
 /**
- * Writes of users' plans that ride on other modules' statements (growth: referral rewards on
- * email verification), as fragments so the reward stays one statement with its verification.
+ * Writes of plans that ride on other modules' statements (growth: referral rewards on email
+ * verification), as fragments so the reward stays one statement with its verification. The
+ * plan belongs to the organisation (issue #22): a user's reward extends their organisation's.
  */
 
 /** A plan end moved by `days`: from max(now, end) on a paid plan or trial; from now when free. */
@@ -15,28 +17,9 @@ function extendedEnd(plan: SQL, ends: SQL, days: SQL, at: SQL): SQL {
 }
 
 /**
- * SET assignments (`plan`, `plan_expires_at`) for the caller's own UPDATE of the users row
- * `alias`: where `applies`, the plan is extended by `days` (a free plan becomes `paidPlan`),
- * otherwise left as it is.
- */
-export function planExtensionSet(
-  alias: string,
-  p: { applies: SQL; days: SQL; at: SQL; paidPlan: string },
-): SQL {
-  const a = sql.raw(alias);
-  const plan = sql`${a}.${col(users.plan)}`;
-  const ends = sql`${a}.${col(users.planExpiresAt)}`;
-  return sql`${col(users.plan)} = case when ${p.applies} and ${plan} = 'free' then ${p.paidPlan}
-      else ${plan} end,
-    ${col(users.planExpiresAt)} = case when ${p.applies}
-      then ${extendedEnd(plan, ends, p.days, p.at)}
-      else ${ends} end`;
-}
-
-/**
- * An UPDATE (a CTE body) extending by `days` the plan of each user `userId` names in `from`
- * (a free plan becomes `paidPlan`, an unlimited paid plan stays so); returns id, plan,
- * plan_expires_at and days.
+ * An UPDATE (a CTE body) extending by `days` the plan of the organisation of each user `userId`
+ * names in `from` (a free plan becomes `paidPlan`, an unlimited paid plan stays so); returns
+ * the user's id, the organisation's plan and plan_expires_at, and days.
  */
 export function planExtensionUpdate(p: {
   from: SQL;
@@ -45,11 +28,13 @@ export function planExtensionUpdate(p: {
   at: SQL;
   paidPlan: string;
 }): SQL {
-  const u = users;
-  return sql`update ${u} set
-      ${col(u.plan)} = case when ${u.plan} = 'free' then ${p.paidPlan} else ${u.plan} end,
-      ${col(u.planExpiresAt)} = ${extendedEnd(sql`${u.plan}`, sql`${u.planExpiresAt}`, p.days, p.at)},
-      ${col(u.updatedAt)} = ${p.at}
-    from ${p.from} where ${u.id} = ${p.userId}
-    returning ${u.id}, ${u.plan}, ${u.planExpiresAt}, ${p.days} as days`;
+  const o = alias(orgs, "xo");
+  const m = alias(orgMembers, "xm");
+  return sql`update ${orgs} ${o} set
+      ${col(o.plan)} = case when ${o.plan} = 'free' then ${p.paidPlan} else ${o.plan} end,
+      ${col(o.planExpiresAt)} = ${extendedEnd(sql`${o.plan}`, sql`${o.planExpiresAt}`, p.days, p.at)},
+      ${col(o.updatedAt)} = ${p.at}
+    from ${p.from} join ${orgMembers} ${m} on ${m.userId} = ${p.userId}
+    where ${o.id} = ${m.orgId}
+    returning ${m.userId} as id, ${o.plan}, ${o.planExpiresAt}, ${p.days} as days`;
 }

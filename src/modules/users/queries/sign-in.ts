@@ -2,7 +2,7 @@ import { eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { defineCte } from "../../../db/cte";
-import { systemConfig, unknownLoginFailures, users } from "../../../db/schema";
+import { orgMembers, orgs, systemConfig, unknownLoginFailures, users } from "../../../db/schema";
 import { col, columnNames, type DbRow } from "../../../db/sql";
 
 /**
@@ -38,8 +38,79 @@ const trialEnds = (now: string) =>
     (select (${systemConfig.value} #>> '{}')::int from ${systemConfig}
      where ${systemConfig.key} = 'trial.days'), 7))`;
 
+/**
+ * The plan, its end and the trial end as select items (`plan`, `plan_expires_at`,
+ * `trial_ends_at`), read from the organisation of the user `userId` (an SQL expression): every
+ * user row these fragments return carries its organisation's plan, as the users row did before
+ * the plan moved to the organisation (issue #22).
+ */
+export function orgPlanColumns(userId: SQL): SQL {
+  const m = alias(orgMembers, "pm");
+  const o = alias(orgs, "po");
+  const of = (column: SQL) =>
+    sql`(select ${column} from ${orgMembers} ${m} join ${orgs} ${o} on ${o.id} = ${m.orgId}
+      where ${m.userId} = ${userId})`;
+  return sql`${of(sql`${o.plan}`)} as plan, ${of(sql`${o.planExpiresAt}`)} as plan_expires_at,
+    ${of(sql`${o.trialEndsAt}`)} as trial_ends_at`;
+}
+
+/**
+ * The personal organisation's name for the new users row `row` (an alias): the company, else
+ * the name, else the address's local part (migration 0024's org_for_new_user, the same rule).
+ */
+const personalOrgName = (row: string) => {
+  const r = sql.raw(row);
+  return sql`coalesce(nullif(btrim(${r}.${col(users.company)}), ''), nullif(btrim(${r}.${col(users.name)}), ''),
+    nullif(split_part(${r}.${col(users.email)}, '@', 1), ''), 'My company')`;
+};
+
+/**
+ * CTEs `name` (the organisation, returning user_id and the plan columns) and `${name}_owner`
+ * (the membership) of a user a sign-in inserts on the trial: the personal organisation is made
+ * here, not by the users_personal_org trigger (which skips a user that has a membership by the
+ * end of the statement), because the trial belongs to it and a statement cannot update a row
+ * another part of it inserted. Its id is the user's, as for the accounts migration 0024 moved.
+ */
+function trialOrgCtes(p: { name: string; users: string; plan: string; now: string }): SQL {
+  const at = sql`${p.now}::timestamptz`;
+  const om = orgMembers;
+  return sql`${sql.identifier(p.name)} as (
+      insert into ${orgs} (${columnNames([orgs.id, orgs.name, orgs.plan, orgs.planExpiresAt, orgs.trialEndsAt, orgs.createdAt, orgs.updatedAt])})
+      select n.id, ${personalOrgName("n")}, ${p.plan}::text, ${trialEnds(p.now)}, ${trialEnds(p.now)}, ${at}, ${at}
+      from ${sql.identifier(p.users)} n
+      returning ${orgs.id} as user_id, ${orgs.plan}, ${orgs.planExpiresAt}, ${orgs.trialEndsAt}),
+    ${sql.identifier(`${p.name}_owner`)} as (
+      insert into ${om} (${columnNames([om.userId, om.orgId, om.role, om.joinedAt])})
+      select user_id, user_id, 'owner', ${at} from ${sql.identifier(p.name)})`;
+}
+
+/**
+ * CTE `name` of a guest made an account (registration or WeChat): the trial starts on the
+ * guest's personal organisation, renamed after the account when it still carries the guest's
+ * name. Returns user_id and the plan columns.
+ */
+function upgradedGuestOrgCte(p: { name: string; users: string; plan: string; now: string }): SQL {
+  const at = sql`${p.now}::timestamptz`;
+  const m = alias(orgMembers, "gm");
+  const o = alias(orgs, "go");
+  return sql`${sql.identifier(p.name)} as (
+      update ${orgs} ${o} set ${col(o.plan)} = ${p.plan}::text,
+        ${col(o.planExpiresAt)} = ${trialEnds(p.now)}, ${col(o.trialEndsAt)} = ${trialEnds(p.now)},
+        ${col(o.name)} = case when ${o.name} = 'Guest' then ${personalOrgName("n")} else ${o.name} end,
+        ${col(o.updatedAt)} = ${at}
+      from ${sql.identifier(p.users)} n join ${orgMembers} ${m} on ${m.userId} = n.id
+      where ${o.id} = ${m.orgId}
+      returning n.id as user_id, ${o.plan}, ${o.planExpiresAt}, ${o.trialEndsAt})`;
+}
+
+/** A users CTE's rows (`users`) with their organisation's plan columns from CTE `plans`. */
+const withPlans = (usersCte: string, plans: string) =>
+  sql`select x.*, y.plan, y.plan_expires_at, y.trial_ends_at
+    from ${sql.identifier(usersCte)} x join ${sql.identifier(plans)} y on y.user_id = x.id`;
+
 // The CTEs of these fragments that modules/auth's sign-in statements read (ADR 0096). Each is a
-// user row (`returning *`); readers name its `id` and take the rest as `.all`.
+// user row (`returning *`) with its organisation's plan columns (orgPlanColumns); readers name
+// its `id` and take the rest as `.all`.
 /** The guest made an account in place (registration, or a WeChat login with a guest token). */
 export const upgradedGuest = defineCte("upgraded", ["id"]);
 /** The account a registration made: the upgraded guest, or else the inserted user. */
@@ -73,14 +144,15 @@ export function registeredUserCtes(p: {
 }): SQL {
   const at = sql`${p.now}::timestamptz`;
   const g = alias(users, "g");
-  return sql`${upgradedGuest.as(sql`
+  return sql`upgraded_user as (
       update ${users} ${g} set ${col(g.email)} = ${p.email}, ${col(g.passwordHash)} = ${p.passwordHash},
-        ${col(g.name)} = ${p.name}, ${col(g.isGuest)} = false, ${col(g.plan)} = ${p.plan},
-        ${col(g.planExpiresAt)} = ${trialEnds(p.now)}, ${col(g.trialEndsAt)} = ${trialEnds(p.now)},
+        ${col(g.name)} = ${p.name}, ${col(g.isGuest)} = false,
         ${col(g.referredBy)} = ${p.referredBy}::uuid, ${col(g.lastLoginAt)} = ${at},
         ${col(g.updatedAt)} = ${at}
       where ${g.id} = ${p.guestId}::uuid and ${g.isGuest} and ${g.status} = 'active'
-      returning *`)},
+      returning *),
+    ${upgradedGuestOrgCte({ name: "upgraded_org", users: "upgraded_user", plan: p.plan, now: p.now })},
+    ${upgradedGuest.as(withPlans("upgraded_user", "upgraded_org"))},
     ${insertedUser.as(sql`
       insert into ${users} (${columnNames([
         users.id,
@@ -88,20 +160,18 @@ export function registeredUserCtes(p: {
         users.passwordHash,
         users.name,
         users.role,
-        users.plan,
-        users.planExpiresAt,
-        users.trialEndsAt,
         users.referralCode,
         users.referredBy,
         users.lastLoginAt,
       ])})
       select ${p.id}::uuid, ${p.email}::text, ${p.passwordHash}::text,
-             ${p.name}::text, 'user', ${p.plan}::text, ${trialEnds(p.now)},
-             ${trialEnds(p.now)}, ${p.referralCode}::text,
+             ${p.name}::text, 'user', ${p.referralCode}::text,
              ${p.referredBy}::uuid, ${at}
-      where not ${upgradedGuest.exists}
+      where not exists (select 1 from upgraded_user)
       returning *`)},
-    ${registeredUser.as(sql`select * from ${upgradedGuest} union all select * from ${insertedUser}`)}`;
+    ${trialOrgCtes({ name: "inserted_org", users: "inserted", plan: p.plan, now: p.now })},
+    ${registeredUser.as(sql`select * from ${upgradedGuest}
+      union all ${withPlans("inserted", "inserted_org")}`)}`;
 }
 
 /**
@@ -269,7 +339,8 @@ export function loggedInUserCte(p: { id: string; now: string; addressKey: string
   return signedInUser.as(sql`
       update ${users} set ${col(users.lastLoginAt)} = ${at}, ${col(users.failedLoginCount)} = 0,
         ${col(users.lastFailedLoginAt)} = null, ${col(users.loginAddresses)} = ${addresses}
-      where ${users.id} = ${p.id} and ${users.status} = 'active' returning *`);
+      where ${users.id} = ${p.id} and ${users.status} = 'active'
+      returning *, ${orgPlanColumns(sql`${users.id}`)}`);
 }
 
 /**
@@ -285,7 +356,10 @@ export function disabledGuestCte(p: { guestId: string; now: string }): SQL {
       returning ${g.id}`);
 }
 
-/** CTE `u` of a guest login: a new guest user. */
+/**
+ * CTE `u` of a guest login: a new guest user. Its personal organisation is the
+ * users_personal_org trigger's (migration 0024), on the free plan.
+ */
 export function guestUserCte(p: { id: string; referralCode: string; now: string }): SQL {
   return signedInUser.as(sql`
       insert into ${users} (${columnNames([
@@ -296,7 +370,8 @@ export function guestUserCte(p: { id: string; referralCode: string; now: string 
         users.lastLoginAt,
       ])})
       values (${p.id}, 'Guest', true, ${p.referralCode}, ${p.now}::timestamptz)
-      returning *`);
+      returning *, 'free'::text as plan, null::timestamptz as plan_expires_at,
+        null::timestamptz as trial_ends_at`);
 }
 
 /**
@@ -311,26 +386,26 @@ export function wechatUserCtes(p: {
   referralCode: string;
   now: string;
 }): SQL {
-  return sql`${wechatInsertedUser.as(sql`
+  return sql`inserted_user as (
       insert into ${users} (${columnNames([
         users.id,
         users.name,
         users.wechatOpenid,
         users.wechatUnionid,
-        users.plan,
-        users.planExpiresAt,
-        users.trialEndsAt,
         users.referralCode,
         users.lastLoginAt,
       ])})
       values (${p.id}, 'WeChat user', ${p.openid}, ${p.unionid},
-              ${p.plan}, ${trialEnds(p.now)}, ${trialEnds(p.now)}, ${p.referralCode}, ${p.now}::timestamptz)
+              ${p.referralCode}, ${p.now}::timestamptz)
       on conflict (${col(users.wechatOpenid)}) do nothing
-      returning *`)},
+      returning *),
+    ${trialOrgCtes({ name: "inserted_org", users: "inserted_user", plan: p.plan, now: p.now })},
+    ${wechatInsertedUser.as(withPlans("inserted_user", "inserted_org"))},
     ${existingUser.as(sql`
       update ${users} set ${col(users.lastLoginAt)} = ${p.now}::timestamptz
       where ${users.wechatOpenid} = ${p.openid} and ${users.status} = 'active'
-        and not ${wechatInsertedUser.exists} returning *`)},
+        and not exists (select 1 from inserted_user)
+      returning *, ${orgPlanColumns(sql`${users.id}`)}`)},
     ${signedInUser.as(sql`select * from ${wechatInsertedUser} union all select * from ${existingUser}`)}`;
 }
 
@@ -351,17 +426,18 @@ export function wechatUpgradedGuestCte(p: {
   const at = sql`${p.now}::timestamptz`;
   const g = alias(users, "g");
   const w = alias(users, "w");
-  return upgradedGuest.as(sql`
+  return sql`upgraded_user as (
       update ${users} ${g} set ${col(g.wechatOpenid)} = ${p.openid},
         ${col(g.wechatUnionid)} = ${p.unionid}::text,
         ${col(g.name)} = case when ${g.name} is null or ${g.name} = 'Guest' then 'WeChat user'
           else ${g.name} end,
-        ${col(g.isGuest)} = false, ${col(g.plan)} = ${p.plan},
-        ${col(g.planExpiresAt)} = ${trialEnds(p.now)}, ${col(g.trialEndsAt)} = ${trialEnds(p.now)},
+        ${col(g.isGuest)} = false,
         ${col(g.lastLoginAt)} = ${at}, ${col(g.updatedAt)} = ${at}
       where ${g.id} = ${p.guestId}::uuid and ${g.isGuest} and ${g.status} = 'active'
         and not exists (select 1 from ${users} ${w} where ${w.wechatOpenid} = ${p.openid})
-      returning *`);
+      returning *),
+    ${upgradedGuestOrgCte({ name: "upgraded_org", users: "upgraded_user", plan: p.plan, now: p.now })},
+    ${upgradedGuest.as(withPlans("upgraded_user", "upgraded_org"))}`;
 }
 
 /** The account a WeChat openid belongs to: its id and status. */
