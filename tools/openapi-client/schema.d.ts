@@ -358,7 +358,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's customers as .xlsx (default) or csv, with the import's headers */
+        /** The customers the caller sees (customers: a member's own and the pool, a manager's the organisation's) as .xlsx (default) or csv, with the import's headers */
         get: operations["exportCustomers"];
         put?: never;
         post?: never;
@@ -375,7 +375,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's products as .xlsx (default) or csv, with the import's headers */
+        /** The products the caller sees (customers: a member's own and the pool, a manager's the organisation's) as .xlsx (default) or csv, with the import's headers */
         get: operations["getProductsExport"];
         put?: never;
         post?: never;
@@ -392,10 +392,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's customers: filters, search and sort; size up to 1000 */
+        /** The customers the caller sees (a member: theirs and the pool; manager+: the organisation's): owner, filters, search and sort; size up to 1000 */
         get: operations["listCustomers"];
         put?: never;
-        /** Add a customer (at least a company, a contact name or an email) */
+        /** Add a customer (at least a company, a contact name or an email), held by the caller */
         post: operations["createCustomer"];
         delete?: never;
         options?: never;
@@ -515,10 +515,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's products (q: name or SKU contains; category; sort) */
+        /** The organisation's product catalogue (q: name or SKU contains; category; sort) */
         get: operations["listProducts"];
         put?: never;
-        /** Add a product (price in minor units; SKU unique per seller) */
+        /** Add a product (manager+; price in minor units; SKU unique in the organisation) */
         post: operations["createProduct"];
         delete?: never;
         options?: never;
@@ -537,11 +537,11 @@ export interface paths {
         get: operations["getProduct"];
         put?: never;
         post?: never;
-        /** Delete a product (quotations keep their copy of its name and price) */
+        /** Delete a product (manager+; quotations keep their copy of its name and price) */
         delete: operations["deleteProduct"];
         options?: never;
         head?: never;
-        /** Change a product */
+        /** Change a product (manager+) */
         patch: operations["updateProduct"];
         trace?: never;
     };
@@ -1254,6 +1254,23 @@ export interface paths {
          * @description The last active admin is kept: demoting or disabling it (oneself included) is a 409, decided in the statement that writes, so two admins demoting each other at once leave one.
          */
         patch: operations["patchAdminUsersById"];
+        trace?: never;
+    };
+    "/api/v1/admin/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Organisations, newest first: plan in effect, seats, members, owner and balance */
+        get: operations["getAdminOrgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/usage-logs": {
@@ -2314,11 +2331,20 @@ export interface components {
             /** @description Feature codes of the plan in effect (GET /auth/me) */
             features?: string[];
             limits?: components["schemas"]["PlanLimits"];
+            /** @description The caller's organisation and role there (GET /auth/me) */
+            org?: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner" | "admin" | "manager" | "member";
+            };
         };
-        /** @description Each plan limit with its max (null = unlimited) and current usage (GET /auth/me) */
+        /** @description Each limit of the organisation's plan with its max (null = unlimited) and the organisation's usage (GET /auth/me) */
         PlanLimits: {
             customers: components["schemas"]["PlanLimitUsage"];
             agent_runs_per_month: components["schemas"]["PlanLimitUsage"] & unknown;
+            seats: components["schemas"]["PlanLimitUsage"] & unknown;
         };
         /** @description Customers kept at once */
         PlanLimitUsage: {
@@ -2341,6 +2367,14 @@ export interface components {
             /** @description Feature codes of the plan in effect (GET /auth/me) */
             features?: string[];
             limits?: components["schemas"]["PlanLimits"];
+            /** @description The caller's organisation and role there (GET /auth/me) */
+            org?: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner" | "admin" | "manager" | "member";
+            };
         };
         RegisterRequest: {
             /**
@@ -2446,6 +2480,8 @@ export interface components {
             invalid: number;
             /** @description Valid rows matching an existing row or an earlier row */
             duplicates: number;
+            /** @description Customer rows matching a pool customer the caller (a member) may not change: left unchanged, previewed with action `skip`; claim the customer first */
+            skipped: number;
             /** @description Rows this request inserted: 0 on a dry run and on a refused import */
             created: number;
             /** @description Rows this request updated: 0 on a dry run and on a refused import */
@@ -2487,6 +2523,8 @@ export interface components {
             invalid?: number;
             /** @description Valid rows matching an existing row or an earlier row */
             duplicates?: number;
+            /** @description Customer rows matching a pool customer the caller (a member) may not change: left unchanged, previewed with action `skip`; claim the customer first */
+            skipped?: number;
             /** @description Rows this request inserted: 0 on a dry run and on a refused import */
             created?: number;
             /** @description Rows this request updated: 0 on a dry run and on a refused import */
@@ -2516,7 +2554,12 @@ export interface components {
         Customer: {
             /** Format: uuid */
             id: string;
-            user_id: string;
+            /** @description The organisation the customer belongs to */
+            org_id: string;
+            /** @description The member who holds it; null: the pool */
+            user_id: string | null;
+            /** @description The holder's name; null in the pool (or no name given) */
+            owner_name: string | null;
             company: string | null;
             contact_name: string | null;
             /** Format: email */
@@ -2578,6 +2621,9 @@ export interface components {
         };
         CustomerHealthScore: {
             customer_id: string;
+            /** @description The holder; null: the pool */
+            user_id: string | null;
+            owner_name: string | null;
             company: string | null;
             contact_name: string | null;
             status: components["schemas"]["CustomerStatus"];
@@ -2783,6 +2829,12 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description The organisation the quotation belongs to */
+            org_id: string;
+            /** @description The member who made it (the seller on its documents) */
+            user_id: string;
+            /** @description That member's name */
+            owner_name: string | null;
             item_count: number;
         };
         QuotationQuotedRate: components["schemas"]["QuotationExchangeRate"] & {
@@ -2846,6 +2898,12 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description The organisation the quotation belongs to */
+            org_id: string;
+            /** @description The member who made it (the seller on its documents) */
+            user_id: string;
+            /** @description That member's name */
+            owner_name: string | null;
             items: components["schemas"]["QuotationItem"][];
         };
         QuotationItem: {
@@ -3416,6 +3474,12 @@ export interface components {
             started_at: string | null;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description The organisation it belongs to */
+            org_id: string;
+            /** @description The member who ran it */
+            user_id: string;
+            /** @description That member's name */
+            owner_name: string | null;
         };
         DiscoveryJobProgress: {
             /** @description The 3 web-search queries, in order, as they run */
@@ -3446,6 +3510,12 @@ export interface components {
             companies: components["schemas"]["DiscoveredCompany"][];
             /** Format: date-time */
             created_at: string;
+            /** @description The organisation it belongs to */
+            org_id: string;
+            /** @description The member who ran it */
+            user_id: string;
+            /** @description That member's name */
+            owner_name: string | null;
         };
         DiscoveryRecordInput: {
             /** @example LED panel lights 600x600 */
@@ -3469,6 +3539,12 @@ export interface components {
             company_count: number;
             /** Format: date-time */
             created_at: string;
+            /** @description The organisation it belongs to */
+            org_id: string;
+            /** @description The member who ran it */
+            user_id: string;
+            /** @description That member's name */
+            owner_name: string | null;
         };
         AgentStarted: {
             /** Format: uuid */
@@ -3502,6 +3578,12 @@ export interface components {
             started_at: string | null;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description The organisation it belongs to */
+            org_id: string;
+            /** @description The member who ran it */
+            user_id: string;
+            /** @description That member's name */
+            owner_name: string | null;
             /**
              * @example {
              *       "leads": 8,
@@ -3538,6 +3620,12 @@ export interface components {
             started_at: string | null;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description The organisation it belongs to */
+            org_id: string;
+            /** @description The member who ran it */
+            user_id: string;
+            /** @description That member's name */
+            owner_name: string | null;
             pipeline_data: {
                 stages: {
                     /** @enum {string} */
@@ -3666,6 +3754,17 @@ export interface components {
             /** Format: date-time */
             last_login_at: string | null;
             referred_by: string | null;
+            /**
+             * Format: uuid
+             * @description The organisation the account belongs to
+             */
+            org_id: string | null;
+            org_name: string | null;
+            /**
+             * @description The account's role there
+             * @enum {string|null}
+             */
+            org_role: "owner" | "admin" | "manager" | "member" | null;
         };
         AdminUserPatch: {
             /** @enum {string} */
@@ -3675,6 +3774,34 @@ export interface components {
             plan?: string;
             /** Format: date-time */
             plan_expires_at?: string | null;
+        };
+        AdminOrgPage: {
+            items: components["schemas"]["AdminOrg"][];
+            total: number;
+            page: number;
+            size: number;
+        };
+        AdminOrg: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The plan in effect (a lapsed paid plan is `free`) */
+            plan: string;
+            /** Format: date-time */
+            plan_expires_at: string | null;
+            /** Format: date-time */
+            trial_ends_at: string | null;
+            /** @description The plan's `limits.seats`; null: unlimited */
+            seats: number | null;
+            member_count: number;
+            /** Format: uuid */
+            owner_id: string | null;
+            /** Format: email */
+            owner_email: string | null;
+            /** @description Credits the organisation's wallet holds */
+            balance: number;
+            /** Format: date-time */
+            created_at: string;
         };
         UsageLogPage: {
             items: components["schemas"]["UsageLog"][];
@@ -4316,7 +4443,7 @@ export interface components {
             delta: number;
             balance_after: number;
             /** @enum {string} */
-            kind: "registration_grant" | "referral" | "purchase" | "plan_allowance" | "consumption" | "refund" | "expiry" | "admin_adjustment";
+            kind: "registration_grant" | "referral" | "purchase" | "plan_allowance" | "consumption" | "refund" | "expiry" | "admin_adjustment" | "org_transfer";
             source_type: string;
             source_id: string | null;
             operation: string | null;
@@ -6280,6 +6407,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
+                /** @description me: what the caller holds; pool: the organisation's pool; a member's user_id: what they hold (manager, admin or owner; 403 for a member naming another member). Default: every customer the caller sees */
+                owner?: ("me" | "pool") | string;
                 status?: components["schemas"]["CustomerStatus"];
                 /** @description Case-insensitive search in company, contact name and email */
                 q?: string;
@@ -6307,6 +6436,15 @@ export interface operations {
             };
             /** @description Missing or invalid access token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A member naming another member in `owner` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6641,7 +6779,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such customer of the caller */
+            /** @description No such customer visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6715,7 +6853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such customer of the caller */
+            /** @description No such customer visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6797,8 +6935,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such customer of the caller */
+            /** @description No such customer visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A pool customer: a member claims it before changing it */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6875,7 +7022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such customer of the caller */
+            /** @description No such customer visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6951,8 +7098,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such customer of the caller */
+            /** @description No such customer visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A pool customer: a member claims it before changing it */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7033,7 +7189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such customer of the caller */
+            /** @description No such customer visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7042,13 +7198,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Status change not allowed from the current status */
+            /** @description Status change not allowed from the current status; or a pool customer (claim it first) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerStatusConflict"];
+                    "application/json": components["schemas"]["CustomerStatusConflict"] | components["schemas"]["Error"];
                 };
             };
             /** @description Request body too large */
@@ -7210,7 +7366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid CSRF token */
+            /** @description Missing or invalid CSRF token, or the caller is a member (only a manager, an admin or the owner changes the catalogue) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7297,7 +7453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such product of the caller */
+            /** @description No such product in the caller's organisation */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7364,7 +7520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid CSRF token */
+            /** @description Missing or invalid CSRF token, or the caller is a member (only a manager, an admin or the owner changes the catalogue) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7373,7 +7529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such product of the caller */
+            /** @description No such product in the caller's organisation */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7446,7 +7602,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid CSRF token */
+            /** @description Missing or invalid CSRF token, or the caller is a member (only a manager, an admin or the owner changes the catalogue) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7455,7 +7611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such product of the caller */
+            /** @description No such product in the caller's organisation */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11356,6 +11512,105 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminOrgs: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
+                size?: number;
+                /** @description Matches the organisation's name or its owner's e-mail */
+                q?: string;
+                /** @description The plan in effect (`free`, `pro`, `business`, ...) */
+                plan?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of organisations */
+            200: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminOrgPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin rights required */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16828,7 +17083,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
-                kind?: "registration_grant" | "referral" | "purchase" | "plan_allowance" | "consumption" | "refund" | "expiry" | "admin_adjustment";
+                kind?: "registration_grant" | "referral" | "purchase" | "plan_allowance" | "consumption" | "refund" | "expiry" | "admin_adjustment" | "org_transfer";
                 operation?: string;
             };
             header?: never;

@@ -12,6 +12,8 @@ import {
 import { createRouter } from "../../http/router";
 import { listAuditLog } from "./audit";
 import {
+  AdminOrgListQuery,
+  AdminOrgPage,
   AdminStatsQuery,
   AdminStatsSchema,
   AdminUserListQuery,
@@ -30,6 +32,7 @@ import {
 import {
   getSystemConfig,
   getUser,
+  listOrgs,
   listSystemConfig,
   listUsageLogs,
   listUsers,
@@ -100,6 +103,17 @@ const patchUserRoute = createRoute({
     409: errorResponse(ErrorSchema, "It is the last active admin"),
     ...adminErrors,
   },
+});
+
+const listOrgsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/admin/orgs",
+  tags,
+  security,
+  summary: "Organisations, newest first: plan in effect, seats, members, owner and balance",
+  middleware: [...guard],
+  request: { query: AdminOrgListQuery },
+  responses: { ...ok(AdminOrgPage, "A page of organisations"), ...adminErrors },
 });
 
 const usageLogsRoute = createRoute({
@@ -190,6 +204,9 @@ export function createAdminRoutes() {
       await patchUser(c.get("deps"), actorOf(c), c.req.valid("param").id, c.req.valid("json")),
       200,
     ),
+  );
+  router.openapi(listOrgsRoute, async (c) =>
+    c.json(await listOrgs(c.get("deps"), c.req.valid("query")), 200),
   );
   router.openapi(usageLogsRoute, async (c) =>
     c.json(await listUsageLogs(c.get("deps"), c.req.valid("query")), 200),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ORG_ROLES } from "../../db/schema";
 import { calendarDate } from "../../http/date-range";
 import { booleanQuery } from "../../http/query";
 import { pageQuery, pageSchema } from "../../lib/pagination";
@@ -7,6 +8,9 @@ import { UserSchema } from "../auth/schemas";
 export const AdminUserSchema = UserSchema.extend({
   last_login_at: z.string().nullable(),
   referred_by: z.string().nullable(),
+  org_id: z.uuid().nullable().openapi({ description: "The organisation the account belongs to" }),
+  org_name: z.string().nullable(),
+  org_role: z.enum(ORG_ROLES).nullable().openapi({ description: "The account's role there" }),
 }).openapi("AdminUser");
 
 export const AdminUserListQuery = pageQuery().extend({
@@ -156,3 +160,40 @@ export const AdminStatsSchema = z
     ),
   })
   .openapi("AdminStats");
+
+export const AdminOrgListQuery = pageQuery().extend({
+  q: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .openapi({ description: "Matches the organisation's name or its owner's e-mail" }),
+  plan: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .optional()
+    .openapi({ description: "The plan in effect (`free`, `pro`, `business`, ...)" }),
+});
+
+const AdminOrgSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    plan: z.string().openapi({ description: "The plan in effect (a lapsed paid plan is `free`)" }),
+    plan_expires_at: z.string().nullable(),
+    trial_ends_at: z.string().nullable(),
+    seats: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The plan's `limits.seats`; null: unlimited" }),
+    member_count: z.number().int(),
+    owner_id: z.uuid().nullable(),
+    owner_email: z.string().nullable(),
+    balance: z.number().int().openapi({ description: "Credits the organisation's wallet holds" }),
+    created_at: z.string(),
+  })
+  .openapi("AdminOrg");
+export const AdminOrgPage = pageSchema(AdminOrgSchema).openapi("AdminOrgPage");

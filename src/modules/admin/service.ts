@@ -5,18 +5,15 @@ import { isSystemConfigKey } from "../system-config/defaults";
 import * as configQueries from "../system-config/queries";
 import { SYSTEM_CONFIG_SCHEMAS } from "../system-config/schemas";
 import { listUsageLogsPage } from "../usage/queries/admin-logs";
-import {
-  type AdminUserRow,
-  getUserWithBalance,
-  listUsersPage,
-  takesOutAnAdmin,
-} from "../users/queries";
+import { getUserWithBalance, takesOutAnAdmin } from "../users/queries";
 import { toUserResponse } from "../users/service";
 import * as queries from "./queries";
 import type { Actor } from "./queries/audit";
+import { listOrgsPage } from "./queries/orgs";
+import { type AdminUserOrgRow, getAdminUser, listAdminUsersPage } from "./queries/users";
 import { changedFields } from "./writes";
 
-function toAdminUser(deps: Deps, row: AdminUserRow) {
+function toAdminUser(deps: Deps, row: AdminUserOrgRow) {
   const base = toUserResponse(deps, { ...row, is_guest: false });
   return {
     ...(base as Exclude<typeof base, { is_guest: true }>),
@@ -24,6 +21,9 @@ function toAdminUser(deps: Deps, row: AdminUserRow) {
     email: row.email,
     last_login_at: iso(row.last_login_at),
     referred_by: row.referred_by,
+    org_id: row.org_id,
+    org_name: row.org_name,
+    org_role: row.org_role,
   };
 }
 
@@ -39,7 +39,7 @@ export async function listUsers(
     is_guest?: boolean;
   },
 ) {
-  const { rows, total } = await listUsersPage(deps.db, {
+  const { rows, total } = await listAdminUsersPage(deps.db, {
     page: query.page,
     size: query.size,
     q: query.q,
@@ -57,7 +57,7 @@ export async function listUsers(
 }
 
 export async function getUser(deps: Deps, id: string) {
-  const row = await getUserWithBalance(deps.db, { id });
+  const row = await getAdminUser(deps.db, { id });
   if (!row) throw notFound("User not found");
   return toAdminUser(deps, row);
 }
@@ -90,6 +90,25 @@ export async function patchUser(
     throw notFound("User not found");
   }
   return toAdminUser(deps, row);
+}
+
+/** The platform's organisations, newest first (GET /api/v1/admin/orgs). */
+export async function listOrgs(
+  deps: Deps,
+  query: { page: number; size: number; q?: string; plan?: string },
+) {
+  const { rows, total } = await listOrgsPage(deps.db, { ...query, now: nowIso(deps) });
+  return {
+    items: rows.map((r) => ({
+      ...r,
+      plan_expires_at: iso(r.plan_expires_at),
+      trial_ends_at: iso(r.trial_ends_at),
+      created_at: iso(r.created_at),
+    })),
+    total,
+    page: query.page,
+    size: query.size,
+  };
 }
 
 export async function listUsageLogs(

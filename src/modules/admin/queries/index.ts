@@ -6,6 +6,8 @@ import { selectPage } from "../../../db/page";
 import {
   adminAuditLog,
   creditLedger,
+  orgMembers,
+  orgs,
   paymentTransactions,
   usageLogs,
   userCredits,
@@ -16,13 +18,13 @@ import { revokeTokensCte } from "../../auth/queries";
 import { CREDIT_OPERATIONS } from "../../credits/service";
 import {
   type AdminUserPatch,
-  type AdminUserRow,
   adminGrantedUser,
   adminGrantedUserCte,
   adminPatchedUser,
   adminPatchedUserCte,
 } from "../../users/queries";
 import { type Actor, auditCte } from "./audit";
+import { type AdminUserOrgRow, userOrgColumnsSql, userOrgJoinSql } from "./users";
 
 /** patchUser's revocation of a disabled user's refresh tokens. */
 const revokedTokens = defineCte("revoked");
@@ -35,7 +37,7 @@ export async function patchUser(
   db: Db,
   p: { actor: Actor; id: string; patch: AdminUserPatch; fields: string[]; now: string },
 ) {
-  const [row] = await queryRows<AdminUserRow>(
+  const [row] = await queryRows<AdminUserOrgRow>(
     db,
     sql`with ${adminPatchedUserCte(p)},
       ${auditCte(p.actor, {
@@ -51,8 +53,10 @@ export async function patchUser(
              where ${adminPatchedUser.col("status")} = 'disabled')`,
         sql`now()`,
       )}
-      select ${adminPatchedUser.all}, ${userCredits.balance} as credits from ${adminPatchedUser}
-      left join ${userCredits} on ${userCredits.userId} = ${adminPatchedUser.col("id")}`,
+      select ${adminPatchedUser.all}, ${userCredits.balance} as credits, ${userOrgColumnsSql}
+      from ${adminPatchedUser}
+      left join ${userCredits} on ${userCredits.userId} = ${adminPatchedUser.col("id")}
+      ${userOrgJoinSql(adminPatchedUser.col("id"))}`,
   );
   return row;
 }
@@ -193,7 +197,9 @@ export async function adminStatsJson(db: Db, range: { start: string; end: string
           'users', (select count(*) from ${users} where not ${users.isGuest}),
           'guests', (select count(*) from ${users} where ${users.isGuest}),
           'paid_plan_users', (select count(*) from ${users}
-            where ${users.plan} <> 'free' and not ${users.isGuest}),
+            join ${orgMembers} on ${orgMembers.userId} = ${users.id}
+            join ${orgs} on ${orgs.id} = ${orgMembers.orgId}
+            where ${orgs.plan} <> 'free' and not ${users.isGuest}),
           'new_users', (select coalesce(sum(new_users), 0) from per_day),
           'revenue', coalesce((select jsonb_object_agg(currency, amount) from (
               select key as currency, sum(value::bigint) as amount
