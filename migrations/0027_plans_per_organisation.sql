@@ -19,17 +19,21 @@ ALTER TABLE "users" DROP COLUMN "trial_ends_at";--> statement-breakpoint
 -- from the rows.
 INSERT INTO "org_usage" ("org_id", "customers")
 SELECT "org_id", count(*)::int FROM "customers" GROUP BY "org_id";--> statement-breakpoint
--- A new account's personal organisation, unless the statement that inserted it made one itself
--- (the sign-ins on the trial insert the organisation with the trial and the membership in the
--- same statement: an AFTER ROW trigger runs at the end of the statement and sees them). Scripts
--- and tests that insert users directly get a free one here, as before.
+-- A new account's personal organisation (0026's, without the plan columns users no longer
+-- has): unless the statement that inserted the account made one itself (the sign-ins on the
+-- trial insert the organisation with the trial and the membership in the same statement: an
+-- AFTER ROW trigger runs at the end of the statement and sees them). Scripts, tests and guests
+-- get a free one here. Its id is the account's when free (the wallet of 0026 counts on it).
 CREATE OR REPLACE FUNCTION org_for_new_user() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_org uuid := gen_random_uuid();
+  v_org uuid := NEW.id;
 BEGIN
   IF EXISTS (SELECT 1 FROM org_members m WHERE m.user_id = NEW.id) THEN
     RETURN NULL;
+  END IF;
+  IF EXISTS (SELECT 1 FROM orgs o WHERE o.id = v_org) THEN
+    v_org := gen_random_uuid();
   END IF;
   INSERT INTO orgs (id, name, created_at, updated_at)
   VALUES (v_org,

@@ -109,8 +109,8 @@ describe("feature gates on agent start", () => {
     const user = await registerUser(app);
     await queryRows(
       deps.db,
-      sql`update users set plan_expires_at = ${new Date(Date.now() - 60_000).toISOString()}
-          where id = ${user.userId}`,
+      sql`update orgs set plan_expires_at = ${new Date(Date.now() - 60_000).toISOString()}
+          where id = (select org_id from org_members where user_id = ${user.userId})`,
     );
     await refused(user, "free");
   });
@@ -281,16 +281,19 @@ describe("the customers limit", () => {
     expectStatus(deleted, 204);
     expect((await create(user, "Fits again")).status).toBe(201);
     expect((await create(user, "Full again")).status).toBe(403);
-    // Moving rows to another account moves their count with them.
+    // Moving rows to another organisation moves their count with them (the quota is the
+    // organisation's since ADR 0101).
     const other = await freeUser();
     await deps.db.execute(
-      sql`update customers set user_id = ${other.userId}
+      sql`update customers set user_id = ${other.userId},
+            org_id = (select org_id from org_members where user_id = ${other.userId})
           where id in (select id from customers where user_id = ${user.userId} limit 10)`,
     );
     const usage = await queryRows<{ user_id: string; customers: number }>(
       deps.db,
-      sql`select user_id, customers from user_usage where user_id in (${user.userId}, ${other.userId})
-          order by customers desc`,
+      sql`select m.user_id, u.customers from org_usage u join org_members m on m.org_id = u.org_id
+          where m.user_id in (${user.userId}, ${other.userId})
+          order by u.customers desc`,
     );
     expect(usage).toEqual([
       { user_id: user.userId, customers: FREE_MAX - 10 },
@@ -329,6 +332,7 @@ describe("GET /api/v1/auth/me and the balance", () => {
     expect(body.limits).toEqual({
       customers: { max: 20000, used: 2 },
       agent_runs_per_month: { max: 0, used: 0 },
+      seats: { max: 5, used: 1 },
     });
   });
 
@@ -358,6 +362,7 @@ describe("GET /api/v1/auth/me and the balance", () => {
     expect(body.limits).toEqual({
       customers: { max: null, used: 0 },
       agent_runs_per_month: { max: 100, used: 1 },
+      seats: { max: 50, used: 1 },
     });
   });
 

@@ -5,7 +5,7 @@ import type { Deps } from "../../src/ports";
 import { registerUser, type Session } from "./client";
 
 /**
- * Puts a user on `plan` until `expiresAt` (default: a year from the real now, far past any
+ * Puts a user's organisation (the plan belongs to it, ADR 0101) on `plan` until `expiresAt` (default: a year from the real now, far past any
  * clock a suite moves), as a paid plan or an admin would. Registration gives the pro trial,
  * which has neither the agent feature nor agent runs (docs/credits.md).
  */
@@ -17,9 +17,9 @@ export async function setPlan(
 ) {
   await queryRows(
     deps.db,
-    sql`update users set plan = ${plan},
+    sql`update orgs set plan = ${plan},
           plan_expires_at = ${expiresAt ? expiresAt.toISOString() : null}::timestamptz
-        where id = ${userId}`,
+        where id = (select org_id from org_members where user_id = ${userId})`,
   );
 }
 
