@@ -1,4 +1,4 @@
-import { type Column, getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
+import { type Column, getTableColumns, type SQL, sql, type Table, type View } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 
 /**
@@ -11,21 +11,32 @@ type RawValue<C extends Column> = C["_"]["columnType"] extends "PgBigInt53" | "P
     ? string
     : C["_"]["data"];
 
-type Columns<T extends Table> = T["_"]["columns"];
+// A view declared with its columns (`pgView(name, columns).existing()`) reads like a table.
+type ColumnsOf<T> = T extends Table
+  ? T["_"]["columns"]
+  : T extends View
+    ? T["_"]["selectedFields"]
+    : never;
+type Columns<T extends Table | View> = {
+  [K in keyof ColumnsOf<T> as ColumnsOf<T>[K] extends Column ? K : never]: Extract<
+    ColumnsOf<T>[K],
+    Column
+  >;
+};
 
 /**
  * A table's row as a raw statement returns it (`select ${customers.email} ...`): keyed by the
  * column's name in the database, typed from the Drizzle schema. Renaming a column in
  * src/db/schema changes this type, so every reader of the old name fails `npm run typecheck`.
  */
-export type DbRow<T extends Table> = {
+export type DbRow<T extends Table | View> = {
   [K in keyof Columns<T> as Columns<T>[K]["_"]["name"]]:
     | RawValue<Columns<T>[K]>
     | (Columns<T>[K]["_"]["notNull"] extends true ? never : null);
 };
 
 /** The database names of a table's columns, for `Pick<DbRow<T>, ...>`. */
-export type ColumnName<T extends Table> = keyof DbRow<T>;
+export type ColumnName<T extends Table | View> = keyof DbRow<T>;
 
 /**
  * A column's bare name, for the places SQL refuses a qualified one: an insert's column list,

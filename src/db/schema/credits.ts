@@ -6,12 +6,14 @@ import {
   integer,
   jsonb,
   pgTable,
+  pgView,
   primaryKey,
   text,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, id, tstz, updatedAt } from "./columns";
+import { orgs } from "./orgs";
 import { users } from "./users";
 
 export const LEDGER_KINDS = [
@@ -23,21 +25,37 @@ export const LEDGER_KINDS = [
   "refund",
   "expiry",
   "admin_adjustment",
+  "org_transfer",
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
-/** The balance per user; every change goes through the credit_* SQL functions with a ledger row. */
-export const userCredits = pgTable(
-  "user_credits",
+/**
+ * The wallet of an organisation (ADR 0098): every member spends it. Every change goes through
+ * the credit_* SQL functions with a ledger row naming the member; its row lock serialises them.
+ */
+export const orgCredits = pgTable(
+  "org_credits",
   {
-    userId: uuid("user_id")
+    orgId: uuid("org_id")
       .primaryKey()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => orgs.id, { onDelete: "cascade" }),
     balance: integer("balance").notNull().default(0),
     updatedAt: updatedAt(),
   },
-  (t) => [check("user_credits_balance_non_negative", sql`${t.balance} >= 0`)],
+  (t) => [check("org_credits_balance_non_negative", sql`${t.balance} >= 0`)],
 );
+
+/**
+ * A view (migration 0026): each member's row of their organisation's wallet, so every reader of
+ * "the balance this user spends" (the /me statement, admin user views) reads the organisation's.
+ * Written only through org_credits.
+ */
+export const userCredits = pgView("user_credits", {
+  userId: uuid("user_id").notNull(),
+  orgId: uuid("org_id").notNull(),
+  balance: integer("balance").notNull(),
+  updatedAt: tstz("updated_at").notNull(),
+}).existing();
 
 /**
  * Where credits came from and how many of them are left. A charge spends the lots that expire
@@ -47,6 +65,11 @@ export const creditLots = pgTable(
   "credit_lots",
   {
     id: id(),
+    /** The wallet the lot is in. */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    /** The member it was granted to (bought, allowance, adjustment, moved in). */
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -60,6 +83,7 @@ export const creditLots = pgTable(
   },
   (t) => [
     index("credit_lots_user_open_idx").on(t.userId, t.expiresAt).where(sql`${t.remaining} > 0`),
+    index("credit_lots_org_open_idx").on(t.orgId, t.expiresAt).where(sql`${t.remaining} > 0`),
     index("credit_lots_expiring_idx")
       .on(t.expiresAt)
       .where(sql`${t.remaining} > 0 and ${t.expiresAt} is not null`),
@@ -75,6 +99,11 @@ export const creditLedger = pgTable(
   "credit_ledger",
   {
     id: id(),
+    /** The wallet changed: its balance is the sum of its rows' delta. */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    /** The member who spent, bought, was granted or moved the credits. */
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -95,6 +124,7 @@ export const creditLedger = pgTable(
   },
   (t) => [
     index("credit_ledger_user_created_idx").on(t.userId, t.createdAt),
+    index("credit_ledger_org_created_idx").on(t.orgId, t.createdAt),
     index("credit_ledger_kind_created_idx").on(t.kind, t.createdAt),
     // The admin stats' day range over all kinds.
     index("credit_ledger_created_idx").on(t.createdAt),
@@ -111,6 +141,11 @@ export const creditConsumptions = pgTable(
   "credit_consumptions",
   {
     id: id(),
+    /** The wallet charged; a refund goes back to it whichever organisation the member is in. */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    /** The member charged: their month's use is what their monthly_credit_limit caps. */
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
