@@ -78,6 +78,9 @@ export const HEAVY_PDF_AIM_MS = 1000;
 const BENCH_QUOTATION: QuotationDocument = {
   quotation: {
     id: "bench",
+    org_id: "bench-org",
+    user_id: "bench-seller",
+    owner_name: "Li Wei",
     quote_no: "Q-20261124-042",
     customer_id: null,
     status: "draft",

@@ -638,6 +638,9 @@ describe("discovery records", () => {
       market: "Germany",
       companies: found.body.companies,
       created_at: expect.any(String),
+      org_id: expect.any(String),
+      user_id: user.userId,
+      owner_name: null,
     });
     const got = await typed(app).get("/api/v1/discovery/records/{id}", {
       token: user.accessToken,

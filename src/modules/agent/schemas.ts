@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { PIPELINE_STATUSES } from "../../db/schema/discovery";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { holderFields } from "../discovery/schemas";
 
 export const StartAgentBody = z
   .object({
@@ -49,6 +50,7 @@ const pipelineFields = {
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  ...holderFields,
 };
 
 const PipelineListItem = z

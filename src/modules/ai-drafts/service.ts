@@ -5,12 +5,12 @@ import { isCurrencyCode } from "../../lib/currency";
 import type { Deps } from "../../ports";
 import { billed } from "../ai/billing";
 import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
-import { type CustomerFacts, customerExists, getCustomerFacts } from "../customers/queries";
+import { type CustomerFacts, getCustomerFacts } from "../customers/queries";
 import { minorUnit } from "../exchange/service";
 import { formatMinor } from "../marketing/service";
 import { matchProducts as findProductMatches } from "../products/queries";
 import type { ItemInputT, QuotationInput } from "../quotations/schemas";
-import { createQuotation } from "../quotations/service";
+import { createQuotation, quotableCustomer } from "../quotations/service";
 import {
   type DraftChannel,
   FollowupAnswer,
@@ -34,7 +34,10 @@ const billing = (ctx: CallerContext) => ({
 
 /* ------------------------------------------------------------------ follow-up draft */
 
-/** The caller's customer with its last 5 follow-up logs, in one statement; 404 otherwise. */
+/**
+ * A customer the caller sees (theirs or the pool's for a member, the organisation's for a manager
+ * and above: customers/queries) with its last 5 follow-up logs, in one statement; 404 otherwise.
+ */
 async function customerFacts(deps: Deps, userId: string, customerId: string) {
   const row = await getCustomerFacts(deps.db, { userId, id: customerId, logs: 5 });
   if (!row) throw notFound("Customer not found");
@@ -204,7 +207,7 @@ function toMinor(price: number | null | undefined, currency: string): number | u
  * A draft quotation from a buyer's inquiry (billed `quotation_from_inquiry`). The customer is
  * checked before the charge; then the model extracts the items (JSON, checked by zod; an
  * unusable answer goes to the next provider once, then 503), each item is matched to the
- * caller's products in one query, and the quotation is created by the quotation service.
+ * organisation's product catalogue in one query, and the quotation is created by the quotation service.
  * Anything failing after the charge (no items found, the quotation refused) refunds it.
  */
 export async function quotationFromInquiry(
@@ -213,8 +216,13 @@ export async function quotationFromInquiry(
   input: FromInquiryInput,
 ) {
   if (input.customer_id) {
-    if (!(await customerExists(deps.db, { userId: ctx.userId, id: input.customer_id }))) {
-      throw notFound("Customer not found");
+    // The rule the quotation service applies, checked before the charge: a customer the caller
+    // holds (any of the organisation's for a manager and above); a pool one is claimed first.
+    const quotable = await quotableCustomer(deps, ctx.userId, input.customer_id);
+    if (quotable === undefined) throw notFound("Customer not found");
+    if (quotable === "pool") {
+      const msg = "The customer is in the pool: claim it before quoting it";
+      throw validationError([{ loc: ["body", "customer_id"], msg, type: "in_pool" }], msg);
     }
   }
   const { answer } = await billed(

@@ -348,7 +348,10 @@ export async function sweepDiscoveryJobs(
 const parsedJson = <T>(value: unknown): T =>
   (typeof value === "string" ? JSON.parse(value) : value) as T;
 
-/** One job of the caller; another user's job is as missing as one that does not exist. */
+/**
+ * One job the caller sees (their own; any of the organisation's for a manager and above); any
+ * other is as missing as one that does not exist.
+ */
 export async function getDiscoveryJob(deps: Deps, userId: string, id: string) {
   const row = await findJob(deps.db, { userId, id });
   if (!row) throw notFound("Discovery job not found");
@@ -371,5 +374,8 @@ export async function getDiscoveryJob(deps: Deps, userId: string, id: string) {
     created_at: iso(row.created_at),
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),
+    org_id: row.org_id,
+    user_id: row.user_id,
+    owner_name: row.owner_name,
   };
 }

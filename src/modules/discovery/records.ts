@@ -11,7 +11,10 @@ import {
 import type { RecordInput } from "./schemas";
 import type { DiscoveredCompany } from "./types";
 
-/** Saved discovery searches (the search history): each row belongs to one user. */
+/**
+ * Saved discovery searches (the search history): each row is the member's who saved it; a
+ * member sees their own, managers and above the organisation's (queries: db/scope.ts).
+ */
 
 const recordOut = (r: RecordRow) => ({
   id: r.id,
@@ -19,6 +22,9 @@ const recordOut = (r: RecordRow) => ({
   market: r.market,
   companies: r.companies as DiscoveredCompany[],
   created_at: iso(r.created_at),
+  org_id: r.org_id,
+  user_id: r.user_id,
+  owner_name: r.owner_name,
 });
 
 const missing = () => notFound("Discovery record not found");
@@ -49,7 +55,7 @@ export async function listRecords(
   };
 }
 
-/** Another user's record is as missing as one that does not exist. */
+/** A record the caller does not see (a colleague's, another organisation's) is as missing as one that does not exist. */
 export async function getRecord(deps: Deps, userId: string, id: string) {
   const row = await findRecord(deps.db, { userId, id });
   if (!row) throw missing();

@@ -125,6 +125,13 @@ export const DiscoveryJobStartedHeaders = z.object({
   Location: z.string().openapi({ example: "/api/v1/discovery/jobs/{id}" }),
 });
 
+/** Who a discovery record, job or agent pipeline belongs to (docs/teams.md). */
+export const holderFields = {
+  org_id: z.string().openapi({ description: "The organisation it belongs to" }),
+  user_id: z.string().openapi({ description: "The member who ran it" }),
+  owner_name: z.string().nullable().openapi({ description: "That member's name" }),
+};
+
 export const DiscoveryJobSchema = z
   .object({
     id: z.uuid(),
@@ -145,6 +152,7 @@ export const DiscoveryJobSchema = z
     created_at: z.string(),
     started_at: z.string().nullable(),
     finished_at: z.string().nullable(),
+    ...holderFields,
   })
   .openapi("DiscoveryJob");
 
@@ -170,6 +178,7 @@ export const RecordSchema = z
     market: z.string(),
     companies: z.array(CompanySchema),
     created_at: z.string(),
+    ...holderFields,
   })
   .openapi("DiscoveryRecord");
 
@@ -181,6 +190,7 @@ const RecordSummarySchema = z
     companies: z.array(CompanySchema),
     company_count: z.number().int(),
     created_at: z.string(),
+    ...holderFields,
   })
   .openapi("DiscoveryRecordListItem");
 export const RecordPage = pageSchema(RecordSummarySchema).openapi("DiscoveryRecordPage");

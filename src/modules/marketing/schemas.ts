@@ -26,7 +26,7 @@ export const GenerateBody = z
   .object({
     kind: z.enum(MARKETING_KINDS),
     product_id: z.uuid({ error: "Not a valid id" }).nullable().optional().openapi({
-      description: "One of the caller's products; its facts go into the prompt",
+      description: "A product of the organisation's catalogue; its facts go into the prompt",
     }),
     audience: z.string().trim().min(1).max(200).nullable().optional().openapi({
       example: "Hardware importers in Germany",

@@ -18,7 +18,7 @@ export function formatMinor(amount: number, currency: string): string {
   return decimals ? `${sign}${whole}.${digits.slice(-decimals)}` : `${sign}${whole}`;
 }
 
-/** The caller's product, or 404: checked before any credit is charged. */
+/** A product of the caller's organisation's catalogue, or 404: checked before any credit is charged. */
 async function productFacts(deps: Deps, userId: string, productId: string) {
   const row = await getProductFacts(deps.db, { userId, id: productId });
   if (!row) throw notFound("Product not found");

@@ -15,7 +15,14 @@ const tags = ["Products"];
 // API.md marks these B only; a browser session riding on cookies still needs the CSRF token,
 // which requireAuth checks on every write (docs/decisions.md, CSRF).
 const writeGuard = [requireAuth];
-const noSuchProduct = notFoundResponse("No such product of the caller");
+const noSuchProduct = notFoundResponse("No such product in the caller's organisation");
+// The catalogue is the organisation's: every member reads it, manager and above change it.
+const keepersOnly = {
+  403: errorResponse(
+    ErrorSchema,
+    "Missing or invalid CSRF token, or the caller is a member (only a manager, an admin or the owner changes the catalogue)",
+  ),
+};
 const jsonBody = <T extends z.ZodType>(schema: T) => ({
   body: { required: true, content: { "application/json": { schema } } },
 });
@@ -25,7 +32,7 @@ const listProductsRoute = createRoute({
   path: "/api/v1/products",
   tags,
   security,
-  summary: "The caller's products (q: name or SKU contains; category; sort)",
+  summary: "The organisation's product catalogue (q: name or SKU contains; category; sort)",
   middleware: [requireAuth] as const,
   request: { query: ProductsQuery },
   responses: {
@@ -42,13 +49,14 @@ const createProductRoute = createRoute({
   path: "/api/v1/products",
   tags,
   security,
-  summary: "Add a product (price in minor units; SKU unique per seller)",
+  summary: "Add a product (manager+; price in minor units; SKU unique in the organisation)",
   middleware: [...writeGuard],
   request: jsonBody(ProductBody),
   responses: {
     201: { description: "Created", content: { "application/json": { schema: ProductSchema } } },
     409: errorResponse(ErrorSchema, "SKU already used"),
     ...csrfErrorResponses,
+    ...keepersOnly,
   },
 });
 
@@ -72,7 +80,7 @@ const updateProductRoute = createRoute({
   path: "/api/v1/products/{id}",
   tags,
   security,
-  summary: "Change a product",
+  summary: "Change a product (manager+)",
   middleware: [...writeGuard],
   request: { params: IdParam, ...jsonBody(ProductPatch) },
   responses: {
@@ -80,6 +88,7 @@ const updateProductRoute = createRoute({
     409: errorResponse(ErrorSchema, "SKU already used"),
     ...noSuchProduct,
     ...csrfErrorResponses,
+    ...keepersOnly,
   },
 });
 
@@ -88,13 +97,14 @@ const deleteProductRoute = createRoute({
   path: "/api/v1/products/{id}",
   tags,
   security,
-  summary: "Delete a product (quotations keep their copy of its name and price)",
+  summary: "Delete a product (manager+; quotations keep their copy of its name and price)",
   middleware: [...writeGuard],
   request: { params: IdParam },
   responses: {
     204: { description: "Deleted" },
     ...noSuchProduct,
     ...csrfErrorResponses,
+    ...keepersOnly,
   },
 });
 

@@ -83,7 +83,14 @@ export async function createProduct(deps: Deps, userId: string, input: ProductIn
     }),
     input.sku,
   );
+  if (!row) throw queries.catalogueRefused();
   return out(row);
+}
+
+/** A change that touched nothing: 403 for a product the member sees, else 404. */
+async function notChanged(deps: Deps, userId: string, id: string): Promise<never> {
+  if (await queries.getProduct(deps.db, { userId, id })) throw queries.catalogueRefused();
+  throw notFound("Product not found");
 }
 
 export async function updateProduct(
@@ -104,13 +111,11 @@ export async function updateProduct(
     }),
     patch.sku,
   );
-  if (!row) throw notFound("Product not found");
+  if (!row) return notChanged(deps, userId, id);
   return out(row);
 }
 
 /** Quotation items keep their own copy of name and price (product_id becomes null). */
 export async function deleteProduct(deps: Deps, userId: string, id: string) {
-  if (!(await queries.deleteProduct(deps.db, { userId, id }))) {
-    throw notFound("Product not found");
-  }
+  if (!(await queries.deleteProduct(deps.db, { userId, id }))) await notChanged(deps, userId, id);
 }

@@ -160,6 +160,11 @@ const quotationFields = {
   }),
   created_at: z.string(),
   updated_at: z.string(),
+  org_id: z.string().openapi({ description: "The organisation the quotation belongs to" }),
+  user_id: z
+    .string()
+    .openapi({ description: "The member who made it (the seller on its documents)" }),
+  owner_name: z.string().nullable().openapi({ description: "That member's name" }),
 };
 
 export const QuotationSchema = z

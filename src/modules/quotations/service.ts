@@ -8,7 +8,6 @@ import {
 } from "../../http/errors";
 import { pgConstraint, pgErrorCode } from "../../lib/db-errors";
 import type { Deps } from "../../ports";
-import { customerExists } from "../customers/queries";
 import { withRateAges } from "../exchange/age";
 import { convert, minorUnit } from "../exchange/service";
 import { getProductRefs, type ProductRef } from "../products/queries";
@@ -208,14 +207,31 @@ async function priceItems(
   return { items: priced, exchangeRates };
 }
 
+/**
+ * Whether the caller may quote the customer: `yes`, `pool` (claim it first) or undefined (not
+ * a customer they see). For routes that quote a customer before creating the quotation.
+ */
+export function quotableCustomer(deps: Deps, userId: string, customerId: string) {
+  return queries.quotableCustomer(deps.db, { userId, id: customerId });
+}
+
+/**
+ * A quotation names a customer the caller may work on: another member's is not found, as
+ * another organisation's; one in the pool is claimed first (the pool's rules, docs/teams.md,
+ * hold for whoever works a customer).
+ */
 async function checkCustomer(deps: Deps, userId: string, customerId: string | null | undefined) {
   if (!customerId) return;
-  if (!(await customerExists(deps.db, { userId, id: customerId }))) {
-    throw validationError(
-      [{ loc: ["body", "customer_id"], msg: "Customer not found", type: "not_found" }],
-      "Customer not found",
-    );
-  }
+  const quotable = await queries.quotableCustomer(deps.db, { userId, id: customerId });
+  if (quotable === "yes") return;
+  const msg =
+    quotable === "pool"
+      ? "The customer is in the pool: claim it before quoting it"
+      : "Customer not found";
+  throw validationError(
+    [{ loc: ["body", "customer_id"], msg, type: quotable === "pool" ? "in_pool" : "not_found" }],
+    msg,
+  );
 }
 
 /** 22003: the row's own amounts plus the patched ones overflow the integer total column. */
@@ -371,7 +387,7 @@ export async function updateQuotation(
     })
     .catch((error: unknown) => writeErrors(error, overflowField));
   if (rows.length === 0) {
-    const current = await getQuotation(deps, userId, id); // 404 when not the caller's
+    const current = await getQuotation(deps, userId, id); // 404 when the caller does not see it
     if (status !== undefined && !allowedFrom(status).includes(current.status)) {
       throw conflict(`A ${current.status} quotation cannot become ${status}`);
     }
@@ -395,7 +411,8 @@ export async function quotationDocument(
 ): Promise<QuotationDocument> {
   const quotation = await getQuotation(deps, userId, id);
   const parties = await queries.getQuotationParties(deps.db, {
-    userId,
+    sellerId: quotation.user_id,
+    orgId: quotation.org_id,
     customerId: quotation.customer_id,
   });
   return { quotation, parties };

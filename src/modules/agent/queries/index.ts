@@ -3,7 +3,8 @@ import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { claimLease, type LeaseClaim, leaseOwned, sweepLeases } from "../../../db/leased-jobs";
 import { selectPage } from "../../../db/page";
-import { agentPipelines, creditConsumptions, userCredits } from "../../../db/schema";
+import { agentPipelines, creditConsumptions, userCredits, users } from "../../../db/schema";
+import { visibleTo } from "../../../db/scope";
 import { col, columnList, columnNames, type DbRow } from "../../../db/sql";
 import { holdHandOver } from "../../credits/queries/hand-over";
 import {
@@ -16,9 +17,14 @@ import {
 } from "../../customers/queries/leads";
 import { recordInsertWhere } from "../../discovery/queries";
 
-/** The agent module's statements: its runs (agent_pipelines). */
+/**
+ * The agent module's statements: its runs (agent_pipelines). A run is the member's who started
+ * it: a member sees and cancels their own, managers and above every run of the organisation
+ * (the scope in db/scope.ts).
+ */
 
 const a = agentPipelines;
+const owner = alias(users, "owner");
 
 type PipelineRow = DbRow<typeof agentPipelines>;
 
@@ -87,6 +93,7 @@ export function expireInstanceLeases(
 export type ClaimedRunRow = Pick<
   PipelineRow,
   | "id"
+  | "org_id"
   | "user_id"
   | "product"
   | "market"
@@ -111,6 +118,7 @@ export function claimRun(
     set: sql`${col(a.instanceId)} = ${params.instanceId}`,
     returning: columnList([
       a.id,
+      a.orgId,
       a.userId,
       a.product,
       a.market,
@@ -183,15 +191,16 @@ export async function failRun(
 }
 
 /**
- * One statement: the leads become customers of the user (customers/leads.ts: duplicates and the
- * plan's customers limit), a discovery record keeps the companies, and the run is finished with
+ * One statement: the leads become customers held by the member who started the run
+ * (customers/leads.ts: duplicates and the plan's customers limit), a discovery record of that
+ * member in the run's organisation keeps the companies, and the run is finished with
  * customer ids, the save stage and the summary. Fenced by the claim: false when the run was no
  * longer the claimer's (nothing written).
  */
 export async function finishRunSaved(
   db: Db,
   params: {
-    run: LeaseClaim & { user_id: string; product: string; market: string };
+    run: LeaseClaim & { org_id: string; user_id: string; product: string; market: string };
     customers: LeadCustomer[];
     noNewCustomers: boolean;
     companies: unknown[];
@@ -219,6 +228,7 @@ export async function finishRunSaved(
       })},
       record as (${recordInsertWhere(
         {
+          orgId: run.org_id,
           userId: run.user_id,
           product: run.product,
           market: run.market,
@@ -276,7 +286,7 @@ export async function finishRunSaved(
 /* ------------------------------------------------------------------ cancel */
 
 export interface CancelOutcome {
-  /** The run's status before (null: not the caller's run). */
+  /** The run's status before (null: not a run the caller may cancel). */
   was: PipelineRow["status"] | null;
   cancelled: boolean;
   refunded: number | null;
@@ -284,7 +294,8 @@ export interface CancelOutcome {
 }
 
 /**
- * One statement: the caller's queued or running run becomes `cancelled` (its row locked first)
+ * One statement: a queued or running run the caller may cancel (their own; any of the
+ * organisation's for a manager and above) becomes `cancelled` (its row locked first)
  * and the share of its charge for the `billedStages` not started (counted from the stages in
  * pipeline_data) is refunded with its ledger row by credit_refund_part, once.
  */
@@ -300,7 +311,8 @@ export async function cancelRunAndRefund(
     sql`with target as (
           select ${a.id}, ${a.status}, ${a.consumptionId},
             jsonb_array_length(coalesce(${a.pipelineData} -> 'stages', '[]'::jsonb)) as started
-          from ${a} where ${a.id} = ${params.id} and ${a.userId} = ${params.userId}
+          from ${a} where ${a.id} = ${params.id}
+            and ${visibleTo(a, params.userId, { access: "write" })}
           for update),
         cancelled as (
           update ${a} ${p}
@@ -337,7 +349,7 @@ export type RunViewRow = Pick<PipelineRow, "id" | "status" | "error" | "finished
   summary: unknown;
 };
 
-/** The run without its leads (the event stream's poll); undefined when not the caller's. */
+/** The run without its leads (the event stream's poll); undefined when the caller does not see it. */
 export async function findRunView(
   db: Db,
   params: { userId: string; id: string },
@@ -346,7 +358,7 @@ export async function findRunView(
     db,
     sql`select ${a.id}, ${a.status}, ${a.error}, ${a.pipelineData} -> 'stages' as stages,
           ${a.pipelineData} -> 'summary' as summary, ${a.finishedAt}
-        from ${a} where ${a.id} = ${params.id} and ${a.userId} = ${params.userId}`,
+        from ${a} where ${a.id} = ${params.id} and ${visibleTo(a, params.userId)}`,
   );
   return row;
 }
@@ -363,9 +375,11 @@ export type RunRow = Pick<
   | "created_at"
   | "started_at"
   | "finished_at"
->;
+  | "org_id"
+  | "user_id"
+> & { owner_name: string | null };
 
-const RUN_COLUMNS = columnList([
+const RUN_COLUMNS = sql`${columnList([
   a.id,
   a.status,
   a.product,
@@ -376,14 +390,16 @@ const RUN_COLUMNS = columnList([
   a.createdAt,
   a.startedAt,
   a.finishedAt,
-]);
+  a.orgId,
+  a.userId,
+])}, (select ${owner.name} from ${users} ${owner} where ${owner.id} = ${a.userId}) as owner_name`;
 
-/** The user's runs, newest first (agent_pipelines_user_created_idx), with their summaries. */
+/** The runs the caller sees, newest first, with their summaries. */
 export function listRunsPage(db: Db, params: { userId: string; page: number; size: number }) {
   return selectPage<RunRow & { summary: unknown }>(db, {
     columns: sql`${RUN_COLUMNS}, ${a.pipelineData} -> 'summary' as summary`,
     from: sql`${a}`,
-    where: sql`${a.userId} = ${params.userId}`,
+    where: visibleTo(a, params.userId),
     order: sql`${a.createdAt} desc, ${a.id} desc`,
     page: params.page,
     size: params.size,
@@ -397,7 +413,7 @@ export async function findRun(
   const [row] = await queryRows<RunRow & Pick<PipelineRow, "pipeline_data">>(
     db,
     sql`select ${RUN_COLUMNS}, ${a.pipelineData} from ${a}
-        where ${a.id} = ${params.id} and ${a.userId} = ${params.userId}`,
+        where ${a.id} = ${params.id} and ${visibleTo(a, params.userId)}`,
   );
   return row;
 }

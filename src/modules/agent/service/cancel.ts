@@ -19,11 +19,12 @@ export interface CancelledRun {
 }
 
 /**
- * POST /agent/:id/cancel. One statement: the caller's queued or running run becomes `cancelled`
+ * POST /agent/:id/cancel. One statement: a queued or running run the caller may cancel (their
+ * own; any of the organisation's for a manager and above) becomes `cancelled`
  * (its row locked first; the running worker's writes are fenced by `status = 'running'`, so it
  * writes nothing more and refunds nothing) and the unused stages' share of its charge
  * (BILLED_STAGES, counted from the stages recorded in pipeline_data) is refunded with its ledger
- * row by credit_refund_part, once. Another user's run is 404; a run that already ended
+ * row by credit_refund_part, once. A run the caller does not see is 404; a run that already ended
  * (succeeded, failed, or cancelled before) is 409 and nothing changes.
  */
 export async function cancelAgentRun(

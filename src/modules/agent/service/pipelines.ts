@@ -5,7 +5,10 @@ import type { Deps } from "../../../ports";
 import { findRun, listRunsPage, type RunRow } from "../queries";
 import type { PipelineSchema } from "../schemas";
 
-/** Reading the caller's agent runs (GET /agent/pipelines, GET /agent/{id}). */
+/**
+ * Reading the agent runs the caller sees (GET /agent/pipelines, GET /agent/{id}): their own, or
+ * every one of the organisation for a manager and above.
+ */
 
 type PipelineData = z.output<typeof PipelineSchema>["pipeline_data"];
 
@@ -24,6 +27,9 @@ const base = (r: RunRow) => ({
   created_at: iso(r.created_at),
   started_at: iso(r.started_at),
   finished_at: iso(r.finished_at),
+  org_id: r.org_id,
+  user_id: r.user_id,
+  owner_name: r.owner_name,
 });
 
 export async function listPipelines(

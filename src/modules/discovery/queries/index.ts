@@ -1,9 +1,16 @@
 import { type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { claimLease, type LeaseClaim, leaseOwned, sweepLeases } from "../../../db/leased-jobs";
 import { selectPage } from "../../../db/page";
-import { discoveryJobs, discoveryRecords, searchProviders, systemConfig } from "../../../db/schema";
+import {
+  discoveryJobs,
+  discoveryRecords,
+  searchProviders,
+  systemConfig,
+  users,
+} from "../../../db/schema";
+import { visibleTo } from "../../../db/scope";
 import { col, columnList, columnNames, type DbRow } from "../../../db/sql";
 import { escapeLike } from "../../../lib/sql-text";
 import { holdHandOver } from "../../credits/queries/hand-over";
@@ -50,15 +57,26 @@ export function listSearchProviderCandidates(db: Db): Promise<SearchProviderRow[
 /* ------------------------------------------------------------------ records */
 
 const r = discoveryRecords;
+const owner = alias(users, "owner");
+
+/** The member's name, for a record or job's `owner_name`. */
+const ownerName = (userId: AnyPgColumn) =>
+  sql`(select ${owner.name} from ${users} ${owner} where ${owner.id} = ${userId}) as owner_name`;
 
 export type RecordRow = Pick<
   DbRow<typeof discoveryRecords>,
-  "id" | "product" | "market" | "companies" | "created_at"
->;
+  "id" | "product" | "market" | "companies" | "created_at" | "org_id" | "user_id"
+> & { owner_name: string | null };
 
-const RECORD_COLUMNS = columnList([r.id, r.product, r.market, r.companies, r.createdAt]);
+const RECORD_COLUMNS = sql`${columnList([r.id, r.product, r.market, r.companies, r.createdAt, r.orgId, r.userId])},
+  ${ownerName(r.userId)}`;
+
+// Records and jobs are the member's who ran them (docs/teams.md): a member sees and deletes
+// their own, managers and above every one of the organisation (the scope in db/scope.ts).
 
 interface RecordValues {
+  /** The organisation to save into (a finished job's); default the user's current one. */
+  orgId?: string;
   userId: string;
   product: string;
   market: string;
@@ -82,22 +100,26 @@ export async function insertRecord(db: Db, values: RecordValues): Promise<Record
  * statements that finish a job or an agent run together with the record they save.
  */
 export function recordInsertWhere(values: RecordValues, condition: SQL): SQL {
-  return sql`insert into ${r} (${columnNames([r.userId, r.product, r.market, r.companies, r.createdAt])})
-    select ${values.userId}, ${values.product}, ${values.market},
+  // The run's organisation, not the member's current one: one who left meanwhile does not take
+  // the company's search along (the trigger's default is the member's current organisation).
+  const orgColumn = values.orgId === undefined ? sql`` : sql`${col(r.orgId)}, `;
+  const orgValue = values.orgId === undefined ? sql`` : sql`${values.orgId}::uuid, `;
+  return sql`insert into ${r} (${orgColumn}${columnNames([r.userId, r.product, r.market, r.companies, r.createdAt])})
+    select ${orgValue}${values.userId}, ${values.product}, ${values.market},
       ${JSON.stringify(values.companies)}::jsonb, ${values.now}::timestamptz
     where ${condition}
     returning ${col(r.id)}`;
 }
 
 /**
- * Newest first, on the (user_id, created_at) index; `q` matches the product or the market
- * (a substring filter within the user's own rows, which that index already narrows).
+ * Newest first, of the records the caller sees; `q` matches the product or the market (a
+ * substring filter within the rows the organisation and holder indexes already narrow).
  */
 export function listRecordsPage(
   db: Db,
   params: { userId: string; page: number; size: number; q?: string },
 ) {
-  const filters: SQL[] = [sql`${r.userId} = ${params.userId}`];
+  const filters: SQL[] = [visibleTo(r, params.userId)];
   if (params.q) {
     const pattern = `%${escapeLike(params.q)}%`;
     filters.push(sql`(${r.product} ilike ${pattern} or ${r.market} ilike ${pattern})`);
@@ -119,19 +141,19 @@ export async function findRecord(
   const [row] = await queryRows<RecordRow>(
     db,
     sql`select ${RECORD_COLUMNS} from ${r}
-        where ${r.id} = ${params.id} and ${r.userId} = ${params.userId}`,
+        where ${r.id} = ${params.id} and ${visibleTo(r, params.userId)}`,
   );
   return row;
 }
 
-/** True when the user's record existed and is gone. */
+/** True when a record the caller may delete existed and is gone. */
 export async function deleteRecordRow(
   db: Db,
   params: { userId: string; id: string },
 ): Promise<boolean> {
   const rows = await queryRows<Pick<RecordRow, "id">>(
     db,
-    sql`delete from ${r} where ${r.id} = ${params.id} and ${r.userId} = ${params.userId}
+    sql`delete from ${r} where ${r.id} = ${params.id} and ${visibleTo(r, params.userId, { access: "write" })}
         returning ${r.id}`,
   );
   return rows.length > 0;
@@ -187,7 +209,7 @@ export async function insertQueuedJob(
 
 export type ClaimedJobRow = Pick<
   DbRow<typeof discoveryJobs>,
-  "id" | "user_id" | "product" | "market" | "max_companies" | "attempts"
+  "id" | "org_id" | "user_id" | "product" | "market" | "max_companies" | "attempts"
 >;
 
 /** Claims the job (queued, or running with an expired lease); undefined: nothing to claim. */
@@ -197,7 +219,15 @@ export function claimJob(
 ): Promise<ClaimedJobRow | undefined> {
   return claimLease<ClaimedJobRow>(db, j, {
     ...params,
-    returning: columnList([j.id, j.userId, j.product, j.market, j.maxCompanies, j.attempts]),
+    returning: columnList([
+      j.id,
+      j.orgId,
+      j.userId,
+      j.product,
+      j.market,
+      j.maxCompanies,
+      j.attempts,
+    ]),
   });
 }
 
@@ -254,7 +284,7 @@ export async function failJobAndRefund(
 
 /**
  * One statement, fenced by the claim: the companies are saved as a discovery record of the
- * user and the job becomes `succeeded` with the result and the record's id.
+ * member who ran the job, in the job's organisation, and the job becomes `succeeded` with the result and the record's id.
  */
 export async function finishJobSucceeded(
   db: Db,
@@ -274,6 +304,7 @@ export async function finishJobSucceeded(
           for update),
         record as (${recordInsertWhere(
           {
+            orgId: job.org_id,
             userId: job.user_id,
             product: result.product,
             market: result.market,
@@ -319,7 +350,9 @@ export type JobRow = Pick<
   | "created_at"
   | "started_at"
   | "finished_at"
->;
+  | "org_id"
+  | "user_id"
+> & { owner_name: string | null };
 
 export async function findJob(
   db: Db,
@@ -343,8 +376,10 @@ export async function findJob(
       j.createdAt,
       j.startedAt,
       j.finishedAt,
-    ])}
-        from ${j} where ${j.id} = ${params.id} and ${j.userId} = ${params.userId}`,
+      j.orgId,
+      j.userId,
+    ])}, ${ownerName(j.userId)}
+        from ${j} where ${j.id} = ${params.id} and ${visibleTo(j, params.userId)}`,
   );
   return row;
 }

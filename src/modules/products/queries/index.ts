@@ -1,12 +1,32 @@
 import { type Column, type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { selectPage } from "../../../db/page";
 import { products } from "../../../db/schema";
+import { callerOrgSql, callerSeesAllSql, inCallerOrg } from "../../../db/scope";
 import { type ColumnName, col, columnList, columnNames, type DbRow } from "../../../db/sql";
+import { forbidden } from "../../../http/errors";
 import { escapeLike } from "../../../lib/sql-text";
 
 const p = products;
+
+// The catalogue is the organisation's (docs/teams.md): every member reads and quotes all of it;
+// a manager, an admin or the owner keeps it (creates, edits, deletes, imports), so what the
+// whole company quotes from is not changed by whoever happens to edit it.
+
+/** The products the caller sees: all of their organisation's. */
+const readable = (table: { orgId: AnyPgColumn }, userId: string) => inCallerOrg(table, userId);
+
+/** The products the caller may change: their organisation's, when manager or above. */
+const writable = (table: { orgId: AnyPgColumn }, userId: string) =>
+  sql`(${inCallerOrg(table, userId)} and ${callerSeesAllSql(userId)})`;
+
+/** Whether the caller may change the catalogue (manager or above), as a statement's column. */
+const canKeepCatalogue = (userId: string) => callerSeesAllSql(userId);
+
+/** The refusal of a member's change to the catalogue (403). */
+export const catalogueRefused = () =>
+  forbidden("Only a manager, an admin or the owner can change the product catalogue");
 
 const COLUMNS = columnList([
   p.id,
@@ -64,7 +84,7 @@ const ORDER: Record<ProductSort, SQL> = {
   "-sku": sql`${p.sku} desc nulls last, ${p.id}`,
 };
 
-/** A page of the user's products; `q` matches name or SKU, case-insensitively. */
+/** A page of the organisation's products; `q` matches name or SKU, case-insensitively. */
 export function listProducts(
   db: Db,
   params: {
@@ -76,7 +96,7 @@ export function listProducts(
     size: number;
   },
 ) {
-  const filters: SQL[] = [sql`${p.userId} = ${params.userId}`];
+  const filters: SQL[] = [readable(p, params.userId)];
   if (params.q) {
     const pattern = `%${escapeLike(params.q.toLowerCase())}%`;
     filters.push(sql`(lower(${p.name}) like ${pattern} or lower(${p.sku}) like ${pattern})`);
@@ -98,7 +118,7 @@ export async function getProduct(
 ): Promise<ProductRow | undefined> {
   const [row] = await queryRows<ProductRow>(
     db,
-    sql`select ${COLUMNS} from ${p} where ${p.id} = ${params.id} and ${p.userId} = ${params.userId}`,
+    sql`select ${COLUMNS} from ${p} where ${p.id} = ${params.id} and ${readable(p, params.userId)}`,
   );
   return row;
 }
@@ -117,22 +137,24 @@ export interface ProductValues {
   specs: Record<string, string> | null;
 }
 
+/** Inserts a product into the caller's catalogue; undefined when the caller may not keep it. */
 export async function insertProduct(
   db: Db,
   params: { id: string; userId: string; values: ProductValues },
-): Promise<ProductRow> {
+): Promise<ProductRow | undefined> {
   const v = params.values;
   const [row] = await queryRows<ProductRow>(
     db,
-    sql`insert into ${p} (${columnNames([p.id, p.userId, p.name, p.sku, p.description, p.category, p.unit, p.price, p.currency, p.moq, p.hsCode, p.imageUrl, p.specs])})
-        values (${params.id}, ${params.userId}, ${v.name}, ${v.sku},
+    sql`insert into ${p} (${columnNames([p.id, p.orgId, p.userId, p.name, p.sku, p.description, p.category, p.unit, p.price, p.currency, p.moq, p.hsCode, p.imageUrl, p.specs])})
+        select ${params.id}, ${callerOrgSql(params.userId)}, ${params.userId}, ${v.name}, ${v.sku},
           ${v.description}, ${v.category}, ${v.unit},
           ${v.price}, ${v.currency}, ${v.moq},
           ${v.hs_code}, ${v.image_url},
-          ${v.specs ? JSON.stringify(v.specs) : null}::jsonb)
+          ${v.specs ? JSON.stringify(v.specs) : null}::jsonb
+        where ${canKeepCatalogue(params.userId)}
         returning ${COLUMNS}`,
   );
-  return row!;
+  return row;
 }
 
 /** The columns a PATCH may set directly. */
@@ -149,7 +171,10 @@ const PATCHABLE = {
   image_url: p.imageUrl,
 } as const satisfies Partial<Record<ColumnName<typeof products>, Column>>;
 
-/** Sets the given fields (undefined: unchanged) and updated_at; undefined when not the user's. */
+/**
+ * Sets the given fields (undefined: unchanged) and updated_at; undefined when the caller may
+ * not change the product (not in their catalogue, or not manager or above).
+ */
 export async function updateProduct(
   db: Db,
   params: {
@@ -170,7 +195,7 @@ export async function updateProduct(
   const [row] = await queryRows<ProductRow>(
     db,
     sql`update ${p} set ${sql.join([...sets, sql`${col(p.updatedAt)} = now()`], sql`, `)}
-        where ${p.id} = ${params.id} and ${p.userId} = ${params.userId} returning ${COLUMNS}`,
+        where ${p.id} = ${params.id} and ${writable(p, params.userId)} returning ${COLUMNS}`,
   );
   return row;
 }
@@ -182,7 +207,7 @@ export async function deleteProduct(
 ): Promise<boolean> {
   const rows = await queryRows<Pick<DbRow<typeof products>, "id">>(
     db,
-    sql`delete from ${p} where ${p.id} = ${params.id} and ${p.userId} = ${params.userId}
+    sql`delete from ${p} where ${p.id} = ${params.id} and ${writable(p, params.userId)}
         returning ${p.id}`,
   );
   return rows.length > 0;
@@ -191,7 +216,7 @@ export async function deleteProduct(
 /** A product as a prompt shows it: its row without the image and the times. */
 export type ProductFacts = Omit<ProductRow, "image_url" | "created_at" | "updated_at">;
 
-/** The facts of the user's product a prompt shows (marketing). */
+/** The facts of a product of the caller's catalogue a prompt shows (marketing). */
 export async function getProductFacts(
   db: Db,
   params: { userId: string; id: string },
@@ -199,7 +224,7 @@ export async function getProductFacts(
   const [row] = await queryRows<ProductFacts>(
     db,
     sql`select ${columnList([p.id, p.name, p.sku, p.description, p.category, p.unit, p.price, p.currency, p.moq, p.hsCode, p.specs])}
-        from ${p} where ${p.id} = ${params.id} and ${p.userId} = ${params.userId}`,
+        from ${p} where ${p.id} = ${params.id} and ${readable(p, params.userId)}`,
   );
   return row;
 }
@@ -209,7 +234,10 @@ export type ProductRef = Pick<
   "id" | "name" | "unit" | "price" | "currency" | "description"
 >;
 
-/** The user's products among `ids` (another seller's are not found), for quotation items. */
+/**
+ * The products of the caller's catalogue among `ids` (another organisation's are not found),
+ * for quotation items.
+ */
 export function getProductRefs(
   db: Db,
   params: { userId: string; ids: string[] },
@@ -217,7 +245,7 @@ export function getProductRefs(
   return queryRows<ProductRef>(
     db,
     sql`select ${columnList([p.id, p.name, p.unit, p.price, p.currency, p.description])} from ${p}
-        where ${p.userId} = ${params.userId} and ${p.id} in ${params.ids}`,
+        where ${readable(p, params.userId)} and ${p.id} in ${params.ids}`,
   );
 }
 
@@ -226,7 +254,7 @@ export type ProductMatch = { i: number } & {
 } & { similarity: number | string | null };
 
 /**
- * Each wanted item's best product of the user, in one statement: an exact SKU match (the item's
+ * Each wanted item's best product of the caller's catalogue, in one statement: an exact SKU match (the item's
  * sku or its name equal to the product's sku, case-insensitively) scores 1, else the pg_trgm
  * similarity of the lower-cased names, kept at `threshold` or above. `name` and `sku` are
  * lower-cased by the caller.
@@ -248,7 +276,7 @@ export function matchProducts(
             case when lower(${m.sku}) in (w.sku, w.name) then 1
                  else similarity(lower(${m.name}), w.name) end::float8 as similarity
           from ${products} ${m}
-          where ${m.userId} = ${params.userId}
+          where ${readable(m, params.userId)}
             and (lower(${m.sku}) in (w.sku, w.name)
                  or similarity(lower(${m.name}), w.name) >= ${params.threshold})
           order by 5 desc, ${m.createdAt}, ${m.id}
@@ -264,7 +292,7 @@ export interface ProductImportMatch {
   secondary: string | null;
 }
 
-/** The user's products with one of the SKUs or (lower-cased) names, oldest first. */
+/** The catalogue's products with one of the SKUs or (lower-cased) names, oldest first. */
 export function findProductsForImport(
   db: Db,
   params: { userId: string; skus: string[]; names: string[] },
@@ -274,7 +302,7 @@ export function findProductsForImport(
   return queryRows<ProductImportMatch>(
     db,
     sql`select ${p.id}, ${p.sku} as "primary", lower(${p.name}) as secondary from ${p}
-      where ${p.userId} = ${params.userId}::uuid and (
+      where ${readable(p, params.userId)} and (
         ${p.sku} in (select jsonb_array_elements_text(${skus}::jsonb))
         or lower(${p.name}) in (select jsonb_array_elements_text(${names}::jsonb)))
       order by ${p.createdAt}, ${p.id}`,
@@ -283,7 +311,8 @@ export function findProductsForImport(
 
 /**
  * One statement: updates the rows with an id (a null field keeps the stored value) and inserts
- * the rows without one. Each row carries the import's field names (the column names).
+ * the rows without one. Each row carries the import's field names (the column names). A member
+ * (who may not keep the catalogue) writes nothing and is refused with 403.
  */
 export async function upsertImportedProducts(
   db: Db,
@@ -293,7 +322,7 @@ export async function upsertImportedProducts(
   const { userId, now } = params;
   const u = alias(products, "p");
   const keep = (column: Column) => sql`${col(column)} = coalesce(i.${col(column)}, ${column})`;
-  await queryRows(
+  const [result] = await queryRows<{ allowed: boolean }>(
     db,
     sql`with input as (
         select * from jsonb_to_recordset(${payload}::jsonb) as x(
@@ -317,17 +346,19 @@ export async function upsertImportedProducts(
           )},
           ${col(u.updatedAt)} = ${now}::timestamptz
         from input i
-        where i.id is not null and ${u.id} = i.id and ${u.userId} = ${userId}::uuid
+        where i.id is not null and ${u.id} = i.id and ${writable(u, userId)}
         returning ${u.id}),
       ins as (
-        insert into ${products} (${columnNames([p.userId, p.name, p.sku, p.price, p.currency, p.unit, p.moq, p.category, p.description, p.hsCode, p.createdAt, p.updatedAt])})
-        select ${userId}::uuid, i.name, i.sku, i.price, coalesce(i.currency, 'USD'),
+        insert into ${products} (${columnNames([p.orgId, p.userId, p.name, p.sku, p.price, p.currency, p.unit, p.moq, p.category, p.description, p.hsCode, p.createdAt, p.updatedAt])})
+        select ${callerOrgSql(userId)}, ${userId}::uuid, i.name, i.sku, i.price, coalesce(i.currency, 'USD'),
           coalesce(i.unit, 'pcs'), i.moq, i.category, i.description, i.hs_code,
           ${now}::timestamptz, ${now}::timestamptz
-        from input i where i.id is null
+        from input i where i.id is null and ${canKeepCatalogue(userId)}
         returning ${p.id})
-      select (select count(*) from upd)::int as updated, (select count(*) from ins)::int as created`,
+      select (select count(*) from upd)::int as updated, (select count(*) from ins)::int as created,
+        ${canKeepCatalogue(userId)} as allowed`,
   );
+  if (result?.allowed !== true) throw catalogueRefused();
 }
 
 /** A product as exported: every field the import reads. */
@@ -336,11 +367,11 @@ export type ProductExportRow = Pick<
   "name" | "sku" | "price" | "currency" | "unit" | "moq" | "category" | "description" | "hs_code"
 >;
 
-/** The user's products, oldest first. */
+/** The products of the caller's catalogue, oldest first. */
 export function exportProducts(db: Db, params: { userId: string }): Promise<ProductExportRow[]> {
   return queryRows<ProductExportRow>(
     db,
     sql`select ${columnList([p.name, p.sku, p.price, p.currency, p.unit, p.moq, p.category, p.description, p.hsCode])}
-      from ${p} where ${p.userId} = ${params.userId}::uuid order by ${p.createdAt}, ${p.id}`,
+      from ${p} where ${readable(p, params.userId)} order by ${p.createdAt}, ${p.id}`,
   );
 }

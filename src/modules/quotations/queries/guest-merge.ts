@@ -1,11 +1,12 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { quotations } from "../../../db/schema";
+import { callerOrgSql } from "../../../db/scope";
 import { col } from "../../../db/sql";
 
 /**
  * Guest merge (auth's sign-in with a guest token, one statement): CTE moving the quotations of the
- * guests in `guestIds` (a parenthesised subquery of user ids) to the account `userId`. Quotation
+ * guests in `guestIds` (a parenthesised subquery of user ids) to the account `userId` and its organisation. Quotation
  * numbers are per user: a moved number the account already has gets a suffix.
  */
 export function quotationsGuestMove(guestIds: SQL, userId: string): SQL {
@@ -13,6 +14,7 @@ export function quotationsGuestMove(guestIds: SQL, userId: string): SQL {
   const a = alias(quotations, "a");
   return sql`moved_quotations as (
       update ${quotations} ${q} set ${col(q.userId)} = ${userId}::uuid,
+        ${col(q.orgId)} = ${callerOrgSql(userId)},
         ${col(q.quoteNo)} = case when exists (select 1 from ${quotations} ${a}
                                      where ${a.userId} = ${userId}::uuid
                                        and ${a.quoteNo} = ${q.quoteNo})

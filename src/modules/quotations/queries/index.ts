@@ -1,5 +1,5 @@
 import { type Column, type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { selectPage } from "../../../db/page";
 import {
@@ -9,6 +9,7 @@ import {
   quotations,
   users,
 } from "../../../db/schema";
+import { type ScopeAccess, type ScopedTable, visibleTo } from "../../../db/scope";
 import { type ColumnName, col, columnList, columnNames, type DbRow } from "../../../db/sql";
 
 type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
@@ -45,15 +46,42 @@ export type QuotationRow = Pick<
   | "notes"
   | "created_at"
   | "updated_at"
+  | "org_id"
+  | "user_id"
 > & {
+  /** The name of the member who made it. */
+  owner_name: string | null;
   /** jsonb may arrive parsed or as text depending on the driver. */
   exchange_rates: DbRow<typeof quotations>["exchange_rates"] | string;
 };
 
 export type FrozenRates = NonNullable<DbRow<typeof quotations>["exchange_rates"]>;
 
+const owner = alias(users, "owner");
+const held = alias(customers, "held");
+
 const COLUMNS = sql`${columnList([q.id, q.quoteNo, q.customerId, q.status, q.currency, q.incoterm])},
-  ${q.validUntil}::text as valid_until, ${columnList([q.subtotal, q.discount, q.shipping, q.total, q.notes, q.exchangeRates, q.createdAt, q.updatedAt])}`;
+  ${q.validUntil}::text as valid_until, ${columnList([q.subtotal, q.discount, q.shipping, q.total, q.notes, q.exchangeRates, q.createdAt, q.updatedAt, q.orgId, q.userId])},
+  (select ${owner.name} from ${users} ${owner} where ${owner.id} = ${q.userId}) as owner_name`;
+
+/**
+ * The quotations the caller may see or change (docs/teams.md): a member's own and those of the
+ * customers they hold, whoever made them, so a customer handed over brings its quotations along
+ * and the new holder can send, accept or correct them; managers and above, all of the
+ * organisation's. Reading and changing are the same set: no pool, and a quotation the member
+ * may see but not change would leave the customer they hold without anyone to work its quotes.
+ */
+export function quotationScope(
+  table: ScopedTable & { customerId: AnyPgColumn },
+  userId: string,
+  access: ScopeAccess,
+): SQL {
+  return visibleTo(table, userId, {
+    access,
+    alsoVisible: sql`exists (select 1 from ${customers} ${held}
+      where ${held.id} = ${table.customerId} and ${held.userId} = ${userId}::uuid)`,
+  });
+}
 
 /** The items as one jsonb parameter, inserted by the same statement as their quotation. */
 const insertItems = (quotationIdFrom: SQL, items: QuotationItemValues[]) => sql`
@@ -113,7 +141,7 @@ export async function insertQuotation(
   return inserted.length > 0;
 }
 
-/** A page of the user's quotations, newest first, with their item counts. */
+/** A page of the quotations the caller sees, newest first, with their item counts. */
 export function listQuotations(
   db: Db,
   params: {
@@ -124,7 +152,7 @@ export function listQuotations(
     size: number;
   },
 ) {
-  const filters: SQL[] = [sql`${q.userId} = ${params.userId}`];
+  const filters: SQL[] = [quotationScope(q, params.userId, "read")];
   if (params.status) filters.push(sql`${q.status} = ${params.status}`);
   if (params.customerId) filters.push(sql`${q.customerId} = ${params.customerId}`);
   return selectPage<QuotationRow & { item_count: number }>(db, {
@@ -140,7 +168,7 @@ export function listQuotations(
 
 export type QuotationItemRow = QuotationItemValues & Pick<DbRow<typeof quotationItems>, "id">;
 
-/** The user's quotation with its items (by position); undefined when not the user's. */
+/** The quotation with its items (by position); undefined when the caller does not see it. */
 export async function getQuotation(
   db: Db,
   params: { userId: string; id: string },
@@ -153,12 +181,12 @@ export async function getQuotation(
               'unit', ${qi.unit}, 'quantity', ${qi.quantity}, 'unit_price', ${qi.unitPrice},
               'line_total', ${qi.lineTotal}) order by ${qi.position})
             from ${quotationItems} ${qi} where ${qi.quotationId} = ${q.id}), '[]'::jsonb) as items
-        from ${quotations} ${q} where ${q.id} = ${params.id} and ${q.userId} = ${params.userId}`,
+        from ${quotations} ${q} where ${q.id} = ${params.id} and ${quotationScope(q, params.userId, "read")}`,
   );
   return row;
 }
 
-/** The currency and frozen rates of the user's quotation, to price new items with. */
+/** The currency and frozen rates of a quotation the caller may change, to price new items with. */
 export async function getQuotationPricing(
   db: Db,
   params: { userId: string; id: string },
@@ -167,7 +195,7 @@ export async function getQuotationPricing(
   const [row] = await queryRows<Pick<QuotationRow, "currency" | "exchange_rates">>(
     db,
     sql`select ${t.currency}, ${t.exchangeRates} from ${t}
-        where ${t.id} = ${params.id} and ${t.userId} = ${params.userId}`,
+        where ${t.id} = ${params.id} and ${quotationScope(t, params.userId, "write")}`,
   );
   return row;
 }
@@ -184,10 +212,10 @@ const PATCHABLE = {
 } as const satisfies Partial<Record<ColumnName<typeof quotations>, Column>>;
 
 /**
- * One statement: patches the user's quotation when `conditions` hold (`draftOnly`: it is a
+ * One statement: patches a quotation the caller may change when `conditions` hold (`draftOnly`: it is a
  * draft; `allowedFrom`: its status is one of these) and, with `priced`, replaces its items and
  * sets subtotal, total and rates. The total follows a discount or shipping change. Returns the
- * ids updated (none: not the user's, or a condition failed).
+ * ids updated (none: not the caller's to change, or a condition failed).
  */
 export function updateQuotation(
   db: Db,
@@ -223,7 +251,7 @@ export function updateQuotation(
   }
   const conditions: SQL[] = [
     sql`${col(t.id)} = ${params.id}`,
-    sql`${col(t.userId)} = ${params.userId}`,
+    quotationScope(t, params.userId, "write"),
   ];
   if (params.draftOnly) conditions.push(sql`${col(t.status)} = 'draft'`);
   if (params.allowedFrom !== undefined) {
@@ -251,7 +279,7 @@ export async function deleteQuotation(
   const t = quotations;
   const rows = await queryRows<Pick<DbRow<typeof quotations>, "id">>(
     db,
-    sql`delete from ${t} where ${t.id} = ${params.id} and ${t.userId} = ${params.userId}
+    sql`delete from ${t} where ${t.id} = ${params.id} and ${quotationScope(t, params.userId, "write")}
         returning ${t.id}`,
   );
   return rows.length > 0;
@@ -272,10 +300,13 @@ export type QuotationParties = Party<
   customer_country: DbRow<typeof customers>["country"];
 };
 
-/** The seller (the user) and the quotation's customer (null fields when none), for documents. */
+/**
+ * The seller (the member who made the quotation, whoever downloads it) and the quotation's
+ * customer in its organisation (null fields when none), for documents.
+ */
 export async function getQuotationParties(
   db: Db,
-  params: { userId: string; customerId: string | null },
+  params: { sellerId: string; orgId: string; customerId: string | null },
 ): Promise<QuotationParties> {
   const u = alias(users, "u");
   const c = alias(customers, "c");
@@ -285,8 +316,26 @@ export async function getQuotationParties(
           ${u.phone} as seller_phone, ${u.country} as seller_country,
           ${c.company} as customer_company, ${c.contactName} as customer_contact,
           ${c.email} as customer_email, ${c.country} as customer_country
-        from ${users} ${u} left join ${customers} ${c} on ${c.id} = ${params.customerId} and ${c.userId} = ${u.id}
-        where ${u.id} = ${params.userId}`,
+        from ${users} ${u} left join ${customers} ${c} on ${c.id} = ${params.customerId} and ${c.orgId} = ${params.orgId}
+        where ${u.id} = ${params.sellerId}`,
   );
   return row!;
+}
+
+/**
+ * Whether the caller may quote the customer: `yes` for one they may work on (they hold it, or
+ * they are a manager or above), `pool` for one in the organisation's pool they must claim first,
+ * undefined for one they do not see (another member's, another organisation's, none).
+ */
+export async function quotableCustomer(
+  db: Db,
+  params: { userId: string; id: string },
+): Promise<"yes" | "pool" | undefined> {
+  const c = customers;
+  const [row] = await queryRows<{ quotable: "yes" | "pool" }>(
+    db,
+    sql`select case when ${visibleTo(c, params.userId, { access: "write" })} then 'yes' else 'pool' end as quotable
+        from ${c} where ${c.id} = ${params.id} and ${visibleTo(c, params.userId, { pool: true })}`,
+  );
+  return row?.quotable;
 }
