@@ -241,7 +241,9 @@ describe("guest login", () => {
       limits: {
         customers: { max: 1000, used: 0 },
         agent_runs_per_month: { max: 0, used: 0 },
+        seats: { max: 1, used: 1 },
       },
+      org: { id: expect.any(String), name: "Guest", role: "owner" },
     });
   });
 

@@ -65,7 +65,8 @@ async function verify(
 async function planOf(userId: string) {
   const [row] = await queryRows<{ plan: string; plan_expires_at: Date | null; trial: Date | null }>(
     deps.db,
-    sql`select plan, plan_expires_at, trial_ends_at as trial from users where id = ${userId}`,
+    sql`select plan, plan_expires_at, trial_ends_at as trial from orgs
+      where id = (select org_id from org_members where user_id = ${userId})`,
   );
   return {
     plan: row!.plan,
@@ -297,7 +298,8 @@ describe("referral rewards", () => {
   it("gives a free referrer the paid tier from now", async () => {
     const referrer = await referrerWithCode();
     await deps.db.execute(
-      sql`update users set plan = 'free', plan_expires_at = null where id = ${referrer.userId}`,
+      sql`update orgs set plan = 'free', plan_expires_at = null
+          where id = (select org_id from org_members where user_id = ${referrer.userId})`,
     );
     const friend = await registerUser(app, { referral_code: referrer.code });
     const started = Date.now();

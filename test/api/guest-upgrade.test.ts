@@ -201,7 +201,8 @@ describe("a guest who logs in to an existing account", () => {
   it("cannot carry an account past its plan's customers limit: 403, nothing moves", async () => {
     const account = await registerUser(app);
     await deps.db.execute(
-      sql`update users set plan = 'free', plan_expires_at = null where id = ${account.userId}`,
+      sql`update orgs set plan = 'free', plan_expires_at = null
+          where id = (select org_id from org_members where user_id = ${account.userId})`,
     );
     await deps.db.execute(
       sql`insert into customers (user_id, company)
@@ -220,7 +221,8 @@ describe("a guest who logs in to an existing account", () => {
     expect(await companies(g.token)).toEqual(["Guest One", "Guest Two"]);
     const [usage] = await queryRows<{ customers: number }>(
       deps.db,
-      sql`select customers from user_usage where user_id = ${account.userId}`,
+      sql`select customers from org_usage
+          where org_id = (select org_id from org_members where user_id = ${account.userId})`,
     );
     expect(usage!.customers).toBe(999);
   });

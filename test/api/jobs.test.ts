@@ -38,7 +38,8 @@ async function subscribe(user: Session, billingCycle: "monthly" | "yearly") {
 async function userPlan(userId: string) {
   const [row] = await queryRows<{ plan: string; plan_expires_at: Date | null }>(
     deps.db,
-    sql`select plan, plan_expires_at from users where id = ${userId}`,
+    sql`select plan, plan_expires_at from orgs
+      where id = (select org_id from org_members where user_id = ${userId})`,
   );
   return row!;
 }
@@ -80,8 +81,8 @@ describe("scheduled tasks", () => {
     expect(second.downgraded).toBe(0);
     // Even a rerun that finds the user again (state restored by hand) does not notify twice.
     await deps.db.execute(
-      sql`update users set plan = 'pro', plan_expires_at = ${trialEnd.toISOString()}::timestamptz
-          where id = ${user.userId}`,
+      sql`update orgs set plan = 'pro', plan_expires_at = ${trialEnd.toISOString()}::timestamptz
+          where id = (select org_id from org_members where user_id = ${user.userId})`,
     );
     await downgradeExpiredPlans(at(later));
     const notes = await notificationsAt(later, user);
@@ -315,8 +316,8 @@ describe("task statements and users' own writes", () => {
     async () => {
       const user = await registerUser(app);
       await deps.db.execute(
-        sql`update users set plan = 'pro', plan_expires_at = now() - interval '1 hour'
-            where id = ${user.userId}`,
+        sql`update orgs set plan = 'pro', plan_expires_at = now() - interval '1 hour'
+          where id = (select org_id from org_members where user_id = ${user.userId})`,
       );
       const client = new pg.Client({
         connectionString: (ctx.database as { url?: string }).url!,

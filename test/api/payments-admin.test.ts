@@ -422,13 +422,15 @@ describe("admin payment routes", () => {
   it("refunds a subscription: plan back to free, allowance expired with a ledger row", async () => {
     const user = await newUser();
     await ctx.deps.db.execute(
-      sql`update users set plan = 'free', plan_expires_at = null,
-            trial_ends_at = now() - interval '1 day' where id = ${user.userId}`,
+      sql`update orgs set plan = 'free', plan_expires_at = null,
+            trial_ends_at = now() - interval '1 day'
+          where id = (select org_id from org_members where user_id = ${user.userId})`,
     );
     const o = await paidOrder(user, planItem());
     let [u] = await queryRows<{ plan: string; plan_expires_at: Date | null }>(
       ctx.deps.db,
-      sql`select plan, plan_expires_at from users where id = ${user.userId}`,
+      sql`select plan, plan_expires_at from orgs
+      where id = (select org_id from org_members where user_id = ${user.userId})`,
     );
     expect(u!.plan).toBe(cat.planCode);
     expect((await balance(user.userId)).balance).toBe(530);
@@ -438,7 +440,8 @@ describe("admin payment routes", () => {
     expect(part.body).toMatchObject({ order_status: "partially_refunded", credits_reversed: 0 });
     [u] = await queryRows(
       ctx.deps.db,
-      sql`select plan, plan_expires_at from users where id = ${user.userId}`,
+      sql`select plan, plan_expires_at from orgs
+      where id = (select org_id from org_members where user_id = ${user.userId})`,
     );
     expect(u!.plan).toBe(cat.planCode);
     expect((await balance(user.userId)).balance).toBe(530);
@@ -448,7 +451,8 @@ describe("admin payment routes", () => {
     expect(res.body).toMatchObject({ order_status: "refunded", refunded_amount: 2900 });
     [u] = await queryRows(
       ctx.deps.db,
-      sql`select plan, plan_expires_at from users where id = ${user.userId}`,
+      sql`select plan, plan_expires_at from orgs
+      where id = (select org_id from org_members where user_id = ${user.userId})`,
     );
     expect(u).toEqual({ plan: "free", plan_expires_at: null });
     expect((await balance(user.userId)).balance).toBe(30);
@@ -466,7 +470,8 @@ describe("admin payment routes", () => {
     const user = await newUser();
     const [before] = await queryRows<{ trial_ends_at: Date }>(
       ctx.deps.db,
-      sql`select trial_ends_at from users where id = ${user.userId}`,
+      sql`select trial_ends_at from orgs
+      where id = (select org_id from org_members where user_id = ${user.userId})`,
     );
     const o = await paidOrder(user, planItem());
     // The user spends some of the allowance first; the rest expires.
@@ -477,7 +482,8 @@ describe("admin payment routes", () => {
     expect(res.status).toBe(200);
     const [u] = await queryRows<{ plan: string; plan_expires_at: Date | null }>(
       ctx.deps.db,
-      sql`select plan, plan_expires_at from users where id = ${user.userId}`,
+      sql`select plan, plan_expires_at from orgs
+      where id = (select org_id from org_members where user_id = ${user.userId})`,
     );
     expect(u!.plan).toBe("pro");
     expect(new Date(u!.plan_expires_at!).toISOString()).toBe(

@@ -37,9 +37,12 @@ async function seller() {
   const { userId } = await registerUser(app);
   const openid = `o${crypto.randomUUID().replaceAll("-", "")}`;
   await deps.db.execute(
-    sql`update users set plan = 'business', wechat_openid = ${openid},
+    sql`update users set wechat_openid = ${openid} where id = ${userId}`,
+  );
+  await deps.db.execute(
+    sql`update orgs set plan = 'business',
           plan_expires_at = ${new Date(now.getTime() + 365 * DAY).toISOString()}::timestamptz
-        where id = ${userId}`,
+        where id = (select org_id from org_members where user_id = ${userId})`,
   );
   return { userId, openid };
 }

@@ -188,7 +188,8 @@ describe("cancel at period end", () => {
     expect((await downgradeExpiredPlans(deps)).downgraded).toBeGreaterThanOrEqual(1);
     const [row] = await queryRows<{ plan: string }>(
       deps.db,
-      sql`select plan from users where id = ${user.userId}`,
+      sql`select plan from orgs
+      where id = (select org_id from org_members where user_id = ${user.userId})`,
     );
     expect(row!.plan).toBe("free");
     expect((await cancel(later)).status).toBe(404);

@@ -229,7 +229,8 @@ describe("a guest who signs in with WeChat, an openid that has an account", () =
     const owner = await wechatLogin(wechat.issueCode(openid));
     const ownerId = owner.body.user.id as string;
     await deps.db.execute(
-      sql`update users set plan = 'free', plan_expires_at = null where id = ${ownerId}`,
+      sql`update orgs set plan = 'free', plan_expires_at = null
+          where id = (select org_id from org_members where user_id = ${ownerId})`,
     );
     await deps.db.execute(
       sql`insert into customers (user_id, company)

@@ -199,7 +199,7 @@ describe.skipIf(!DATABASE_URL)("api and documents Workers in workerd over the Ne
     await db.connect();
     try {
       const me = await callWorker(auth, "/api/v1/auth/me", { headers: bearer() });
-      await db.query("update users set plan = 'business', plan_expires_at = null where id = $1", [
+      await db.query("update orgs set plan = 'business', plan_expires_at = null where id = (select org_id from org_members where user_id = $1)", [
         me.body.id,
       ]);
       await db.query(

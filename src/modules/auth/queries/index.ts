@@ -35,6 +35,7 @@ import {
   disabledGuestCte,
   guestUserCte,
   loggedInUserCte,
+  orgPlanColumns,
   registeredUser,
   registeredUserCtes,
   signedInUser,
@@ -264,7 +265,8 @@ export async function rotateRefreshToken(
         select rotated.user_id, rotated.family_id, ${p.fresh.hash}, ${p.fresh.expiresAt}::timestamptz
         from rotated join ${users} ${u} on ${u.id} = rotated.user_id and ${u.status} = 'active'
         returning ${col(rt.userId)}, ${col(rt.familyId)})
-      select ${u}.*, ${userCredits.balance} as credits, fresh.family_id as session_id
+      select ${u}.*, ${orgPlanColumns(sql`${u.id}`)}, ${userCredits.balance} as credits,
+        fresh.family_id as session_id
       from fresh join ${users} ${u} on ${u.id} = fresh.user_id
       left join ${userCredits} on ${userCredits.userId} = ${u.id}`,
   );
