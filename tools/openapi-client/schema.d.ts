@@ -307,11 +307,150 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's usage per UTC day and event (default: the last 30 days) */
+        /** Usage per UTC day and event of the caller or, for manager+, a member (default: the last 30 days) */
         get: operations["getUsageStats"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's organisation: plan, seats, member count, the caller's role, settings */
+        get: operations["getOrg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Admin+: rename, or change settings (merged into the stored ones) */
+        patch: operations["patchOrg"];
+        trace?: never;
+    };
+    "/api/v1/org/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members with their customers held and credits used this month */
+        get: operations["getOrgMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Admin+: remove a member; their customers to transfer_to or the pool, their sessions end, a new personal organisation */
+        delete: operations["deleteOrgMembersByUserId"];
+        options?: never;
+        head?: never;
+        /** Admin+: a member's role or monthly credit limit (an admin only by the owner) */
+        patch: operations["patchOrgMembersByUserId"];
+        trace?: never;
+    };
+    "/api/v1/org/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Leave the organisation (not the owner); customers to the pool, sessions end */
+        post: operations["postOrgLeave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/transfer-ownership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Owner: a member becomes the owner, the old owner an admin */
+        post: operations["postOrgTransferOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join the inviting organisation (verified invited address; the only member of the current one) */
+        post: operations["postOrgInvitationsAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Admin+: pending invitations (not accepted, revoked or expired), newest first */
+        get: operations["getOrgInvitations"];
+        put?: never;
+        /** Admin+: invite an address; mails FRONTEND_URL/invite?token=... */
+        post: operations["postOrgInvitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/org/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Admin+: revoke an invitation (again: no change) */
+        delete: operations["deleteOrgInvitationsById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1352,7 +1491,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users' balances, largest first */
+        /** The organisations' wallets with their owners, largest first */
         get: operations["getAdminCreditUsers"];
         put?: never;
         post?: never;
@@ -1388,7 +1527,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add or remove credits with a reason; written to the ledger with the admin's id */
+        /** Add or remove credits of the user's organisation's wallet with a reason; written to the ledger with the admin's id */
         post: operations["postAdminCreditUsersByUserIdAdjust"];
         delete?: never;
         options?: never;
@@ -1838,7 +1977,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Spendable credits, plan, trial end and what expires when */
+        /** The organisation's spendable credits, plan, trial end, what expires when, and the caller's monthly limit and use */
         get: operations["getCreditBalance"];
         put?: never;
         post?: never;
@@ -1855,7 +1994,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's ledger, newest first */
+        /** The organisation's ledger, newest first: a member's own rows, manager+ every member's */
         get: operations["listCreditHistory"];
         put?: never;
         post?: never;
@@ -2472,6 +2611,143 @@ export interface components {
                     [key: string]: number;
                 };
             }[];
+        };
+        Org: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The plan in effect */
+            plan: string;
+            /** @description Members the plan allows; null: unlimited */
+            seats: number | null;
+            member_count: number;
+            role: components["schemas"]["OrgRole"];
+            settings: components["schemas"]["OrgSettings"];
+        };
+        /**
+         * @description The caller's role
+         * @enum {string}
+         */
+        OrgRole: "owner" | "admin" | "manager" | "member";
+        OrgSettings: {
+            pool: components["schemas"]["PoolRules"];
+        };
+        PoolRules: {
+            /** @description A held customer with no follow-up for N days returns to the pool overnight */
+            recycle_after_days: number | null;
+            /** @description Days before recycling that the holder is notified */
+            warn_days_before: number | null;
+            /** @description Statuses never recycled */
+            exempt_statuses: ("new" | "contacted" | "negotiating" | "quoted" | "won" | "lost" | "dormant")[];
+            /** @description Claims from the pool per member per UTC day */
+            max_claims_per_day: number | null;
+            /** @description Customers one member may hold */
+            max_customers_per_member: number | null;
+            /** @description Days before a former holder may claim a customer they released or lost */
+            reclaim_cooldown_days: number | null;
+        };
+        OrgPatch: {
+            name?: string;
+            settings?: components["schemas"]["OrgSettingsPatch"];
+        };
+        OrgSettingsPatch: {
+            pool?: {
+                /** @description A held customer with no follow-up for N days returns to the pool overnight */
+                recycle_after_days?: number | null;
+                /** @description Days before recycling that the holder is notified */
+                warn_days_before?: number | null;
+                /** @description Statuses never recycled */
+                exempt_statuses?: ("new" | "contacted" | "negotiating" | "quoted" | "won" | "lost" | "dormant")[];
+                /** @description Claims from the pool per member per UTC day */
+                max_claims_per_day?: number | null;
+                /** @description Customers one member may hold */
+                max_customers_per_member?: number | null;
+                /** @description Days before a former holder may claim a customer they released or lost */
+                reclaim_cooldown_days?: number | null;
+            };
+        };
+        OrgMemberList: {
+            items: components["schemas"]["OrgMember"][];
+        };
+        OrgMember: {
+            user_id: string;
+            /** Format: email */
+            email: string;
+            name: string | null;
+            role: components["schemas"]["OrgRole"];
+            /** Format: date-time */
+            joined_at: string;
+            /** @description Customers the member holds */
+            customer_count: number;
+            /** @description Credits charged to the member since the start of the UTC month */
+            credits_used_month: number;
+            /** @description null: no limit */
+            monthly_credit_limit: number | null;
+        };
+        OrgMemberPatch: {
+            /**
+             * @description `owner` changes hands only through POST /api/v1/org/transfer-ownership
+             * @enum {string}
+             */
+            role?: "admin" | "manager" | "member";
+            /** @description Credits per UTC month; null: no limit */
+            monthly_credit_limit?: number | null;
+        };
+        OrgDeparture: {
+            user_id: string;
+            customers_moved: number;
+            /** @description Who holds them now; null: the pool */
+            to_user_id: string | null;
+            /** @description The departed member's new personal organisation */
+            new_org_id: string;
+        };
+        OrgMemberRemove: {
+            /**
+             * Format: uuid
+             * @description A member who takes over the removed member's customers; else the pool
+             */
+            transfer_to?: string;
+        };
+        OrgTransferOwnership: {
+            /** Format: uuid */
+            user_id: string;
+        };
+        OrgInvitationAccepted: {
+            org_id: string;
+            /** @enum {string} */
+            role: "admin" | "manager" | "member";
+            previous_org_id: string;
+            brought_data: boolean;
+            credits_moved: number;
+            /** @description Brought products whose SKU the catalogue already had: kept, SKU cleared */
+            products_without_sku: number;
+        };
+        InsufficientCredits: components["schemas"]["Error"] & ({
+            /** @description Credits the operation costs */
+            required: number;
+            /** @description Credits the caller has */
+            balance: number;
+        } & {
+            [key: string]: unknown;
+        });
+        OrgInvitation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            /**
+             * @description `owner` changes hands only through POST /api/v1/org/transfer-ownership
+             * @enum {string}
+             */
+            role: "admin" | "manager" | "member";
+            invited_by: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        OrgInvitationList: {
+            items: components["schemas"]["OrgInvitation"][];
         };
         ImportResult: {
             dry_run: boolean;
@@ -3124,14 +3400,6 @@ export interface components {
             /** @description The reply in the seller's language */
             translation: string;
         };
-        InsufficientCredits: components["schemas"]["Error"] & ({
-            /** @description Credits the operation costs */
-            required: number;
-            /** @description Credits the caller has */
-            balance: number;
-        } & {
-            [key: string]: unknown;
-        });
         TranslationsPage: {
             items: components["schemas"]["Translation"][];
             total: number;
@@ -3259,7 +3527,7 @@ export interface components {
             kind: "product_description" | "email" | "social_post" | "whatsapp_message" | "ad_copy";
             /**
              * Format: uuid
-             * @description One of the caller's products; its facts go into the prompt
+             * @description A product of the organisation's catalogue; its facts go into the prompt
              */
             product_id?: string | null;
             /** @example Hardware importers in Germany */
@@ -3884,10 +4152,19 @@ export interface components {
             page: number;
             size: number;
         };
+        /** @description An organisation's wallet (ADR 0098) */
         CreditUser: {
-            user_id: string;
-            /** Format: email */
+            /** @description The organisation whose wallet this is */
+            org_id: string;
+            org_name: string;
+            /** @description The owner: adjusting by this id adjusts this wallet */
+            user_id: string | null;
+            /**
+             * Format: email
+             * @description The owner's
+             */
             email: string | null;
+            /** @description The owner's */
             name: string | null;
             plan: string;
             balance: number;
@@ -3903,6 +4180,9 @@ export interface components {
         CreditConsumption: {
             /** Format: uuid */
             id: string;
+            /** @description The organisation charged */
+            org_id: string;
+            /** @description The member charged */
             user_id: string;
             /** Format: email */
             email: string | null;
@@ -4411,6 +4691,7 @@ export interface components {
              */
             rate: string | number;
         };
+        /** @description The wallet of the caller's organisation, which every member spends */
         CreditBalance: {
             balance: number;
             /** @description Code of the plan in effect (an ended one is free) */
@@ -4429,6 +4710,10 @@ export interface components {
                 /** Format: date-time */
                 expires_at: string;
             }[];
+            /** @description Credits the caller spent of the wallet this UTC calendar month (less refunds) */
+            member_used_month: number;
+            /** @description The caller's monthly credit limit in the organisation; null: none */
+            member_limit: number | null;
         };
         LedgerPage: {
             items: components["schemas"]["LedgerEntry"][];
@@ -4439,6 +4724,9 @@ export interface components {
         LedgerEntry: {
             /** Format: uuid */
             id: string;
+            /** @description The organisation whose wallet changed */
+            org_id: string;
+            /** @description The member who spent, bought or moved it */
             user_id: string;
             delta: number;
             balance_after: number;
@@ -6026,6 +6314,8 @@ export interface operations {
             query?: {
                 start_date?: string;
                 end_date?: string;
+                /** @description Another member of the caller's organisation (manager+); default the caller */
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -6044,6 +6334,977 @@ export interface operations {
             };
             /** @description Missing or invalid access token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A member asking for another member's usage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description user_id is not a member of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Organisation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Org"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrgPatch"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Org"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role is below admin, or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrgMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Members, owner first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgMemberList"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOrgMembersByUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrgMemberRemove"];
+            };
+        };
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgDeparture"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Below admin; the owner; an admin removed by an admin; or CSRF */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such member of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller themselves (use /org/leave) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchOrgMembersByUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrgMemberPatch"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgMember"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Below admin; the owner's row; an admin changed by an admin; or CSRF */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such member of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOrgLeave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Left */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgDeparture"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owner: transfer ownership first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOrgTransferOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrgTransferOwnership"];
+            };
+        };
+        responses: {
+            /** @description The organisation as the caller (now an admin) sees it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Org"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not the owner, or CSRF */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such member of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller named themselves */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOrgInvitationsAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    /**
+                     * @description Move the caller's records and remaining credits into the organisation
+                     * @default false
+                     */
+                    bring_data?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Joined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgInvitationAccepted"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `plan_limit_reached`: the plan's seats are taken (`limit: seats`, `max`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientCredits"];
+                };
+            };
+            /** @description Another address than the invited one, an unverified address, or CSRF */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No invitation has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Used, revoked or expired; already a member; or the current organisation has other members */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrgInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgInvitationList"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role is below admin, or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOrgInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /**
+                     * @description `owner` changes hands only through POST /api/v1/org/transfer-ownership
+                     * @enum {string}
+                     */
+                    role: "admin" | "manager" | "member";
+                    /** @default 7 */
+                    expires_in_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Invited */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgInvitation"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `plan_limit_reached`: the plan's seats are taken (`limit: seats`, `max`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientCredits"];
+                };
+            };
+            /** @description The caller's role is below admin, or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already a member, or already invited (revoke to re-send) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOrgInvitationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role is below admin, or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such invitation of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already accepted */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17083,6 +18344,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
+                /** @description Only this member's rows (manager+; a member may name only themself) */
+                user_id?: string;
                 kind?: "registration_grant" | "referral" | "purchase" | "plan_allowance" | "consumption" | "refund" | "expiry" | "admin_adjustment" | "org_transfer";
                 operation?: string;
             };
@@ -17103,6 +18366,24 @@ export interface operations {
             };
             /** @description Missing or invalid access token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A member filtering by another member */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description user_id is not a member of the caller's organisation */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
