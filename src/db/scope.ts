@@ -8,7 +8,7 @@
 // on org_members' primary key, each evaluated once per statement): no extra round trip, and a
 // role change or a removal holds from the next statement on, whatever the access token says.
 import { type SQL, sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
 import { orgMembers } from "./schema/orgs";
 
 /** A table (or an alias of one) with the organisation and holder columns. */
@@ -59,4 +59,21 @@ export function visibleTo(
   if (options.alsoVisible) held.push(options.alsoVisible);
   held.push(callerSeesAllSql(userId));
   return sql`(${inCallerOrg(table, userId)} and (${sql.join(held, sql` or `)}))`;
+}
+
+/**
+ * Whether the caller may look at another member's figures (usage, credit history filtered by
+ * `user_id`), as a scalar subquery: 'ok' for themself or, for manager+, a member of their
+ * organisation; 'forbidden' for a member asking about someone else of their organisation;
+ * 'not_found' for an account outside it (no organisation's membership is revealed).
+ */
+export function memberFiguresAccessSql(callerId: string, targetUserId: string): SQL {
+  const c = alias(orgMembers, "figures_caller");
+  const t = alias(orgMembers, "figures_target");
+  return sql`(select case
+      when ${t.orgId} is distinct from ${c.orgId} then 'not_found'
+      when ${c.userId} <> ${t.userId} and ${c.role} = 'member' then 'forbidden'
+      else 'ok' end
+    from ${orgMembers} ${c} left join ${orgMembers} ${t} on ${t.userId} = ${targetUserId}::uuid
+    where ${c.userId} = ${callerId}::uuid)`;
 }

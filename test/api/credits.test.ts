@@ -69,6 +69,8 @@ describe("balance and history", () => {
       trial_ends_at: user.body.user.trial_ends_at,
       on_trial: true,
       expiring: [],
+      member_used_month: 0,
+      member_limit: null,
     });
     const history = await typed(app).get("/api/v1/credits/history", { token });
     expectStatus(history, 200);

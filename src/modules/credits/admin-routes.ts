@@ -50,7 +50,7 @@ const creditUsersRoute = createRoute({
   path: "/api/v1/admin/credit-users",
   tags,
   security,
-  summary: "Users' balances, largest first",
+  summary: "The organisations' wallets with their owners, largest first",
   middleware: [...guard],
   request: { query: CreditUsersQuery },
   responses: { 200: json(CreditUsersPage, "A page of balances"), ...adminErrors },
@@ -72,7 +72,8 @@ const adjustRoute = createRoute({
   path: "/api/v1/admin/credit-users/{user_id}/adjust",
   tags,
   security,
-  summary: "Add or remove credits with a reason; written to the ledger with the admin's id",
+  summary:
+    "Add or remove credits of the user's organisation's wallet with a reason; written to the ledger with the admin's id",
   middleware: [...writeGuard],
   request: { params: UserIdParam, body: body(AdjustBody) },
   responses: {

@@ -35,7 +35,8 @@ const balanceRoute = createRoute({
   path: "/api/v1/credits/balance",
   tags,
   security,
-  summary: "Spendable credits, plan, trial end and what expires when",
+  summary:
+    "The organisation's spendable credits, plan, trial end, what expires when, and the caller's monthly limit and use",
   middleware: [requireAuth] as const,
   responses: { ...ok(BalanceSchema, "Balance"), ...authErrorResponses },
 });
@@ -45,10 +46,15 @@ const historyRoute = createRoute({
   path: "/api/v1/credits/history",
   tags,
   security,
-  summary: "The caller's ledger, newest first",
+  summary: "The organisation's ledger, newest first: a member's own rows, manager+ every member's",
   middleware: [requireAuth] as const,
   request: { query: LedgerQuery },
-  responses: { ...ok(LedgerPage, "A page of ledger rows"), ...authErrorResponses },
+  responses: {
+    ...ok(LedgerPage, "A page of ledger rows"),
+    403: errorResponse(ErrorSchema, "A member filtering by another member"),
+    404: errorResponse(ErrorSchema, "user_id is not a member of the caller's organisation"),
+    ...authErrorResponses,
+  },
 });
 
 const packagesRoute = createRoute({
@@ -105,8 +111,15 @@ export function createCreditRoutes() {
     c.json(await getBalance(c.get("deps"), c.get("auth").userId), 200),
   );
   router.openapi(historyRoute, async (c) => {
-    const query = c.req.valid("query");
-    return c.json(await listLedger(c.get("deps"), { ...query, userId: c.get("auth").userId }), 200);
+    const { user_id, ...query } = c.req.valid("query");
+    return c.json(
+      await listLedger(c.get("deps"), {
+        ...query,
+        callerId: c.get("auth").userId,
+        userId: user_id,
+      }),
+      200,
+    );
   });
   router.openapi(packagesRoute, async (c) =>
     c.json({ items: await listPackages(c.get("deps")) }, 200),

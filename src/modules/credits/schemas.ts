@@ -18,13 +18,22 @@ export const BalanceSchema = z
     expiring: z
       .array(z.object({ amount: z.number().int(), expires_at: z.string() }))
       .openapi({ description: "Allowance credits that expire, soonest first" }),
+    member_used_month: z.number().int().openapi({
+      description: "Credits the caller spent of the wallet this UTC calendar month (less refunds)",
+    }),
+    member_limit: z.number().int().nullable().openapi({
+      description: "The caller's monthly credit limit in the organisation; null: none",
+    }),
   })
-  .openapi("CreditBalance");
+  .openapi("CreditBalance", {
+    description: "The wallet of the caller's organisation, which every member spends",
+  });
 
 const LedgerEntrySchema = z
   .object({
     id: z.string(),
-    user_id: z.string(),
+    org_id: z.string().openapi({ description: "The organisation whose wallet changed" }),
+    user_id: z.string().openapi({ description: "The member who spent, bought or moved it" }),
     delta: z.number().int(),
     balance_after: z.number().int(),
     kind: z.enum(LEDGER_KINDS),
@@ -38,6 +47,9 @@ const LedgerEntrySchema = z
   .openapi("LedgerEntry");
 
 export const LedgerQuery = pageQuery().extend({
+  user_id: z.uuid().optional().openapi({
+    description: "Only this member's rows (manager+; a member may name only themself)",
+  }),
   kind: z.enum(LEDGER_KINDS).optional(),
   operation: z.string().max(40).optional(),
 });
@@ -86,14 +98,19 @@ export const CreditUsersQuery = pageQuery().extend({
 });
 const CreditUserSchema = z
   .object({
-    user_id: z.string(),
-    email: z.string().nullable(),
-    name: z.string().nullable(),
+    org_id: z.string().openapi({ description: "The organisation whose wallet this is" }),
+    org_name: z.string(),
+    user_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "The owner: adjusting by this id adjusts this wallet" }),
+    email: z.string().nullable().openapi({ description: "The owner's" }),
+    name: z.string().nullable().openapi({ description: "The owner's" }),
     plan: z.string(),
     balance: z.number().int(),
     updated_at: z.string(),
   })
-  .openapi("CreditUser");
+  .openapi("CreditUser", { description: "An organisation's wallet (ADR 0098)" });
 export const CreditUsersPage = pageSchema(CreditUserSchema).openapi("CreditUsersPage");
 
 export const ConsumptionsQuery = pageQuery().extend({
@@ -104,7 +121,8 @@ export const ConsumptionsQuery = pageQuery().extend({
 const ConsumptionSchema = z
   .object({
     id: z.string(),
-    user_id: z.string(),
+    org_id: z.string().openapi({ description: "The organisation charged" }),
+    user_id: z.string().openapi({ description: "The member charged" }),
     email: z.string().nullable(),
     operation: z.string(),
     cost: z.number().int(),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { sumOverUserBatches } from "../../db/batches";
 import type { LedgerKind } from "../../db/schema";
-import { ApiError, notFound } from "../../http/errors";
+import { ApiError, forbidden, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import type { Deps } from "../../ports";
 import { listActivePlans } from "../entitlements/queries";
@@ -10,7 +10,7 @@ import {
   cancelRunningSubscriptions,
   chargeAdjustment,
   chargeOperation,
-  dueLotUsersSql,
+  dueLotOrgsSql,
   expireDueLotsSql,
   getBalanceRow,
   getCreditBalance,
@@ -50,9 +50,22 @@ export function insufficientCredits(required: number, balance: number) {
 }
 
 /**
+ * A consumption the member's monthly credit limit refuses (issue #22): 402 naming the limit;
+ * `used` is what they spent of it this UTC month.
+ */
+export function memberLimitReached(limit: number, used: number, required: number) {
+  return new ApiError(402, `monthly credit limit of ${limit} credits reached (used ${used})`, {
+    code: "member_limit_reached",
+    extra: { required, limit, used },
+  });
+}
+
+/**
  * Charges the configured cost of `operation`: one statement reads the cost and runs
  * credit_charge (soonest-expiring credits first, ledger row and consumption row written with
- * it). Not enough credits is a 402 carrying `required` and `balance`; nothing is written.
+ * it) on the caller's organisation's wallet. Not enough credits is a 402 carrying `required` and
+ * `balance`; a charge past the member's monthly limit a 402 `member_limit_reached` (checked in
+ * the same statement, under the member's row lock); nothing is written.
  * With `hold`, the same statement records the charge as held by that instance until the work
  * answers (credits/holds.ts): a crash before then refunds it.
  */
@@ -82,7 +95,12 @@ export async function chargeCredits(
     const balance = await creditBalance(deps, input.userId);
     return { operation: input.operation, cost: 0, balance, consumptionId: null, ledgerId: null };
   }
-  if (!row.ok) throw insufficientCredits(row.cost, row.balance ?? 0);
+  if (!row.ok) {
+    if (row.refusal === "member_limit") {
+      throw memberLimitReached(row.member_limit ?? 0, row.member_used ?? 0, row.cost);
+    }
+    throw insufficientCredits(row.cost, row.balance ?? 0);
+  }
   if (input.hold && row.consumption_id) deps.work.trackHold(row.consumption_id);
   return {
     operation: input.operation,
@@ -163,14 +181,15 @@ export async function adjustCredits(
 }
 
 /**
- * Scheduled task: expires every due allowance lot. credit_expire_due locks each user's balance
- * row until its statement commits, so users go in batches and a charge waits on one at most.
+ * Scheduled task: expires every due allowance lot. credit_expire_due_org locks each
+ * organisation's wallet row until its statement commits, so wallets go in batches and a charge
+ * waits on one at most. `users` counts the wallets.
  */
 export async function expireDueCredits(deps: Deps): Promise<{ users: number; credits: number }> {
   const now = sql`${nowIso(deps)}::timestamptz`;
   const { users, total } = await sumOverUserBatches(
     deps.db,
-    dueLotUsersSql(now),
+    dueLotOrgsSql(now),
     expireDueLotsSql(now),
   );
   return { users, credits: total };
@@ -182,8 +201,9 @@ async function creditBalance(deps: Deps, userId: string): Promise<number> {
 }
 
 /**
- * The balance a user can spend now (lots past their expiry that the scheduled task has not yet
- * written off are left out), their plan, and what expires when. One round trip.
+ * The balance of the caller's organisation's wallet they can spend now (lots past their expiry
+ * that the scheduled task has not yet written off are left out), the plan, what expires when,
+ * and the caller's monthly limit and use this UTC month. One round trip.
  */
 export async function getBalance(deps: Deps, userId: string) {
   const row = await getBalanceRow(deps.db, { userId, now: nowIso(deps) });
@@ -200,14 +220,32 @@ export async function getBalance(deps: Deps, userId: string) {
       amount: e.amount,
       expires_at: new Date(e.expires_at).toISOString(),
     })),
+    member_used_month: row.member_used_month,
+    member_limit: row.member_limit,
   };
 }
 
+/**
+ * The caller's organisation's ledger: a member sees the rows naming them, manager+ every
+ * member's and may filter by `userId`. A member filtering by someone else is 403; an account
+ * outside the organisation 404.
+ */
 export async function listLedger(
   deps: Deps,
-  query: { userId?: string; page: number; size: number; kind?: string; operation?: string },
+  query: {
+    callerId: string;
+    userId?: string;
+    page: number;
+    size: number;
+    kind?: string;
+    operation?: string;
+  },
 ) {
-  const { rows, total } = await listLedgerPage(deps.db, query);
+  const { access, rows, total } = await listLedgerPage(deps.db, query);
+  if (access === "forbidden") {
+    throw forbidden("The manager role is required to see another member's credit history");
+  }
+  if (access === "not_found") throw notFound("No such member in your organisation");
   return {
     items: rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
     total,

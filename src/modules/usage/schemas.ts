@@ -4,6 +4,9 @@ import { calendarDate } from "../../http/date-range";
 export const UsageStatsQuery = z.object({
   start_date: calendarDate.optional().openapi({ example: "2026-11-01" }),
   end_date: calendarDate.optional().openapi({ example: "2026-11-22" }),
+  user_id: z.uuid().optional().openapi({
+    description: "Another member of the caller's organisation (manager+); default the caller",
+  }),
 });
 
 export const UsageStatsSchema = z

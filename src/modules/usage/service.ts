@@ -1,3 +1,4 @@
+import { forbidden, notFound } from "../../http/errors";
 import type { Deps } from "../../ports";
 import { countUsageByDay } from "./queries";
 
@@ -10,14 +11,26 @@ export interface UsageStats {
 }
 
 /**
- * Per-day counts by event for one user. Dates are UTC days.
+ * Per-day counts by event for one member, the caller unless `userId` names another (manager+,
+ * a member of their organisation: 403 for a member asking, 404 outside the organisation).
+ * Dates are UTC days. One round trip.
  */
 export async function usageStats(
   deps: Deps,
-  userId: string,
-  range: { start: string; end: string },
+  callerId: string,
+  range: { start: string; end: string; userId?: string },
 ): Promise<UsageStats> {
-  const rows = await countUsageByDay(deps.db, { userId, ...range });
+  const rows = await countUsageByDay(deps.db, {
+    callerId,
+    userId: range.userId ?? callerId,
+    start: range.start,
+    end: range.end,
+  });
+  const access = rows[0]?.access ?? "ok";
+  if (access === "forbidden") {
+    throw forbidden("The manager role is required to see another member's usage");
+  }
+  if (access === "not_found") throw notFound("No such member in your organisation");
   const days = new Map<string, { date: string; total: number; events: Record<string, number> }>();
   const byEvent: Record<string, number> = {};
   let total = 0;

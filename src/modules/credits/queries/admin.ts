@@ -2,7 +2,14 @@ import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { selectPage } from "../../../db/page";
-import { creditConsumptions, creditPackages, userCredits, users } from "../../../db/schema";
+import {
+  creditConsumptions,
+  creditPackages,
+  orgCredits,
+  orgMembers,
+  orgs,
+  users,
+} from "../../../db/schema";
 import { type ColumnName, columnList, columnNames, type DbRow } from "../../../db/sql";
 import { escapeLike } from "../../../lib/sql-text";
 import { type Actor, auditCte } from "../../admin/queries/audit";
@@ -12,23 +19,39 @@ import {
   auditedUpdate,
 } from "../../admin/queries/audited-write";
 
-/** Balances with their holders, largest first; `q` matches email or name. */
+/**
+ * The organisations' wallets, largest first (ADR 0098), each with its organisation and owner
+ * (`user_id`, `email`, `name`: adjusting by that user id adjusts this wallet) and the plan in
+ * effect's code as stored; `q` matches the owner's email or name or the organisation's name.
+ */
 export function listCreditUsersPage(db: Db, params: { q?: string; page: number; size: number }) {
-  const c = alias(userCredits, "c");
+  const c = alias(orgCredits, "c");
+  const o = alias(orgs, "o");
+  const m = alias(orgMembers, "m");
   const u = alias(users, "u");
   const filters: SQL[] = [sql`true`];
   if (params.q) {
     const pattern = `%${escapeLike(params.q.toLowerCase())}%`;
-    filters.push(sql`(${u.email} like ${pattern} or lower(${u.name}) like ${pattern})`);
+    filters.push(
+      sql`(${u.email} like ${pattern} or lower(${u.name}) like ${pattern} or lower(${o.name}) like ${pattern})`,
+    );
   }
   return selectPage<
-    Pick<DbRow<typeof userCredits>, "user_id" | "balance" | "updated_at"> &
-      Pick<DbRow<typeof users>, "email" | "name" | "plan">
+    Pick<DbRow<typeof orgCredits>, "org_id" | "balance" | "updated_at"> & {
+      org_name: string;
+      plan: string;
+      user_id: string | null;
+      email: string | null;
+      name: string | null;
+    }
   >(db, {
-    columns: columnList([c.userId, u.email, u.name, u.plan, c.balance, c.updatedAt]),
-    from: sql`${userCredits} ${c} join ${users} ${u} on ${u.id} = ${c.userId}`,
+    columns: sql`${c.orgId}, ${o.name} as org_name, ${u.id} as user_id, ${u.email}, ${u.name},
+      ${o.plan} as plan, ${c.balance}, ${c.updatedAt}`,
+    from: sql`${orgCredits} ${c} join ${orgs} ${o} on ${o.id} = ${c.orgId}
+      left join ${orgMembers} ${m} on ${m.orgId} = ${c.orgId} and ${m.role} = 'owner'
+      left join ${users} ${u} on ${u.id} = ${m.userId}`,
     where: sql.join(filters, sql` and `),
-    order: sql`${c.balance} desc, ${c.userId}`,
+    order: sql`${c.balance} desc, ${c.orgId}`,
     page: params.page,
     size: params.size,
   });
@@ -48,12 +71,13 @@ export function listConsumptionsPage(
   return selectPage<
     Pick<
       DbRow<typeof creditConsumptions>,
-      "id" | "user_id" | "operation" | "cost" | "status" | "created_at" | "refunded_at"
+      "id" | "org_id" | "user_id" | "operation" | "cost" | "status" | "created_at" | "refunded_at"
     > &
       Pick<DbRow<typeof users>, "email">
   >(db, {
     columns: columnList([
       c.id,
+      c.orgId,
       c.userId,
       u.email,
       c.operation,

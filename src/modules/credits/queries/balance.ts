@@ -1,19 +1,21 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { type Db, prebuilt, queryPrebuilt, queryRows } from "../../../db/client";
-import { selectPage } from "../../../db/page";
+import { type Db, prebuilt, queryPrebuilt, queryRows, queryRowsPrepared } from "../../../db/client";
 import {
   type creditConsumptions,
   creditHolds,
   creditLedger,
   creditLots,
   type LedgerKind,
+  orgMembers,
   subscriptionPlans,
   systemConfig,
   userCredits,
   users,
 } from "../../../db/schema";
+import { memberFiguresAccessSql, visibleTo } from "../../../db/scope";
 import { columnList, columnNames, type DbRow, rendered } from "../../../db/sql";
+import { offsetOf } from "../../../lib/pagination";
 import {
   effectivePlanSql,
   type OrgPlanColumns,
@@ -24,12 +26,20 @@ import {
 type LedgerRow = DbRow<typeof creditLedger>;
 type ConsumptionRow = DbRow<typeof creditConsumptions>;
 
-/** What credit_charge returns (migrations): whether it was covered, the balance, its rows. */
+/**
+ * What credit_charge returns (migration 0026): whether it was covered, the organisation's
+ * balance, its rows; when refused, why (`member_limit`: the member's monthly limit would be
+ * passed; `insufficient_credits`); the member's monthly limit and use this month (after the
+ * charge) when they have a limit.
+ */
 type ChargeResult = {
   ok: boolean;
   balance: number;
   ledger_id: LedgerRow["id"] | null;
   consumption_id: ConsumptionRow["id"] | null;
+  refusal: "member_limit" | "insufficient_credits" | null;
+  member_limit: number | null;
+  member_used: number | null;
 };
 
 /** The charge statement's row: the configured cost (null: none) and credit_charge's result. */
@@ -90,7 +100,8 @@ const CHARGE_STATEMENT = (() => {
         select (${configValue} ->> ${p("operation")})::int as cost
         from ${config} where ${configKey} = 'credits.costs'),
       charged as (
-        select price.cost, c.ok, c.balance, c.ledger_id, c.consumption_id
+        select price.cost, c.ok, c.balance, c.ledger_id, c.consumption_id, c.refusal,
+          c.member_limit, c.member_used
         from price left join lateral (
           select * from credit_charge(${p("userId")}::uuid, price.cost, 'consumption',
             ${p("operation")}, ${p("note")}, null::uuid, ${p("idempotencyKey")},
@@ -112,8 +123,8 @@ const CHARGE_STATEMENT = (() => {
 export async function chargeAdjustment(
   db: Db,
   params: { userId: string; amount: number; reason: string; actorId: string; now: string },
-): Promise<Omit<ChargeResult, "consumption_id"> | undefined> {
-  const [row] = await queryRows<Omit<ChargeResult, "consumption_id">>(
+): Promise<Pick<ChargeResult, "ok" | "balance" | "ledger_id"> | undefined> {
+  const [row] = await queryRows<Pick<ChargeResult, "ok" | "balance" | "ledger_id">>(
     db,
     sql`select ok, balance, ledger_id from credit_charge(${params.userId}::uuid, ${params.amount},
         'admin_adjustment', null, ${params.reason}, ${params.actorId}::uuid, null,
@@ -160,19 +171,22 @@ export async function grantLot(
   return row;
 }
 
-/** For sumOverUserBatches: the next users (after `after`) holding lots due to expire. */
-export function dueLotUsersSql(now: SQL) {
+/**
+ * For sumOverUserBatches: the next wallets (organisations, after `after`) holding lots due to
+ * expire. Its batch key column is named user_id, as that helper reads it; it is the org id.
+ */
+export function dueLotOrgsSql(now: SQL) {
   const l = creditLots;
-  return (after: SQL, limit: number) => sql`select distinct ${l.userId} from ${l}
-      where ${l.remaining} > 0 and ${l.expiresAt} <= ${now} and ${l.userId} > ${after}
-      order by ${l.userId} limit ${limit}`;
+  return (after: SQL, limit: number) => sql`select distinct ${l.orgId} as user_id from ${l}
+      where ${l.remaining} > 0 and ${l.expiresAt} <= ${now} and ${l.orgId} > ${after}
+      order by user_id limit ${limit}`;
 }
 
-/** The per-user call of that task: expires the user's due lots, returning the credits gone. */
+/** The per-wallet call of that task: expires the organisation's due lots, returning the credits gone. */
 export const expireDueLotsSql =
   (now: SQL) =>
-  (userId: SQL): SQL =>
-    sql`credit_expire_due(${userId}, ${now})`;
+  (orgId: SQL): SQL =>
+    sql`credit_expire_due_org(${orgId}, ${now})`;
 
 export async function getCreditBalance(
   db: Db,
@@ -190,6 +204,8 @@ type BalanceRow = OrgPlanColumns & {
   features: DbRow<typeof subscriptionPlans>["features"] | string | null;
   balance: number;
   expiring: { amount: number; expires_at: string }[] | null;
+  member_limit: number | null;
+  member_used_month: number;
 };
 
 /**
@@ -205,22 +221,27 @@ export async function getBalanceRow(
   const u = alias(users, "u");
   const p = alias(subscriptionPlans, "p");
   const l = alias(creditLots, "l");
+  // The wallet is the member's organisation's (ADR 0098).
+  const wm = alias(orgMembers, "wm");
   const [row] = await queryRows<BalanceRow>(
     db,
     sql`select ep.code as plan,
           (select ${p.features} from ${subscriptionPlans} ${p} where ${p.code} = ep.code) as features,
           ${planOrg.planExpiresAt}, ${planOrg.trialEndsAt},
           coalesce((select sum(${l.remaining}) from ${creditLots} ${l}
-                    where ${l.userId} = ${u.id} and ${l.remaining} > 0
+                    where ${l.orgId} = ${wm.orgId} and ${l.remaining} > 0
                       and (${l.expiresAt} is null or ${l.expiresAt} > ${now})), 0)::int
             as balance,
           (select json_agg(json_build_object('amount', e.amount, 'expires_at', e.expires_at)
                            order by e.expires_at)
            from (select sum(${l.remaining})::int as amount, ${l.expiresAt} from ${creditLots} ${l}
-                 where ${l.userId} = ${u.id} and ${l.remaining} > 0
+                 where ${l.orgId} = ${wm.orgId} and ${l.remaining} > 0
                    and ${l.expiresAt} > ${now}
-                 group by ${l.expiresAt}) e) as expiring
+                 group by ${l.expiresAt}) e) as expiring,
+          ${wm.monthlyCreditLimit} as member_limit,
+          member_credits_used_month(${u.id}, ${wm.orgId}, ${now}) as member_used_month
         from ${users} ${u} ${planOrgJoin(u.id)}
+        join ${orgMembers} ${wm} on ${wm.userId} = ${u.id}
         cross join lateral (select ${effectivePlanSql(planOrg.plan, planOrg.planExpiresAt, now)}
           as code) ep
         where ${u.id} = ${params.userId}`,
@@ -231,6 +252,7 @@ export async function getBalanceRow(
 export type LedgerEntry = Pick<
   LedgerRow,
   | "id"
+  | "org_id"
   | "user_id"
   | "delta"
   | "balance_after"
@@ -243,34 +265,69 @@ export type LedgerEntry = Pick<
   | "created_at"
 >;
 
-/** A page of ledger rows, newest first, by user, kind and operation. */
-export function listLedgerPage(
+/** Whether the caller may see the rows of the member they filter by (scope.ts). */
+export type FiguresAccess = "ok" | "forbidden" | "not_found";
+
+/**
+ * A page of the caller's organisation's ledger, newest first, one statement: the rows the
+ * caller may see (scope.ts: a member their own, manager+ every member's), by member (`userId`),
+ * kind and operation. `access` says whether the caller may filter by that member; when it is
+ * not 'ok' the page is empty.
+ */
+export async function listLedgerPage(
   db: Db,
-  params: { userId?: string; kind?: string; operation?: string; page: number; size: number },
-) {
+  params: {
+    callerId: string;
+    userId?: string;
+    kind?: string;
+    operation?: string;
+    page: number;
+    size: number;
+  },
+): Promise<{ access: FiguresAccess; rows: LedgerEntry[]; total: number }> {
   const l = alias(creditLedger, "l");
-  const filters: SQL[] = [sql`true`];
-  if (params.userId) filters.push(sql`${l.userId} = ${params.userId}`);
+  const filters: SQL[] = [visibleTo(l, params.callerId)];
+  if (params.userId) filters.push(sql`${l.userId} = ${params.userId}::uuid`);
   if (params.kind) filters.push(sql`${l.kind} = ${params.kind}`);
   if (params.operation) filters.push(sql`${l.operation} = ${params.operation}`);
-  return selectPage<LedgerEntry>(db, {
-    columns: columnList([
-      l.id,
-      l.userId,
-      l.delta,
-      l.balanceAfter,
-      l.kind,
-      l.sourceType,
-      l.sourceId,
-      l.operation,
-      l.actorId,
-      l.note,
-      l.createdAt,
-    ]),
-    from: sql`${creditLedger} ${l}`,
-    where: sql.join(filters, sql` and `),
-    order: sql`${l.createdAt} desc, ${l.id} desc`,
-    page: params.page,
-    size: params.size,
-  });
+  const where = sql.join(filters, sql` and `);
+  const access = params.userId ? memberFiguresAccessSql(params.callerId, params.userId) : sql`'ok'`;
+  const rows = await queryRowsPrepared<
+    { access: FiguresAccess | null; total_count: number | null } & {
+      [K in keyof LedgerEntry]: LedgerEntry[K] | null;
+    }
+  >(
+    db,
+    sql`with verdict as (select coalesce(${access}, 'not_found') as access)
+        select v.access,
+          case when v.access = 'ok'
+            then (select count(*)::int from ${creditLedger} ${l} where ${where}) end as total_count,
+          page.*
+        from verdict v left join lateral (
+          select ${columnList([
+            l.id,
+            l.orgId,
+            l.userId,
+            l.delta,
+            l.balanceAfter,
+            l.kind,
+            l.sourceType,
+            l.sourceId,
+            l.operation,
+            l.actorId,
+            l.note,
+            l.createdAt,
+          ])}
+          from ${creditLedger} ${l} where v.access = 'ok' and ${where}
+          order by ${l.createdAt} desc, ${l.id} desc
+          limit ${params.size} offset ${offsetOf(params.page, params.size)}) page on true`,
+  );
+  const first = rows[0];
+  return {
+    access: first?.access ?? "not_found",
+    total: first?.total_count ?? 0,
+    rows: rows
+      .filter((r) => r.id !== null)
+      .map(({ access: _, total_count: __, ...r }) => r as LedgerEntry),
+  };
 }
