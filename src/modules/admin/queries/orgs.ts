@@ -19,11 +19,14 @@ export type AdminOrgRow = Pick<DbRow<typeof orgs>, "id" | "name" | "created_at">
   balance: number;
 };
 
-/** The credits the wallet of `holder` (an SQL expression) can spend at `now`: its unexpired lots. */
-function walletBalanceSql(holder: SQL | unknown, now: SQL): SQL {
+/**
+ * The credits the wallet of organisation `orgId` (an SQL expression) can spend at `now`: its
+ * unexpired lots, as GET /credits/balance counts them (credits/queries getBalanceRow).
+ */
+function walletBalanceSql(orgId: SQL | unknown, now: SQL): SQL {
   const l = alias(creditLots, "l");
   return sql`coalesce((select sum(${l.remaining}) from ${creditLots} ${l}
-      where ${l.userId} = ${holder} and ${l.remaining} > 0
+      where ${l.orgId} = ${orgId} and ${l.remaining} > 0
         and (${l.expiresAt} is null or ${l.expiresAt} > ${now})), 0)::int`;
 }
 
@@ -55,7 +58,7 @@ export function listOrgsPage(
         where ${p.code} = ep.code) as seats,
       (select count(*)::int from ${orgMembers} ${m} where ${m.orgId} = ${o.id}) as member_count,
       ${ou.id} as owner_id, ${ou.email} as owner_email,
-      ${walletBalanceSql(ou.id, now)} as balance, ${o.createdAt}`,
+      ${walletBalanceSql(o.id, now)} as balance, ${o.createdAt}`,
     from: sql`${orgs} ${o}
       cross join lateral (select ${effectivePlanSql(o.plan, o.planExpiresAt, now)} as code) ep
       left join ${orgMembers} ${om} on ${om.orgId} = ${o.id} and ${om.role} = 'owner'

@@ -28,7 +28,9 @@ export function userOrgJoinSql(userId: SQL | unknown): SQL {
 }
 
 const au = alias(users, "u");
-const columns = sql`${au}.*, ${userCredits.balance} as credits, ${userOrgColumnsSql}`;
+// The plan columns belong to the organisation since issue #22 (users/queries orgPlanColumns).
+const columns = sql`${au}.*, ${og.plan} as plan, ${og.planExpiresAt} as plan_expires_at,
+  ${og.trialEndsAt} as trial_ends_at, ${userCredits.balance} as credits, ${userOrgColumnsSql}`;
 const from = sql`${users} ${au} left join ${userCredits} on ${userCredits.userId} = ${au.id}
   ${userOrgJoinSql(au.id)}`;
 
@@ -55,7 +57,7 @@ export function listAdminUsersPage(
   }
   if (query.role) filters.push(sql`${au.role} = ${query.role}`);
   if (query.status) filters.push(sql`${au.status} = ${query.status}`);
-  if (query.plan) filters.push(sql`${au.plan} = ${query.plan}`);
+  if (query.plan) filters.push(sql`${og.plan} = ${query.plan}`);
   if (query.isGuest !== undefined) filters.push(sql`${au.isGuest} = ${query.isGuest}`);
   return selectPage<AdminUserOrgRow>(db, {
     columns,
