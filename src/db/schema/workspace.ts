@@ -53,6 +53,11 @@ export const customers = pgTable(
     estimatedCurrency: text("estimated_currency").notNull().default("USD"),
     lastContactAt: tstz("last_contact_at"),
     nextFollowupAt: tstz("next_followup_at"),
+    /**
+     * When the holder got it from the pool or by a transfer (null: held since creation, or in
+     * the pool): the pool recycle's clock starts at the later of this and the last contact.
+     */
+    heldSince: tstz("held_since"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /**
@@ -83,6 +88,15 @@ export const customers = pgTable(
     index("customers_reminder_followup_idx")
       .on(t.nextFollowupAt, t.id)
       .where(sql`${t.nextFollowupAt} is not null and ${t.status} not in ('lost', 'dormant')`),
+    // The overnight pool recycle (customers/pool/recycle.ts) walks each organisation's held
+    // customers by the time their recycle clock started, a batch at a time: only held rows.
+    index("customers_pool_recycle_idx")
+      .on(
+        t.orgId,
+        sql`greatest(coalesce(${t.lastContactAt}, ${t.createdAt}), ${t.heldSince})`,
+        t.id,
+      )
+      .where(sql`${t.userId} is not null`),
     index("customers_org_email_idx").on(t.orgId, t.email),
     index("customers_org_company_idx").on(t.orgId, sql`lower(${t.company})`),
     index("customers_org_country_idx").on(t.orgId, sql`lower(${t.country})`),
