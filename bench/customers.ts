@@ -5,7 +5,7 @@ import type pg from "pg";
 import { pgbenchScript } from "./billing";
 import { captureListStatement, listLiteralSql } from "./list-statement";
 import { median } from "./load";
-import { meStatementFor } from "./me-statement";
+import { captureMeStatement, meStatementFor } from "./me-statement";
 import { readProcMemory, resetPeakRss } from "./proc";
 
 // ---------------------------------------------------------------------------------------------
@@ -93,8 +93,6 @@ export async function seedCustomers(client: pg.Client, userId: string): Promise<
 // /me primary-key read, each run by pgbench alone as a prepared statement (as the app runs
 // them), so the list's ratio to /me can be read against what PostgreSQL itself allows.
 
-const meStatement = (userId: string) => meStatementFor(userId, new Date().toISOString());
-
 export interface StatementCeilings {
   clients: number;
   listTps: number;
@@ -114,7 +112,8 @@ export async function measureStatementCeilings(options: {
   const files = { list: join(options.dir, "list.sql"), me: join(options.dir, "me.sql") };
   const list = await captureListStatement(LIST_PATH);
   writeFileSync(files.list, `${listLiteralSql(list, options.userId)}\n`);
-  writeFileSync(files.me, `${meStatement(options.userId)}\n`);
+  const me = await captureMeStatement();
+  writeFileSync(files.me, `${meStatementFor(me, options.userId, new Date().toISOString())}\n`);
   const run = async (file: string, seconds: number) =>
     (await pgbenchScript(options.url, file, { ...options, seconds })).tps;
   await run(files.list, 1);

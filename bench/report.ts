@@ -27,10 +27,12 @@ import type { ScaleResult } from "./scenarios/scale";
 import type { ScheduledResult } from "./scenarios/scheduled";
 import type { StartupResult } from "./scenarios/startup";
 import type { StatementsResult } from "./scenarios/statements";
+import type { TeamListResult } from "./scenarios/teams";
 import type { WorkersResult } from "./scenarios/workers";
 import { renderScheduled } from "./scheduled-report";
 import type { SessionCheckResult } from "./session-check";
 import { SETTINGS } from "./settings";
+import { renderTeamList } from "./teams-report";
 import { renderWorkers } from "./workers-report";
 
 const {
@@ -80,6 +82,7 @@ export interface BenchResults {
   workers: WorkersResult;
   scale: ScaleResult;
   scheduled: ScheduledResult;
+  teamList: TeamListResult;
 }
 
 /** The ratios and verdicts both the text report and the JSON carry. */
@@ -451,6 +454,8 @@ export function renderReport(r: BenchResults): string {
   out(renderScale(r.scale));
   out();
   out(renderScheduled(r.scheduled));
+  out();
+  out(renderTeamList(r.teamList));
   out("=".repeat(100));
 
   return lines.join("\n");
@@ -580,6 +585,7 @@ export function resultJson(r: BenchResults, report: string) {
     workers: r.workers,
     scale: r.scale,
     scheduled: r.scheduled,
+    teamList: r.teamList,
     report,
   };
 }

@@ -15,6 +15,7 @@ import { measureScheduled } from "./scenarios/scheduled";
 import { measureSessionChecks } from "./scenarios/session-check";
 import { measureStartup } from "./scenarios/startup";
 import { measureStatements } from "./scenarios/statements";
+import { measureTeamList } from "./scenarios/teams";
 import { measureWorkers } from "./scenarios/workers";
 import { SETTINGS } from "./settings";
 import { startAll } from "./setup";
@@ -66,6 +67,7 @@ async function main() {
   // At scale, each on a database of its own (seeded in SQL, dropped after).
   const scale = await measureScale({ adminUrl: ctx.db.adminUrl, log: ctx.log });
   const scheduled = await measureScheduled({ adminUrl: ctx.db.adminUrl, log: ctx.log });
+  const teamList = await measureTeamList({ adminUrl: ctx.db.adminUrl, log: ctx.log });
 
   const results: BenchResults = {
     run: {
@@ -95,6 +97,7 @@ async function main() {
     workers,
     scale,
     scheduled,
+    teamList,
   };
   const summary = summaryRows(results);
   const report = `${summaryText(summary)}\n\n${renderReport(results)}`;

@@ -1,15 +1,28 @@
-import type { CronTask } from "../src/jobs/schedules";
-import { measureScheduled } from "./scenarios/scheduled";
+import { measureScheduled, type ScheduledTask } from "./scenarios/scheduled";
 import { renderScheduled } from "./scheduled-report";
 
 /**
- * The scheduled tasks at scale on their own: `tsx bench/scheduled.ts [task ...]`
- * (BENCH_ADMIN_URL: the server's admin connection; progress on stderr, the section on stdout).
+ * The scheduled tasks at scale on their own: `tsx bench/scheduled.ts [task ...] [--users=N]
+ * [--customers=N] [--runs=N]` (the scale defaults to SETTINGS.scheduledScale, as in `npm run
+ * bench`; smaller for a quick check). BENCH_ADMIN_URL: the server's admin connection; progress on
+ * stderr, the section on stdout.
  */
-const only = process.argv.slice(2) as CronTask[];
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const value = args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+  return value === undefined ? undefined : Number(value);
+};
+const only = args.filter((a) => !a.startsWith("--")) as ScheduledTask[];
+const scale = Object.fromEntries(
+  (["users", "customers", "runs"] as const).flatMap((key) => {
+    const value = flag(key);
+    return value === undefined ? [] : [[key, value]];
+  }),
+);
 const result = await measureScheduled({
   adminUrl: process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/test",
   log: (line) => process.stderr.write(`${line}\n`),
   only: only.length > 0 ? only : undefined,
+  scale,
 });
 process.stdout.write(`${renderScheduled(result)}\n`);

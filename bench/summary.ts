@@ -164,6 +164,34 @@ export function summaryRows(r: BenchResults): SummaryRow[] {
     ...workerRows(r),
     ...scaleRows(r),
     ...scheduledRows(r),
+    ...teamRows(r),
+  ];
+}
+
+/** Issue #22: a company member's list against its ceiling, and /me still one round trip. */
+function teamRows(r: BenchResults): SummaryRow[] {
+  const t = r.teamList;
+  const of = `${t.members} members, ${fmt(t.customers / 1000)}k customers`;
+  const row = (kind: "first" | "search", label: string): SummaryRow => {
+    const f = t.list[kind];
+    return {
+      figure: `customer list of a member (${label}; ${of})`,
+      value: `${fmt(f.app.rps)} rps, p99 ${fmt(f.app.p99Ms)} ms`,
+      against: `bare node:http + same statement ${fmt(f.ceiling.rps)} rps${f.ratio > 1.05 ? " (below the app: not a ceiling this run)" : ""}`,
+      ...atLeast(f.ratio, AIMS.teamListOfCeiling),
+    };
+  };
+  return [
+    row("first", "first page"),
+    row("search", "status + search"),
+    {
+      figure: "DB round trips per /me, list of a company member",
+      value: `${fmt(t.roundTrips.me, 2)}, ${fmt(t.roundTrips.list, 2)}`,
+      against: "-",
+      ratio: "-",
+      aim: "1",
+      verdict: t.roundTrips.me < 1.05 && t.roundTrips.list < 1.05 ? "MET" : "MISSED",
+    },
   ];
 }
 

@@ -176,10 +176,12 @@ class HeapProbe {
  */
 async function seedRange(client: pg.Client, userId: string, from: number, to: number) {
   // A seller with 100,000 customers is on a plan without a customer cap; the triggers stay on,
-  // so the per-user count the list's unfiltered total reads (user_usage) is kept as in use.
-  await client.query("update users set plan = 'business', plan_expires_at = null where id = $1", [
-    userId,
-  ]);
+  // so the count the list's unfiltered total reads (org_usage) is kept as in use.
+  await client.query(
+    `update orgs set plan = 'business', plan_expires_at = null
+     where id = (select org_id from org_members where user_id = $1)`,
+    [userId],
+  );
   await client.query(
     `insert into customers (user_id, company, contact_name, email, phone, country, status, tags,
        estimated_value, estimated_currency, notes, last_contact_at, next_followup_at,
