@@ -293,16 +293,22 @@ describe("task statements and users' own writes", () => {
     const count = TASK_BATCH_SIZE + 20;
     const tag = Math.random().toString(36).slice(2, 8);
     await deps.db.execute(
-      sql`insert into users (is_guest, plan, plan_expires_at, referral_code)
-          select true, 'pro', now() - interval '1 day', ${`b${tag}`} || g
-          from generate_series(1, ${count}) g`,
+      sql`insert into users (is_guest, referral_code)
+          select true, ${`b${tag}`} || g from generate_series(1, ${count}) g`,
+    );
+    // The plan is the organisation's (ADR 0101): each of them got a personal one.
+    await deps.db.execute(
+      sql`update orgs set plan = 'pro', plan_expires_at = now() - interval '1 day'
+          where id in (select m.org_id from org_members m join users u on u.id = m.user_id
+                       where u.referral_code like ${`b${tag}%`})`,
     );
     const result = await downgradeExpiredPlans(deps);
     expect(result.downgraded).toBeGreaterThanOrEqual(count);
     const [left] = await queryRows<{ n: number }>(
       deps.db,
-      sql`select count(*)::int as n from users
-          where referral_code like ${`b${tag}%`} and plan <> 'free'`,
+      sql`select count(*)::int as n from users u
+          join org_members m on m.user_id = u.id join orgs o on o.id = m.org_id
+          where u.referral_code like ${`b${tag}%`} and o.plan <> 'free'`,
     );
     expect(left!.n).toBe(0);
   });

@@ -186,6 +186,7 @@ type AdminPlanRow = Pick<
   | "monthly_price"
   | "monthly_credits"
   | "features"
+  | "limits"
   | "tier"
   | "active"
   | "sort_order"
@@ -211,6 +212,7 @@ const PLAN_CREATED = [
 const PLAN_SELECT = sql`${columnNames([
   sp.id,
   ...PLAN_CREATED,
+  sp.limits,
   sp.createdAt,
   sp.updatedAt,
 ])}, ${discountSql()}`;
@@ -226,7 +228,10 @@ export const PLAN_COLUMNS = [
   "sort_order",
 ] as const satisfies readonly ColumnName<typeof subscriptionPlans>[];
 
-export type PlanValues = Pick<PlanRow, (typeof PLAN_COLUMNS)[number] | "code" | "features">;
+export type PlanValues = Pick<PlanRow, (typeof PLAN_COLUMNS)[number] | "code" | "features"> & {
+  /** The plan's quotas (customers, agent_runs_per_month, seats); missing: none (unlimited). */
+  limits?: Partial<Record<PlanLimitName, number | null>>;
+};
 
 export function listAllPlans(db: Db): Promise<AdminPlanRow[]> {
   return queryRows<AdminPlanRow>(
@@ -244,16 +249,30 @@ export async function insertPlan(
   const [row] = await queryRows<AdminPlanRow>(
     db,
     auditedInsert(params.actor, {
-      insert: sql`insert into ${sp} (${columnNames(PLAN_CREATED)})
+      insert: sql`insert into ${sp} (${columnNames([...PLAN_CREATED, sp.limits])})
         values (${v.code}, ${v.name}, ${v.currency}, ${v.monthly_price},
           ${v.monthly_credits}, ${JSON.stringify(v.features)}::jsonb, ${v.tier},
-          ${v.active}, ${v.sort_order})`,
+          ${v.active}, ${v.sort_order}, ${limitsJson(v.limits ?? {})}::jsonb)`,
       select: PLAN_SELECT,
       audit: { action: "credit_plan.create", target: "credit_plan", fields: params.fields },
     }),
   );
   return row;
 }
+
+/** Quotas as stored: a null (unlimited) is a missing key. */
+const limitsJson = (limits: Partial<Record<PlanLimitName, number | null>>) =>
+  JSON.stringify(Object.fromEntries(Object.entries(limits).filter(([, max]) => max !== null)));
+
+/**
+ * `limits = ...` for a plan patch: the quotas sent replace the stored ones (null: unlimited,
+ * the key removed), the others stay.
+ */
+export const planLimitsSet = (limits: Partial<Record<PlanLimitName, number | null>>): SQL => {
+  const removed = Object.keys(limits).filter((name) => limits[name as PlanLimitName] === null);
+  return sql`${col(sp.limits)} = (${sp.limits} || ${limitsJson(limits)}::jsonb)
+    - ${`{${removed.join(",")}}`}::text[]`;
+};
 
 /** `features = ...` for a plan patch. */
 export const planFeaturesSet = (features: string[]): SQL =>
