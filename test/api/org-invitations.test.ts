@@ -21,6 +21,8 @@ const ctx = await createTestContext({
 const { app, database } = ctx;
 const db = database.db;
 const typed = api(app);
+// Seats enough for a company of five and its invitations; the seat tests set their own.
+await db.execute(sql`update subscription_plans set limits = limits || '{"seats": 100}'::jsonb`);
 
 const write = (user: Session) => ({ token: user.accessToken, csrf: user.csrfToken });
 

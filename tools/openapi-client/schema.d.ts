@@ -647,6 +647,91 @@ export interface paths {
         patch: operations["updateCustomer"];
         trace?: never;
     };
+    "/api/v1/customers/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Transfer, release, set the status of or delete up to 1000 customers, each judged */
+        post: operations["postCustomersBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customers/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a customer from the organisation's pool (the pool rules apply) */
+        post: operations["postCustomersByIdClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customers/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a customer back to the pool with a reason (its holder, or a manager and up) */
+        post: operations["postCustomersByIdRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customers/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hand a customer to a member of the organisation (manager and up) */
+        post: operations["postCustomersByIdTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customers/{id}/ownership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who held a customer when: create, claim, release, transfer, recycle, oldest first */
+        get: operations["getCustomersByIdOwnership"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products": {
         parameters: {
             query?: never;
@@ -2349,6 +2434,30 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        SeatsTaken: components["schemas"]["Error"] & ({
+            /** @enum {string} */
+            limit: "seats";
+            /** @description Members the plan allows */
+            max: number;
+        } & {
+            [key: string]: unknown;
+        });
+        Error: {
+            /**
+             * @description For people; may change
+             * @example Not found
+             */
+            detail: string;
+            /**
+             * @description Stable and machine-readable: branch on this, never on `detail`
+             * @example not_found
+             * @enum {string}
+             */
+            code: "bad_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "csrf_missing" | "csrf_mismatch" | "csrf_invalid" | "admin_required" | "guest_not_allowed" | "account_disabled" | "feature_not_in_plan" | "plan_limit_reached" | "member_limit_reached" | "signature_invalid" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_conflict" | "payload_too_large" | "validation_failed" | "unknown_currency" | "no_exchange_rate" | "rate_limited" | "internal_error" | "service_unavailable" | "timed_out" | "quota_exhausted";
+            request_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
         ChatStreamEvent: {
             /** @enum {string} */
             event: "meta";
@@ -2400,22 +2509,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         });
-        Error: {
-            /**
-             * @description For people; may change
-             * @example Not found
-             */
-            detail: string;
-            /**
-             * @description Stable and machine-readable: branch on this, never on `detail`
-             * @example not_found
-             * @enum {string}
-             */
-            code: "bad_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "csrf_missing" | "csrf_mismatch" | "csrf_invalid" | "admin_required" | "guest_not_allowed" | "account_disabled" | "feature_not_in_plan" | "plan_limit_reached" | "member_limit_reached" | "signature_invalid" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_conflict" | "payload_too_large" | "validation_failed" | "unknown_currency" | "no_exchange_rate" | "rate_limited" | "internal_error" | "service_unavailable" | "timed_out" | "quota_exhausted";
-            request_id?: string;
-        } & {
-            [key: string]: unknown;
-        };
         NotReady: components["schemas"]["Error"] & ({
             checks: {
                 /** @enum {string} */
@@ -2722,14 +2815,6 @@ export interface components {
             /** @description Brought products whose SKU the catalogue already had: kept, SKU cleared */
             products_without_sku: number;
         };
-        InsufficientCredits: components["schemas"]["Error"] & ({
-            /** @description Credits the operation costs */
-            required: number;
-            /** @description Credits the caller has */
-            balance: number;
-        } & {
-            [key: string]: unknown;
-        });
         OrgInvitation: {
             /** Format: uuid */
             id: string;
@@ -3021,6 +3106,71 @@ export interface components {
             /** Format: date-time */
             next_followup_at?: string | null;
             status?: components["schemas"]["CustomerStatus"];
+        };
+        CustomerBulkResult: {
+            /** @description The ids the action was applied to */
+            done: string[];
+            /** @description The ids left alone, each with why (`not found` for another's) */
+            refused: {
+                /** Format: uuid */
+                id: string;
+                detail: string;
+            }[];
+        };
+        CustomerBulkBody: {
+            /** @description 1 to 1000 customer ids; each is judged on its own */
+            ids: string[];
+            /** @enum {string} */
+            action: "transfer" | "release" | "set_status" | "delete";
+            /**
+             * Format: uuid
+             * @description transfer: the new holder, a member of the organisation
+             */
+            to_user_id?: string;
+            /**
+             * @description set_status: the new status (the usual transitions apply)
+             * @enum {string}
+             */
+            status?: "new" | "contacted" | "negotiating" | "quoted" | "won" | "lost" | "dormant";
+            /** @description release (required), transfer (optional) */
+            reason?: string;
+        };
+        CustomerOwnershipChange: {
+            /** Format: uuid */
+            id: string;
+            /** @description The holder now; null: the pool */
+            user_id: string | null;
+            event: components["schemas"]["CustomerOwnershipEvent"];
+        };
+        CustomerOwnershipEvent: {
+            /** @description The holder before; null: the pool */
+            from_user_id: string | null;
+            /** @description The holder after; null: the pool */
+            to_user_id: string | null;
+            /** @enum {string} */
+            action: "create" | "claim" | "release" | "transfer" | "recycle" | "member_removed";
+            reason: string | null;
+            /** @description Who did it; null for the overnight recycle */
+            actor_id: string | null;
+            at: string;
+        };
+        PoolReleaseBody: {
+            /** @description Why the customer goes back to the pool (1..500) */
+            reason: string;
+        };
+        PoolTransferBody: {
+            /**
+             * Format: uuid
+             * @description A member of the caller's organisation, the new holder
+             */
+            to_user_id: string;
+            reason?: string;
+        };
+        CustomerOwnershipPage: {
+            items: components["schemas"]["CustomerOwnershipEvent"][];
+            total: number;
+            page: number;
+            size: number;
         };
         ProductsPage: {
             items: components["schemas"]["Product"][];
@@ -3400,6 +3550,18 @@ export interface components {
             /** @description The reply in the seller's language */
             translation: string;
         };
+        InsufficientCredits: components["schemas"]["Error"] & ({
+            /** @description Credits the operation costs */
+            required: number;
+            /** @description Credits the caller's organisation has */
+            balance: number;
+            /** @description member_limit_reached: the member's monthly credit limit */
+            limit?: number;
+            /** @description member_limit_reached: credits the member used this UTC month */
+            used?: number;
+        } & {
+            [key: string]: unknown;
+        });
         TranslationsPage: {
             items: components["schemas"]["Translation"][];
             total: number;
@@ -4895,7 +5057,17 @@ export interface components {
             size: number;
         };
     };
-    responses: never;
+    responses: {
+        /** @description `plan_limit_reached`: the plan's seats are taken by members and pending invitations (`limit: seats`, `max`) */
+        SeatsTaken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SeatsTaken"];
+            };
+        };
+    };
     parameters: {
         /** @description Makes a retry safe: a repeat with the same key gets the first outcome again and is charged once (1 to 255 visible ASCII characters, scoped to the caller). */
         IdempotencyKey: string;
@@ -7007,15 +7179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `plan_limit_reached`: the plan's seats are taken (`limit: seats`, `max`) */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InsufficientCredits"];
-                };
-            };
+            402: components["responses"]["SeatsTaken"];
             /** @description Another address than the invited one, an unverified address, or CSRF */
             403: {
                 headers: {
@@ -7191,15 +7355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `plan_limit_reached`: the plan's seats are taken (`limit: seats`, `max`) */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InsufficientCredits"];
-                };
-            };
+            402: components["responses"]["SeatsTaken"];
             /** @description The caller's role is below admin, or a missing or invalid CSRF token */
             403: {
                 headers: {
@@ -8470,6 +8626,447 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCustomersBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerBulkBody"];
+            };
+        };
+        responses: {
+            /** @description What was done and what was refused, id by id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerBulkResult"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description transfer by a member: it needs the manager role; or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCustomersByIdClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Claimed: the caller holds it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOwnershipChange"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such customer visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in the pool, or a pool rule refuses it: `detail` names the rule (pool.max_claims_per_day, pool.max_customers_per_member, pool.reclaim_cooldown_days) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCustomersByIdRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PoolReleaseBody"];
+            };
+        };
+        responses: {
+            /** @description Released: in the pool */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOwnershipChange"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such customer visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already in the pool */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCustomersByIdTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PoolTransferBody"];
+            };
+        };
+        responses: {
+            /** @description Transferred */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOwnershipChange"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is a member: transfers need the manager role; or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such customer visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description That member already holds it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCustomersByIdOwnership: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOwnershipPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such customer visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -50,12 +50,15 @@ const adminOnly = refused("The caller's role is below admin, or a missing or inv
 const noSuchMember = {
   404: errorResponse(ErrorSchema, "No such member of the caller's organisation"),
 };
-const seatsTaken = {
-  402: errorResponse(
-    ErrorSchema,
-    "`plan_limit_reached`: the plan's seats are taken (`limit: seats`, `max`)",
-  ),
-};
+/**
+ * The seats refusal is a 402 (API.md) but not the credits 402 the contract gives every other
+ * one (required, balance): as a response component its own body is documented (ADR 0100).
+ */
+const SeatsTakenSchema = ErrorSchema.extend({
+  limit: z.literal("seats"),
+  max: z.number().int().openapi({ description: "Members the plan allows" }),
+}).openapi("SeatsTaken");
+const seatsTaken = { 402: { $ref: "#/components/responses/SeatsTaken" } };
 
 const AcceptedSchema = z
   .object({
@@ -253,6 +256,12 @@ function keepAliveOf(c: Context<AppEnv>): KeepAlive {
 /** The caller's organisation: its members, invitations, ownership and settings (docs/teams.md). */
 export function createOrgRoutes() {
   const router = createRouter();
+  router.openAPIRegistry.register("SeatsTaken", SeatsTakenSchema);
+  router.openAPIRegistry.registerComponent("responses", "SeatsTaken", {
+    description:
+      "`plan_limit_reached`: the plan's seats are taken by members and pending invitations (`limit: seats`, `max`)",
+    content: { "application/json": { schema: { $ref: "#/components/schemas/SeatsTaken" } } },
+  });
   const user = (c: { get(key: "auth"): { userId: string } }) => c.get("auth").userId;
   router.openapi(getOrgRoute, async (c) => c.json(await getOrg(c.get("deps"), user(c)), 200));
   router.openapi(patchOrgRoute, async (c) =>
