@@ -96,6 +96,8 @@ function healthFactors(r: HealthRow) {
 
 const scoreOut = (r: HealthRow) => ({
   customer_id: r.id,
+  user_id: r.user_id,
+  owner_name: r.owner_name ?? null,
   company: r.company,
   contact_name: r.contact_name,
   status: r.status,

@@ -1,7 +1,7 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { planLimitResponses } from "../../http/entitlements";
-import { authErrorResponses, errorResponse } from "../../http/errors";
+import { authErrorResponses, ErrorSchema, errorResponse } from "../../http/errors";
 import {
   jsonBody as body,
   IdParam,
@@ -42,17 +42,27 @@ import {
 
 const tags = ["Customers"];
 const middleware = [requireAuth];
-const noSuchCustomer = notFoundResponse("No such customer of the caller");
+// A customer the caller does not see (another member's, another organisation's) is a 404 like
+// an id that does not exist; one they see but may not change (a member and the pool) is a 409.
+const noSuchCustomer = notFoundResponse("No such customer visible to the caller");
+const poolCustomer = {
+  409: errorResponse(ErrorSchema, "A pool customer: a member claims it before changing it"),
+};
 
 const listCustomersRoute = createRoute({
   method: "get",
   path: "/api/v1/customers",
   tags,
   security,
-  summary: "The caller's customers: filters, search and sort; size up to 1000",
+  summary:
+    "The customers the caller sees (a member: theirs and the pool; manager+: the organisation's): owner, filters, search and sort; size up to 1000",
   middleware,
   request: { query: CustomerListQuery },
-  responses: { 200: json(CustomerPage, "A page of customers"), ...authErrorResponses },
+  responses: {
+    200: json(CustomerPage, "A page of customers"),
+    403: errorResponse(ErrorSchema, "A member naming another member in `owner`"),
+    ...authErrorResponses,
+  },
 });
 
 const createCustomerRoute = createRoute({
@@ -60,7 +70,7 @@ const createCustomerRoute = createRoute({
   path: "/api/v1/customers",
   tags,
   security,
-  summary: "Add a customer (at least a company, a contact name or an email)",
+  summary: "Add a customer (at least a company, a contact name or an email), held by the caller",
   middleware,
   request: { body: body(CustomerBody) },
   responses: {
@@ -139,6 +149,7 @@ const logFollowupRoute = createRoute({
   responses: {
     201: json(FollowupResultSchema, "Logged"),
     ...noSuchCustomer,
+    ...poolCustomer,
     ...authErrorResponses,
   },
 });
@@ -165,7 +176,10 @@ const updateCustomerRoute = createRoute({
   responses: {
     200: json(CustomerSchema, "Updated"),
     ...noSuchCustomer,
-    409: errorResponse(StatusConflictSchema, "Status change not allowed from the current status"),
+    409: errorResponse(
+      z.union([StatusConflictSchema, ErrorSchema]),
+      "Status change not allowed from the current status; or a pool customer (claim it first)",
+    ),
     ...authErrorResponses,
   },
 });
@@ -178,7 +192,12 @@ const deleteCustomerRoute = createRoute({
   summary: "Delete a customer with its follow-up log (quotations keep their copy)",
   middleware,
   request: { params: IdParam },
-  responses: { 204: { description: "Deleted" }, ...noSuchCustomer, ...authErrorResponses },
+  responses: {
+    204: { description: "Deleted" },
+    ...noSuchCustomer,
+    ...poolCustomer,
+    ...authErrorResponses,
+  },
 });
 
 /** Literal routes (health-overview, health-scores, silent) are registered before /{id}. */

@@ -16,7 +16,15 @@ export type HealthLevel = (typeof HEALTH_LEVELS)[number];
 export const CustomerSchema = z
   .object({
     id: z.string(),
-    user_id: z.string().nullable().openapi({ description: "The member who holds it; null: the pool" }),
+    org_id: z.string().openapi({ description: "The organisation the customer belongs to" }),
+    user_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "The member who holds it; null: the pool" }),
+    owner_name: z
+      .string()
+      .nullable()
+      .openapi({ description: "The holder's name; null in the pool (or no name given)" }),
     company: z.string().nullable(),
     contact_name: z.string().nullable(),
     email: z.string().nullable(),
@@ -90,6 +98,13 @@ const CUSTOMER_SORTS = [
 const sortValues = CUSTOMER_SORTS.flatMap((s) => [s, `-${s}`]) as [string, ...string[]];
 
 export const CustomerListQuery = pageQuery().extend({
+  owner: z
+    .union([z.enum(["me", "pool"]), z.uuid()])
+    .optional()
+    .openapi({
+      description:
+        "me: what the caller holds; pool: the organisation's pool; a member's user_id: what they hold (manager, admin or owner; 403 for a member naming another member). Default: every customer the caller sees",
+    }),
   status: CustomerStatusSchema.optional(),
   q: z.string().trim().min(1).max(100).optional().openapi({
     description: "Case-insensitive search in company, contact name and email",
@@ -169,6 +184,8 @@ export const HealthSchema = z
 const HealthScoreSchema = z
   .object({
     customer_id: z.string(),
+    user_id: z.string().nullable().openapi({ description: "The holder; null: the pool" }),
+    owner_name: z.string().nullable(),
     company: z.string().nullable(),
     contact_name: z.string().nullable(),
     status: CustomerStatusSchema,

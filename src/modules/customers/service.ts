@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { CustomerStatus } from "../../db/schema";
-import { ApiError, notFound, validationError } from "../../http/errors";
+import { ApiError, conflict, forbidden, notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import type { Deps } from "../../ports";
 import type { CustomerRow, FollowupRow } from "./queries";
@@ -43,7 +43,9 @@ const CLOCK_SKEW_MS = 60_000;
 function customerOut(r: CustomerRow) {
   return {
     id: r.id,
+    org_id: r.org_id,
     user_id: r.user_id,
+    owner_name: r.owner_name,
     company: r.company,
     contact_name: r.contact_name,
     email: r.email,
@@ -62,6 +64,13 @@ function customerOut(r: CustomerRow) {
     updated_at: iso(r.updated_at)!,
   };
 }
+
+/**
+ * A member sees the pool but works only on what they hold: changing a pool customer is refused
+ * (409, not 404: it is visible) until they claim it.
+ */
+const poolCustomer = () =>
+  conflict("pool: claim this customer (POST /api/v1/customers/{id}/claim) before changing it");
 
 /** Blank strings are stored as null; emails lower-cased; tags trimmed and de-duplicated. */
 function normalise(input: Partial<CustomerInput>) {
@@ -131,6 +140,7 @@ export async function updateCustomer(
     allowedFrom,
   });
   if (!row) throw notFound("Customer not found");
+  if (!row.writable) throw poolCustomer();
   if (!row.updated && !row.keeps_identity) {
     throw validationError([
       {
@@ -150,14 +160,16 @@ export async function updateCustomer(
 }
 
 export async function deleteCustomer(deps: Deps, userId: string, id: string) {
-  if (!(await queries.deleteCustomer(deps.db, { userId, id }))) {
-    throw notFound("Customer not found");
-  }
+  const outcome = await queries.deleteCustomer(deps.db, { userId, id });
+  if (outcome === "not_found") throw notFound("Customer not found");
+  if (outcome === "pool") throw poolCustomer();
 }
 
 export async function listCustomers(deps: Deps, userId: string, query: CustomerListQueryInput) {
+  const owner = query.owner === userId ? "me" : query.owner;
   const { rows, total } = await queries.listCustomers(deps.db, {
     userId,
+    owner,
     now: nowIso(deps),
     status: query.status,
     country: query.country,
@@ -168,6 +180,13 @@ export async function listCustomers(deps: Deps, userId: string, query: CustomerL
     page: query.page,
     size: query.size,
   });
+  // A member's list holds no colleague's customer; only when it comes back empty is it worth
+  // asking whether the filter itself was refused (no second round trip otherwise).
+  if (rows.length === 0 && owner && owner !== "me" && owner !== "pool") {
+    if (!(await queries.callerSeesAll(deps.db, userId))) {
+      throw forbidden("Listing another member's customers needs the manager role");
+    }
+  }
   return { items: rows.map(customerOut), total, page: query.page, size: query.size };
 }
 
@@ -253,6 +272,7 @@ export async function logFollowup(
     now: nowDate.toISOString(),
   });
   if (!row) throw notFound("Customer not found");
+  if (!row.writable || row.log === null || row.customer === null) throw poolCustomer();
   return {
     followup: followupOut(parsed(row.log)),
     customer: customerOut(parsed(row.customer)),

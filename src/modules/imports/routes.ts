@@ -83,7 +83,7 @@ const exportRoute = (kind: ImportKind, path: string) =>
     path,
     tags: [kind === "customers" ? "Customers" : "Products"],
     security,
-    summary: `The caller's ${kind} as .xlsx (default) or csv, with the import's headers`,
+    summary: `The ${kind} the caller sees (customers: a member's own and the pool, a manager's the organisation's) as .xlsx (default) or csv, with the import's headers`,
     middleware: [requireAuth] as const,
     request: { query: ExportQuery },
     responses: { 200: fileResponse("The spreadsheet"), ...authErrorResponses },

@@ -32,6 +32,10 @@ export const ImportResultSchema = z
       .number()
       .int()
       .openapi({ description: "Valid rows matching an existing row or an earlier row" }),
+    skipped: z.number().int().openapi({
+      description:
+        "Customer rows matching a pool customer the caller (a member) may not change: left unchanged, previewed with action `skip`; claim the customer first",
+    }),
     created: z.number().int().openapi({
       description: "Rows this request inserted: 0 on a dry run and on a refused import",
     }),

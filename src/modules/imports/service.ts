@@ -227,9 +227,16 @@ function loadExisting(
 
 /**
  * Collapses rows with the same key (email, else company; sku, else name) and matches them to
- * the caller's existing rows: a row with an email/sku matches that email/sku, or else an
+ * the existing rows the caller sees: a row with an email/sku matches that email/sku, or else an
  * existing row with the same company/name and no email/sku; a row without one matches the
  * oldest existing row with the same company/name.
+ *
+ * Customers (issue #22, docs/teams.md): duplicates are judged against what the importer sees
+ * (src/db/scope.ts), never the whole organisation, so an import reveals nothing a list would
+ * not. A manager+ sees and updates the organisation's customers; a member theirs and the pool:
+ * a row matching a pool customer is skipped (left unchanged; claim it first), and a row whose
+ * only match is a colleague's customer (invisible to the member) creates a customer held by the
+ * member.
  */
 async function plan(
   deps: Deps,
@@ -254,10 +261,15 @@ async function plan(
   const index = indexExisting(existing);
   const updates = new Map<string, Planned>();
   const inserts: Planned[] = [];
+  const skipped: Planned[] = [];
   for (const g of groups.values()) {
     const match = matchOf(spec, g, index);
     if (!match) {
       inserts.push(g);
+      continue;
+    }
+    if ("writable" in match && !match.writable) {
+      skipped.push(g);
       continue;
     }
     const claimed = updates.get(match.id);
@@ -266,7 +278,7 @@ async function plan(
       claimed.lines.push(...g.lines);
     } else updates.set(match.id, { ...g, id: match.id });
   }
-  return { inserts, updates: [...updates.values()] };
+  return { inserts, updates: [...updates.values()], skipped };
 }
 
 /** Rows with the same key collapsed into one, their lines kept. */
@@ -328,6 +340,8 @@ export interface ImportOutcome {
   valid: number;
   invalid: number;
   duplicates: number;
+  /** Rows matching a customer the caller sees but may not change (a member and the pool). */
+  skipped: number;
   /** Rows written by this request: 0 on a dry run and on a refused import. */
   created: number;
   updated: number;
@@ -335,7 +349,7 @@ export interface ImportOutcome {
   would_create: number;
   would_update: number;
   ignored_columns: string[];
-  preview: (Record_ & { row: number; action: "create" | "update" })[];
+  preview: (Record_ & { row: number; action: "create" | "update" | "skip" })[];
   errors: RowError[];
   errors_truncated: boolean;
 }
@@ -376,10 +390,11 @@ export async function runImport(deps: Deps, input: ImportInput): Promise<ImportO
   const invalidRows = rows.filter((r) => r.errors.length > 0);
   const validRows = rows.filter((r) => r.errors.length === 0);
   const errors = invalidRows.flatMap((r) => r.errors);
-  const { inserts, updates } = await plan(deps, input.kind, input.userId, spec, validRows);
+  const { inserts, updates, skipped } = await plan(deps, input.kind, input.userId, spec, validRows);
   const planned = [
     ...inserts.map((p) => ({ ...p, action: "create" as const })),
     ...updates.map((p) => ({ ...p, action: "update" as const })),
+    ...skipped.map((p) => ({ ...p, action: "skip" as const })),
   ].sort((a, b) => a.lines[0]! - b.lines[0]!);
   const outcome: ImportOutcome = {
     dry_run: input.dryRun,
@@ -387,6 +402,7 @@ export async function runImport(deps: Deps, input: ImportInput): Promise<ImportO
     valid: validRows.length,
     invalid: invalidRows.length,
     duplicates: validRows.length - inserts.length,
+    skipped: skipped.reduce((n, p) => n + p.lines.length, 0),
     // Nothing is written yet; a successful commit below sets these.
     created: 0,
     updated: 0,

@@ -1,9 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
-import { type CustomerStatus, customers } from "../../../db/schema";
+import { type CustomerStatus, customers, users } from "../../../db/schema";
 import { columnList, type DbRow } from "../../../db/sql";
-import { SILENCE_DAYS_SQL } from "./index";
+import { readableBy, SILENCE_DAYS_SQL } from "./index";
 
 /** The health formula's constants (docs/customers.md); their single source is ../health.ts. */
 export interface HealthModel {
@@ -19,6 +19,7 @@ export interface HealthModel {
 export type HealthRow<Level extends string = string> = Pick<
   DbRow<typeof customers>,
   | "id"
+  | "user_id"
   | "company"
   | "contact_name"
   | "status"
@@ -27,6 +28,8 @@ export type HealthRow<Level extends string = string> = Pick<
   | "last_contact_at"
   | "next_followup_at"
 > & {
+  /** The holder's name (null in the pool); on listed rows only. */
+  owner_name?: string | null;
   silence_days: number;
   days_since: number;
   overdue_days: number | null;
@@ -49,9 +52,9 @@ const levelCaseOf = (model: HealthModel): SQL =>
   );
 
 /**
- * Every customer of `userId` with its factor values, score and level (one row each). The value
- * factor is the customer's cumulative rank among the user's customers with a positive estimate
- * in the same currency, so the window must see all of the user's customers: filter outside.
+ * Every customer `userId` sees (src/db/scope.ts) with its factor values, score and level (one row
+ * each). The value factor is the customer's cumulative rank among those customers with a positive
+ * estimate in the same currency, so the window must see all of them: filter outside.
  * The window partitions by the currency's bytes (collate "C": the same groups, a cheaper sort);
  * epochs are date_part's float8, not extract's numeric, and the recency bounds are float8
  * computed once (numeric arithmetic per row was a fifth of the statement). Each layer ends in `offset 0` so the planner keeps it a subquery: pulled up, every use of a
@@ -102,13 +105,13 @@ function healthRows(model: HealthModel, userId: string, now: string): SQL {
             select days, days / 2.0::float8 as full_until, days * 2.0::float8 as none_from,
               days * 1.5::float8 as fade_span
             from (select ${SILENCE_DAYS_SQL} as days) d) cfg
-          where ${c.userId} = ${userId} offset 0
+          where ${readableBy(c, userId)} offset 0
         ) b offset 0
       ) f offset 0
     ) scored`;
 }
 
-/** One customer's health row; undefined when it is not the user's. */
+/** One customer's health row; undefined when the user does not see it. */
 export async function getCustomerHealth<Level extends string>(
   db: Db,
   model: HealthModel,
@@ -122,7 +125,10 @@ export async function getCustomerHealth<Level extends string>(
   return row;
 }
 
-/** A page of the user's health rows by score, optionally of one level; one statement. */
+/**
+ * A page of the health rows of the customers the user sees, by score, optionally of one level;
+ * one statement. The holder's name is read for the page's rows only, after the limit.
+ */
 export async function listHealthRows<Level extends string>(
   db: Db,
   model: HealthModel,
@@ -137,12 +143,15 @@ export async function listHealthRows<Level extends string>(
 ) {
   const dir = params.desc ? sql.raw("desc") : sql.raw("asc");
   const where = params.level ? sql`where h.level = ${params.level}` : sql``;
+  const u = alias(users, "u");
   const rows = await queryRows<HealthRow<Level> & { total_count: number | string }>(
     db,
-    sql`select h.*, count(*) over () as total_count
-        from (${healthRows(model, params.userId, params.now)}) h ${where}
-        order by h.score ${dir}, h.id ${dir}
-        limit ${params.size} offset ${(params.page - 1) * params.size}`,
+    sql`select pg.*, (select ${u.name} from ${users} ${u} where ${u.id} = pg.user_id) as owner_name
+        from (select h.*, count(*) over () as total_count
+              from (${healthRows(model, params.userId, params.now)}) h ${where}
+              order by h.score ${dir}, h.id ${dir}
+              limit ${params.size} offset ${(params.page - 1) * params.size}) pg
+        order by pg.score ${dir}, pg.id ${dir}`,
   );
   let total = rows.length > 0 ? Number(rows[0]!.total_count) : 0;
   if (rows.length === 0 && params.page > 1) {
@@ -169,6 +178,7 @@ export async function healthSummary<Level extends string>(
   params: { userId: string; now: string },
 ) {
   const c = alias(customers, "c");
+  const u = alias(users, "u");
   const levelCase = levelCaseOf(model);
   const counts = sql.join(
     model.levelBounds.map(
@@ -192,13 +202,15 @@ export async function healthSummary<Level extends string>(
               as worst_scores
           from (${healthRows(model, params.userId, params.now)}) h)
         select agg.total, agg.average, agg.counts,
-          (select json_agg(json_build_object('id', ${c.id}, 'company', ${c.company},
+          (select json_agg(json_build_object('id', ${c.id}, 'user_id', ${c.userId},
+                  'owner_name', (select ${u.name} from ${users} ${u} where ${u.id} = ${c.userId}),
+                  'company', ${c.company},
                   'contact_name', ${c.contactName}, 'status', ${c.status}, 'score', w.score,
                   'level', w.level, 'last_contact_at', ${c.lastContactAt},
                   'next_followup_at', ${c.nextFollowupAt}) order by w.n)
              from (select u.*, case ${levelCase} end as level
                    from unnest(agg.worst_ids, agg.worst_scores) with ordinality as u(id, score, n)) w
-             join ${customers} ${c} on ${c.id} = w.id and ${c.userId} = ${params.userId}) as worst
+             join ${customers} ${c} on ${c.id} = w.id) as worst
         from agg`,
   );
   return row;

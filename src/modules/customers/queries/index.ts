@@ -2,7 +2,14 @@ import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { selectMatchedPage, selectPage } from "../../../db/page";
-import { type CustomerStatus, customers, followupLogs, systemConfig } from "../../../db/schema";
+import {
+  type CustomerStatus,
+  customers,
+  followupLogs,
+  systemConfig,
+  users,
+} from "../../../db/schema";
+import { callerOrgSql, callerSeesAllSql, type ScopedTable, visibleTo } from "../../../db/scope";
 import {
   type ColumnName,
   col,
@@ -22,8 +29,26 @@ const c = alias(customers, "c");
 export const SILENCE_DAYS_SQL = sql`coalesce((select (${systemConfig.value} #>> '{}')::int
   from ${systemConfig} where ${systemConfig.key} = 'customers.silence_days'), 14)`;
 
-const COLUMNS = columnList([
+/**
+ * What the caller sees of the customers (ADR 0097, src/db/scope.ts): a member what they hold and
+ * the pool, a manager, an admin or the owner the whole organisation.
+ */
+export const readableBy = (t: ScopedTable, userId: string) => visibleTo(t, userId, { pool: true });
+
+/** What the caller may change: a member only what they hold (a pool customer is claimed first). */
+export const writableBy = (t: ScopedTable, userId: string) =>
+  visibleTo(t, userId, { access: "write" });
+
+const holder = alias(users, "holder");
+
+/** The holder's name beside a row of `c` (null in the pool); read per returned row only. */
+export const OWNER_NAME_SQL = rendered(
+  sql`(select ${holder.name} from ${users} ${holder} where ${holder.id} = ${c.userId})`,
+);
+
+const COLUMNS_ONLY = columnList([
   c.id,
+  c.orgId,
   c.userId,
   c.company,
   c.contactName,
@@ -42,6 +67,7 @@ const COLUMNS = columnList([
   c.createdAt,
   c.updatedAt,
 ]);
+const COLUMNS = rendered(sql`${COLUMNS_ONLY}, ${OWNER_NAME_SQL} as owner_name`);
 
 /** A customer's own fields: what a row shows besides its keys and times, and an export carries. */
 export type CustomerData = Pick<
@@ -64,9 +90,9 @@ export type CustomerData = Pick<
 
 export type CustomerRow = Pick<
   DbRow<typeof customers>,
-  "id" | "user_id" | "created_at" | "updated_at"
+  "id" | "org_id" | "user_id" | "created_at" | "updated_at"
 > &
-  CustomerData;
+  CustomerData & { owner_name: string | null };
 
 /** The columns a create or a patch may set. */
 const WRITABLE = {
@@ -137,12 +163,13 @@ export async function getCustomer(
 ): Promise<CustomerRow | undefined> {
   const [row] = await queryRows<CustomerRow>(
     db,
-    sql`select ${COLUMNS} from ${customers} ${c} where ${c.id} = ${params.id} and ${c.userId} = ${params.userId}`,
+    sql`select ${COLUMNS} from ${customers} ${c}
+        where ${c.id} = ${params.id} and ${readableBy(c, params.userId)}`,
   );
   return row;
 }
 
-/** Whether the customer exists and belongs to the user. */
+/** Whether the customer exists and the user sees it. */
 export async function customerExists(
   db: Db,
   params: { userId: string; id: string },
@@ -150,21 +177,23 @@ export async function customerExists(
   const rows = await queryRows<Pick<DbRow<typeof customers>, "id">>(
     db,
     sql`select ${customers.id} from ${customers}
-        where ${customers.id} = ${params.id} and ${customers.userId} = ${params.userId}`,
+        where ${customers.id} = ${params.id} and ${readableBy(customers, params.userId)}`,
   );
   return rows.length > 0;
 }
 
 type CustomerUpdate = CustomerRow & {
+  /** False: the caller sees the customer (the pool) but may not change it. */
+  writable: boolean;
   previous: CustomerStatus;
   updated: boolean;
   keeps_identity: boolean;
 };
 
 /**
- * One statement: locks the caller's row, applies the patch only when the status it has is in
- * `allowedFrom` (any status when null) and a company, a contact name or an email remains, and
- * reports which case happened (no row: not found).
+ * One statement: locks the row the caller sees, applies the patch only when the caller may
+ * change it, the status it has is in `allowedFrom` (any status when null) and a company, a
+ * contact name or an email remains, and reports which case happened (no row: not found).
  */
 export async function updateCustomer(
   db: Db,
@@ -194,30 +223,42 @@ export async function updateCustomer(
     db,
     sql`with cur as (
           select ${customers.id}, ${customers.status}, ${customers.company},
-            ${customers.contactName}, ${customers.email} from ${customers}
-          where ${customers.id} = ${params.id} and ${customers.userId} = ${params.userId} for update),
+            ${customers.contactName}, ${customers.email},
+            ${writableBy(customers, params.userId)} as writable from ${customers}
+          where ${customers.id} = ${params.id} and ${readableBy(customers, params.userId)}
+          for update),
         upd as (
           update ${customers} c set ${sql.join(sets, sql`, `)}
-          from cur where ${c.id} = cur.id and ${guard} and ${keepsIdentity}
+          from cur where ${c.id} = cur.id and cur.writable and ${guard} and ${keepsIdentity}
           returning ${COLUMNS})
-        select cur.status as previous, (upd.id is not null) as updated,
+        select cur.writable, cur.status as previous, (upd.id is not null) as updated,
           (select ${keepsIdentity} from cur) as keeps_identity, upd.*
         from cur left join upd on true`,
   );
   return row;
 }
 
-/** Whether a row was deleted. */
+/**
+ * Deletes the customer when the caller may change it, in one statement: `not_found` when the
+ * caller does not see it, `pool` when they see it but may not change it (a member and the pool).
+ */
 export async function deleteCustomer(
   db: Db,
   params: { userId: string; id: string },
-): Promise<boolean> {
-  const rows = await queryRows<Pick<DbRow<typeof customers>, "id">>(
+): Promise<"deleted" | "not_found" | "pool"> {
+  const [row] = await queryRows<{ writable: boolean }>(
     db,
-    sql`delete from ${customers} where ${customers.id} = ${params.id}
-        and ${customers.userId} = ${params.userId} returning ${customers.id}`,
+    sql`with cur as (
+          select ${customers.id}, ${writableBy(customers, params.userId)} as writable
+          from ${customers}
+          where ${customers.id} = ${params.id} and ${readableBy(customers, params.userId)}),
+        del as (
+          delete from ${customers} using cur
+          where ${customers.id} = cur.id and cur.writable returning ${customers.id})
+        select cur.writable from cur`,
   );
-  return rows.length > 0;
+  if (!row) return "not_found";
+  return row.writable ? "deleted" : "pool";
 }
 
 type CustomerSort =
@@ -266,11 +307,43 @@ function searchFilter(term: string): SQL {
     : sql`strpos(${listed.searchText}, ${term}) > 0`;
 }
 
-/** A page of the user's customers (one named statement). `q` is lower-cased by the caller. */
+/**
+ * How many customers the caller sees, unfiltered, without counting the organisation's rows: a
+ * manager+ sees the organisation's, which the count every write keeps says (entitlements'
+ * customersKeptSql, one row), so the first page costs the same at 100,000 customers as at 1,000;
+ * a member's own and the pool's are counted on the (org_id, user_id, created_at) index, index
+ * only, two ranges a member's share of the organisation long. The branch not taken is never run
+ * (an initplan is evaluated when first read).
+ */
+function visibleTotalSql(userId: string): SQL {
+  return sql`(case when ${callerSeesAllSql(userId)}
+      then ${customersKeptSql(callerOrgSql(userId))}
+      else ${heldCountSql(sql`= ${userId}::uuid`, userId)} + ${heldCountSql(sql`is null`, userId)}
+    end)`;
+}
+
+/** The customers of the caller's organisation whose holder matches `holder` (counted). */
+function heldCountSql(holder: SQL, userId: string): SQL {
+  const p = alias(customers, "p");
+  return sql`(select count(*) from ${customers} ${p}
+    where ${p.orgId} = ${callerOrgSql(userId)} and ${p.userId} ${holder})`;
+}
+
+/**
+ * `me`, `pool` or a member's user id: whose customers a list shows, within what the caller
+ * sees (a member naming a colleague gets nothing here; the service answers 403).
+ */
+export type OwnerFilter = "me" | "pool" | (string & {});
+
+/**
+ * A page of the customers the caller sees (one named statement). `q` is lower-cased by the
+ * caller.
+ */
 export function listCustomers(
   db: Db,
   params: {
     userId: string;
+    owner?: OwnerFilter;
     now: string;
     status?: CustomerStatus;
     country?: string;
@@ -282,7 +355,11 @@ export function listCustomers(
     size: number;
   },
 ) {
-  const filters: SQL[] = [sql`${listed.userId} = ${params.userId}`];
+  const { userId, owner } = params;
+  const filters: SQL[] = [readableBy(c, userId)];
+  if (owner === "me") filters.push(sql`${listed.userId} = ${userId}::uuid`);
+  else if (owner === "pool") filters.push(sql`${listed.userId} is null`);
+  else if (owner) filters.push(sql`${listed.userId} = ${owner}::uuid`);
   if (params.status) filters.push(sql`${listed.status} = ${params.status}`);
   if (params.country) filters.push(sql`lower(${listed.country}) = ${params.country.toLowerCase()}`);
   if (params.tag) filters.push(sql`${listed.tags} @> ${JSON.stringify([params.tag])}::jsonb`);
@@ -313,10 +390,19 @@ export function listCustomers(
     order: orderBy(params.sort),
     page: params.page,
     size: params.size,
-    // Unfiltered, the total is every customer the user keeps: read from the kept count, so the
-    // first page costs the same at 100,000 customers as at 1,000 (counting grew with them).
-    total: filters.length === 1 ? customersKeptSql(params.userId) : undefined,
+    // Unfiltered, the total is read from the kept count for a manager+, so the first page costs
+    // the same at 100,000 customers as at 1,000 (counting grew with them).
+    total: filters.length === 1 ? visibleTotalSql(userId) : undefined,
   });
+}
+
+/** Whether the caller is a manager, an admin or the owner of their organisation. */
+export async function callerSeesAll(db: Db, userId: string): Promise<boolean> {
+  const [row] = await queryRows<{ sees_all: boolean }>(
+    db,
+    sql`select ${callerSeesAllSql(userId)} as sees_all`,
+  );
+  return row?.sees_all === true;
 }
 
 type SilentRow = CustomerRow & { silent_since: string; silent_days: number; silence_days: number };
@@ -328,7 +414,7 @@ export function listSilentCustomers(
 ) {
   const now = sql`${params.now}::timestamptz`;
   const since = sql`coalesce(${c.lastContactAt}, ${c.createdAt})`;
-  const where = sql`${c.userId} = ${params.userId} and ${c.status} not in ('won', 'lost')
+  const where = sql`${readableBy(c, params.userId)} and ${c.status} not in ('won', 'lost')
     and ${since} < ${now} - make_interval(days => cfg.days)`;
   const cfg = sql`(select ${SILENCE_DAYS_SQL} as days) cfg`;
   return selectPage<SilentRow>(db, {
@@ -367,7 +453,9 @@ export type FollowupRow = Pick<
  * of the two), next_followup_at and status (new becomes contacted). The next follow-up is the
  * one given (`given`), else contacted_at + `cadence` (days, by the status the customer had: a
  * `case` over `cur.status`); a contact logged before the latest one on file leaves
- * next_followup_at alone unless given. No row: the customer is not the user's.
+ * next_followup_at alone unless given. No row: the caller does not see the customer; `writable`
+ * false (and no log): they see it but may not change it (a member and a pool customer). The log
+ * names who logged it; it belongs to the customer's organisation (the creator's, the trigger's).
  */
 export async function insertFollowup(
   db: Db,
@@ -383,7 +471,10 @@ export async function insertFollowup(
     cadence: (statusColumn: SQL) => SQL;
     now: string;
   },
-): Promise<{ log: FollowupRow | string; customer: CustomerRow | string } | undefined> {
+): Promise<
+  | { writable: boolean; log: FollowupRow | string | null; customer: CustomerRow | string | null }
+  | undefined
+> {
   const { userId, now } = params;
   const contacted = sql`${params.contactedAt}::timestamptz`;
   const given = params.nextFollowupAt !== undefined;
@@ -391,19 +482,25 @@ export async function insertFollowup(
     params.nextFollowupAt === undefined || params.nextFollowupAt === null
       ? sql`null::timestamptz`
       : sql`${params.nextFollowupAt}::timestamptz`;
-  const [row] = await queryRows<{ log: FollowupRow | string; customer: CustomerRow | string }>(
+  const [row] = await queryRows<{
+    writable: boolean;
+    log: FollowupRow | string | null;
+    customer: CustomerRow | string | null;
+  }>(
     db,
     sql`with cur as (
           select ${customers.id}, ${customers.status}, ${customers.lastContactAt},
-            ${customers.nextFollowupAt} from ${customers}
-          where ${customers.id} = ${params.customerId} and ${customers.userId} = ${userId} for update),
+            ${customers.nextFollowupAt}, ${writableBy(customers, userId)} as writable
+          from ${customers}
+          where ${customers.id} = ${params.customerId} and ${readableBy(customers, userId)}
+          for update),
         plan as (
           select cur.id,
             (cur.last_contact_at is null or ${contacted} >= cur.last_contact_at) as latest,
             case when ${sql.raw(String(given))} then ${givenValue}
                  else ${contacted} + make_interval(days => ${params.cadence(sql`cur.status`)}) end
               as scheduled
-          from cur),
+          from cur where cur.writable),
         log as (
           insert into ${followupLogs}
             (${col(followupLogs.id)}, ${col(followupLogs.userId)}, ${col(followupLogs.customerId)},
@@ -423,14 +520,16 @@ export async function insertFollowup(
             ${col(customers.updatedAt)} = ${now}::timestamptz
           from plan where ${c.id} = plan.id
           returning ${COLUMNS})
-        select row_to_json(log.*) as log, row_to_json(upd.*) as customer from log, upd`,
+        select cur.writable, row_to_json(log.*) as log, row_to_json(upd.*) as customer
+        from cur left join log on true left join upd on true`,
   );
   return row;
 }
 
 /**
  * A page of a customer's follow-up logs, newest contact first, in one statement; `found` tells
- * whether the customer is the user's. Past the last page a second statement counts.
+ * whether the caller sees the customer. The log is the company's: whoever logged a contact,
+ * everybody who sees the customer sees it. Past the last page a second statement counts.
  */
 export async function listFollowups(
   db: Db,
@@ -441,12 +540,11 @@ export async function listFollowups(
   const rows = await queryRows<FollowupRow & { found: boolean; total_count: number | null }>(
     db,
     sql`with cust as (select ${customers.id} from ${customers}
-          where ${customers.id} = ${customerId} and ${customers.userId} = ${userId}),
+          where ${customers.id} = ${customerId} and ${readableBy(customers, userId)}),
         page as (
           select ${columnList([f.id, f.userId, f.customerId, f.channel, f.note, f.contactedAt, f.nextFollowupAt, f.createdAt])},
             count(*) over () as total_count
           from ${followupLogs} ${f} join cust on ${f.customerId} = cust.id
-          where ${f.userId} = ${userId}
           order by ${f.contactedAt} desc, ${f.id} desc
           limit ${params.size} offset ${offsetOf(params.page, params.size)})
         select exists (select 1 from cust) as found, page.*
@@ -459,7 +557,7 @@ export async function listFollowups(
     const [count] = await queryRows<{ n: number }>(
       db,
       sql`select count(*)::int as n from ${followupLogs}
-          where ${followupLogs.userId} = ${userId} and ${followupLogs.customerId} = ${customerId}`,
+          where ${followupLogs.customerId} = ${customerId}`,
     );
     total = count?.n ?? 0;
   }
@@ -483,7 +581,10 @@ export type CustomerFacts = Pick<
   logs: Pick<DbRow<typeof followupLogs>, "channel" | "note" | "contacted_at">[] | string | null;
 };
 
-/** The user's customer with its last `logs` follow-up logs (newest first), in one statement. */
+/**
+ * A customer the user sees with its last `logs` follow-up logs (newest first, whoever logged
+ * them), in one statement.
+ */
 export async function getCustomerFacts(
   db: Db,
   params: { userId: string; id: string; logs: number },
@@ -494,9 +595,9 @@ export async function getCustomerFacts(
     sql`select ${columnList([c.id, c.company, c.contactName, c.country, c.status, c.notes, c.tags, c.estimatedValue, c.estimatedCurrency, c.lastContactAt, c.nextFollowupAt])},
           (select coalesce(json_agg(l order by l.contacted_at desc), '[]'::json)
              from (select ${f.channel}, ${f.note}, ${f.contactedAt} from ${followupLogs} ${f}
-                   where ${f.userId} = ${c.userId} and ${f.customerId} = ${c.id}
+                   where ${f.customerId} = ${c.id}
                    order by ${f.contactedAt} desc limit ${sql.raw(String(params.logs))}) l) as logs
-        from ${customers} ${c} where ${c.id} = ${params.id} and ${c.userId} = ${params.userId}`,
+        from ${customers} ${c} where ${c.id} = ${params.id} and ${readableBy(c, params.userId)}`,
   );
   return row;
 }

@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { defineCte } from "../../../db/cte";
 import { customers } from "../../../db/schema";
 import { columnNames } from "../../../db/sql";
+import { readableBy } from "./index";
 
 /** A lead the AI agent found, to become a customer (source `agent`, status `new`). */
 export interface LeadCustomer {
@@ -19,9 +20,10 @@ export interface LeadCustomer {
 
 /**
  * The agent's leads saved as customers of `userId`, with the plan's customers limit, as CTEs
- * for one statement (the caller's: it finishes the run with what was saved, atomically). A lead
- * matching a customer of the user (same e-mail, else same company case-insensitively) is a
- * duplicate and not saved; new leads take the free slots of the plan's `customers` limit
+ * for one statement (the caller's: it finishes the run with what was saved, atomically). Saved
+ * leads are held by the member who ran the agent, in their organisation. A lead matching a
+ * customer the user sees (src/db/scope.ts: theirs or the pool's for a member, the organisation's
+ * for a manager; same e-mail, else same company case-insensitively) is a duplicate and not saved; new leads take the free slots of the plan's `customers` limit
  * (plan_limit) in `ord` order, the rest are left out. `noNewCustomers` gives no slot at all
  * (the last try after concurrent inserts took the slots: the insert trigger is the authority,
  * SQLSTATE PL001). Nothing is inserted unless `when` holds.
@@ -55,10 +57,10 @@ export function leadCustomersCtes(params: {
     ${leadMatches.as(sql`
       select i.*, coalesce(
           (select ${c.id} from ${customers} ${c}
-           where ${c.userId} = ${userId} and i.email is not null and ${c.email} = i.email
+           where ${readableBy(c, userId)} and i.email is not null and ${c.email} = i.email
            limit 1),
           (select ${c.id} from ${customers} ${c}
-           where ${c.userId} = ${userId} and lower(${c.company}) = lower(i.company)
+           where ${readableBy(c, userId)} and lower(${c.company}) = lower(i.company)
            limit 1)) as existing
       from lead_input i`)},
     ${leadQuota.as(sql`

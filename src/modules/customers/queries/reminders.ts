@@ -53,8 +53,8 @@ const START: ReminderCursor = { at: "-infinity", id: "00000000-0000-0000-0000-00
 
 /**
  * One batch of a walk over due customers in `key` order (most overdue first): the next `limit`
- * after `after`, read from the index on (key, id) whose predicate `due` matches, folded per user
- * into a count and the first DIGEST_TOP in walk order. One read-only statement per batch: no row
+ * after `after`, read from the index on (key, id) whose predicate `due` matches, folded per holder
+ * into a count and the first DIGEST_TOP in walk order (pool customers: no one's digest). One read-only statement per batch: no row
  * is written or locked, whatever the number of customers.
  */
 async function dueBatch(
@@ -92,7 +92,10 @@ async function dueBatch(
             'overdue_days', (${input.at} at time zone 'UTC')::date
               - (${input.dueAt} at time zone 'UTC')::date) as item,
           row_number() over (partition by ${c.userId} order by walk_at, ${c.id}) as rn
-        from ${c}, (select ${SILENCE_DAYS_SQL} as days) cfg),
+        from ${c}, (select ${SILENCE_DAYS_SQL} as days) cfg
+        -- A digest goes to the customer's holder; the pool's customers have none (they are
+        -- still read and counted in taken, so a large pool cannot stretch a batch).
+        where ${c.userId} is not null),
       per_user as (
         select user_id, count(*)::int as n,
           jsonb_agg(item order by rn) filter (where rn <= ${DIGEST_TOP}) as top

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { customers } from "../../../db/schema";
 import { col, columnNames, type DbRow } from "../../../db/sql";
-import type { CustomerData } from "./index";
+import { type CustomerData, readableBy, writableBy } from "./index";
 
 /** Spreadsheet import and export of customers (src/modules/imports). */
 
@@ -14,9 +14,14 @@ export interface CustomerImportMatch {
   id: DbRow<typeof customers>["id"];
   primary: DbRow<typeof customers>["email"];
   secondary: string | null;
+  /** False: the caller sees it (a member and the pool) but may not change it. */
+  writable: boolean;
 }
 
-/** The user's customers with one of the emails or (lower-cased) companies, oldest first. */
+/**
+ * The customers the user sees (src/db/scope.ts) with one of the emails or (lower-cased)
+ * companies, oldest first: an import's duplicates are judged against what its importer sees.
+ */
 export function findCustomersForImport(
   db: Db,
   params: { userId: string; emails: string[]; companies: string[] },
@@ -25,9 +30,10 @@ export function findCustomersForImport(
   const s = JSON.stringify(params.companies);
   return queryRows<CustomerImportMatch>(
     db,
-    sql`select ${customers.id}, ${customers.email} as "primary", lower(${customers.company}) as secondary
+    sql`select ${customers.id}, ${customers.email} as "primary", lower(${customers.company}) as secondary,
+        ${writableBy(customers, params.userId)} as writable
       from ${customers}
-      where ${customers.userId} = ${params.userId}::uuid and (
+      where ${readableBy(customers, params.userId)} and (
         ${customers.email} in (select jsonb_array_elements_text(${p}::jsonb))
         or lower(${customers.company}) in (select jsonb_array_elements_text(${s}::jsonb)))
       order by ${customers.createdAt}, ${customers.id}`,
@@ -35,8 +41,9 @@ export function findCustomersForImport(
 }
 
 /**
- * One statement: updates the rows with an id (a null field keeps the stored value) and inserts
- * the rows without one. Each row carries the import's field names (the column names).
+ * One statement: updates the rows with an id the user may change (a null field keeps the stored
+ * value) and inserts the rows without one, held by the user in their organisation. Each row
+ * carries the import's field names (the column names).
  */
 export async function upsertImportedCustomers(
   db: Db,
@@ -77,7 +84,7 @@ export async function upsertImportedCustomers(
             )},
             ${col(customers.updatedAt)} = ${now}::timestamptz
           from input i
-          where i.id is not null and ${c.id} = i.id and ${c.userId} = ${userId}::uuid
+          where i.id is not null and ${c.id} = i.id and ${writableBy(c, userId)}
           returning ${c.id}),
         ins as (
           insert into ${customers} (${columnNames([
@@ -122,9 +129,10 @@ export interface ExportCursor {
 }
 
 /**
- * One page of the user's customers, oldest first, after `after` (keyset on (created_at, id);
- * the redundant `created_at >=` puts the seek on the user's created_at index, so a page costs
- * the same at any depth); `currency` is that of estimated_value. `cursor` is where the next
+ * One page of the customers the user sees (src/db/scope.ts), oldest first, after `after` (keyset
+ * on (created_at, id); the redundant `created_at >=` puts the seek on the organisation's
+ * created_at index, so a page costs the same at any depth); `currency` is that of
+ * estimated_value. `cursor` is where the next
  * page starts.
  */
 export async function exportCustomersPage(
@@ -144,7 +152,7 @@ export async function exportCustomersPage(
         ${isoText(t.lastContactAt)} as last_contact_at,
         ${isoText(t.nextFollowupAt)} as next_followup_at,
         ${t.createdAt}::text as cursor_at, ${t.id} as cursor_id
-      from ${t} where ${t.userId} = ${params.userId}::uuid ${after}
+      from ${t} where ${readableBy(t, params.userId)} ${after}
       order by ${t.createdAt}, ${t.id} limit ${params.limit}`,
   );
   const last = rows.at(-1);
