@@ -171,10 +171,24 @@ export const ValidationErrorSchema = ErrorSchema.extend({
   ),
 }).openapi("ValidationError");
 
-/** 402: the operation's price and the caller's balance, so a client can offer a top-up. */
+/**
+ * 402: the operation's price and the caller's balance, so a client can offer a top-up; with
+ * code `member_limit_reached`, the member's monthly credit limit refused it (issue #22): `limit`
+ * and `used` (this UTC month) say by how much.
+ */
 export const InsufficientCreditsSchema = ErrorSchema.extend({
   required: z.number().int().openapi({ description: "Credits the operation costs" }),
-  balance: z.number().int().openapi({ description: "Credits the caller has" }),
+  balance: z.number().int().openapi({ description: "Credits the caller's organisation has" }),
+  limit: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: "member_limit_reached: the member's monthly credit limit" }),
+  used: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: "member_limit_reached: credits the member used this UTC month" }),
 }).openapi("InsufficientCredits");
 
 const json = (schema: z.ZodType, description: string) => ({

@@ -53,10 +53,10 @@ export function insufficientCredits(required: number, balance: number) {
  * A consumption the member's monthly credit limit refuses (issue #22): 402 naming the limit;
  * `used` is what they spent of it this UTC month.
  */
-export function memberLimitReached(limit: number, used: number, required: number) {
+export function memberLimitReached(limit: number, used: number, required: number, balance: number) {
   return new ApiError(402, `monthly credit limit of ${limit} credits reached (used ${used})`, {
     code: "member_limit_reached",
-    extra: { required, limit, used },
+    extra: { required, balance, limit, used },
   });
 }
 
@@ -97,7 +97,12 @@ export async function chargeCredits(
   }
   if (!row.ok) {
     if (row.refusal === "member_limit") {
-      throw memberLimitReached(row.member_limit ?? 0, row.member_used ?? 0, row.cost);
+      throw memberLimitReached(
+        row.member_limit ?? 0,
+        row.member_used ?? 0,
+        row.cost,
+        row.balance ?? 0,
+      );
     }
     throw insufficientCredits(row.cost, row.balance ?? 0);
   }
