@@ -74,16 +74,21 @@ const listIds = async (user: Session, path: string) => {
 const ALL_SEEING = ["owner", "admin", "manager"] as const;
 
 describe("quotations in a company", () => {
-  it("a member sees and changes their own and those of the customers they hold; managers and above all; an outsider nothing", async () => {
+  /** A company with a quotation by the member, one by the colleague, one by the manager for the member's customer. */
+  async function quotedCompany() {
     const company = await createCompany(ctx);
-    const { member, colleague, manager, outsider } = company;
-    const colleagues = await customerHeldBy(colleague, "Colleague's buyer");
-    const members = await customerHeldBy(member, "Member's buyer");
-    const mine = await quotationBy(member, members);
-    const theirs = await quotationBy(colleague, colleagues);
+    const colleagues = await customerHeldBy(company.colleague, "Colleague's buyer");
+    const members = await customerHeldBy(company.member, "Member's buyer");
+    const mine = await quotationBy(company.member, members);
+    const theirs = await quotationBy(company.colleague, colleagues);
     // Made by the manager for the member's customer: the member works it.
-    const forMine = await quotationBy(manager, members);
+    const forMine = await quotationBy(company.manager, members);
+    return { company, colleagues, members, mine, theirs, forMine };
+  }
 
+  it("lists and reads: a member's own and those of the customers they hold; managers and above all; an outsider nothing", async () => {
+    const { company, colleagues, mine, theirs, forMine } = await quotedCompany();
+    const { member, colleague, manager, outsider } = company;
     expect(mine).toMatchObject({
       org_id: await orgIdOf(ctx.database, company.owner),
       user_id: member.userId,
@@ -99,36 +104,38 @@ describe("quotations in a company", () => {
       expect(new Set(await listIds(company[role], "/api/v1/quotations"))).toEqual(
         new Set([mine.id, theirs.id, forMine.id]),
       );
+      const got = await as(company[role])(`/api/v1/quotations/${theirs.id}`);
+      expect(got.status).toBe(200);
+      expect(got.body).toMatchObject({ user_id: colleague.userId, owner_name: "Colleague" });
     }
     expect(await listIds(outsider, "/api/v1/quotations")).toEqual([]);
     // The customer filter does not widen it.
     expect(await listIds(member, `/api/v1/quotations?customer_id=${colleagues}`)).toEqual([]);
+  });
 
-    // Every route with an id: a colleague's quotation is not found, for a member and an outsider.
-    for (const stranger of [member, outsider]) {
+  it("a colleague's quotation is not found on every route with an id, for a member and an outsider; nothing changes", async () => {
+    const { company, theirs } = await quotedCompany();
+    for (const stranger of [company.member, company.outsider]) {
       const api = as(stranger);
       const one = `/api/v1/quotations/${theirs.id}`;
+      const items = [{ name: "X", quantity: 1, unit_price: 1 }];
       expect((await api(one)).status).toBe(404);
       expect((await api(`${one}/export?format=xlsx`)).status).toBe(404);
       expect((await api(one, { method: "PATCH", json: { notes: "mine now" } })).status).toBe(404);
-      expect(
-        (
-          await api(one, {
-            method: "PATCH",
-            json: { items: [{ name: "X", quantity: 1, unit_price: 1 }] },
-          })
-        ).status,
-      ).toBe(404);
+      expect((await api(one, { method: "PATCH", json: { items } })).status).toBe(404);
       expect((await api(one, { method: "PATCH", json: { status: "sent" } })).status).toBe(404);
       expect((await api(one, { method: "DELETE" })).status).toBe(404);
     }
-    const [untouched] = await queryRows<{ notes: string | null; status: string }>(
+    const [untouched] = await queryRows<{ notes: string | null; status: string; total: number }>(
       deps.db,
-      sql`select notes, status from quotations where id = ${theirs.id}`,
+      sql`select notes, status, total from quotations where id = ${theirs.id}`,
     );
-    expect(untouched).toEqual({ notes: null, status: "draft" });
+    expect(untouched).toEqual({ notes: null, status: "draft", total: 1000 });
+  });
 
-    // The member works the quotation the manager made for their customer.
+  it("a member works the quotations of the customers they hold; managers and above change any of the organisation's", async () => {
+    const { company, theirs, forMine } = await quotedCompany();
+    const { member, manager } = company;
     const patched = await as(member)(`/api/v1/quotations/${forMine.id}`, {
       method: "PATCH",
       json: { notes: "checked", status: "sent" },
@@ -143,14 +150,12 @@ describe("quotations in a company", () => {
       200,
     );
 
-    // Managers and above read, change, export and delete any of the organisation's.
     for (const role of ALL_SEEING) {
-      const api = as(company[role]);
-      expect((await api(`/api/v1/quotations/${theirs.id}`)).body.user_id).toBe(colleague.userId);
-      expect(
-        (await api(`/api/v1/quotations/${theirs.id}`, { method: "PATCH", json: { notes: role } }))
-          .status,
-      ).toBe(200);
+      const changed = await as(company[role])(`/api/v1/quotations/${theirs.id}`, {
+        method: "PATCH",
+        json: { notes: role },
+      });
+      expect(changed.status).toBe(200);
     }
     expect(
       (await as(company.admin)(`/api/v1/quotations/${theirs.id}/export?format=xlsx`)).status,
