@@ -78,6 +78,10 @@ export const customers = pgTable(
     index("customers_org_created_idx").on(t.orgId, t.createdAt),
     index("customers_org_user_created_idx").on(t.orgId, t.userId, t.createdAt),
     index("customers_org_status_created_idx").on(t.orgId, t.status, t.createdAt),
+    // A status tab's total counted index-only: a member sees their own and the pool's, so the
+    // count filters on the holder, which (org_id, status, created_at) would fetch from every
+    // matching row of the organisation (50 ms at 14,000 matches of 100,000; 2.5 ms with it).
+    index("customers_org_status_user_idx").on(t.orgId, t.status, t.userId),
     index("customers_org_last_contact_idx").on(t.orgId, t.lastContactAt),
     index("customers_org_next_followup_idx").on(t.orgId, t.nextFollowupAt),
     // The hourly reminders (customers/queries/reminders.ts) walk their due customers in these

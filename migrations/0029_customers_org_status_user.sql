@@ -1,0 +1,1 @@
+CREATE INDEX "customers_org_status_user_idx" ON "customers" USING btree ("org_id","status","user_id");
