@@ -7,10 +7,11 @@ import type { RateLimiter } from "../../src/providers/ratelimit/types";
 import type { FakeOpenAi } from "../fakes/openai";
 import type { FakeSearch } from "../fakes/search";
 import { useFakeAgentProviders } from "../support/ai";
-import { call, type Session } from "../support/client";
+import { call, randomEmail, type Session } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
 import { openApiSampler, type Schema } from "../support/openapi-sample";
-import { registerBusinessUser } from "../support/plans";
+import { type Company, createCompany } from "../support/orgs";
+import { setPlan } from "../support/plans";
 
 /**
  * The common route rules, swept over every operation of the served OpenAPI document (as unkey's
@@ -18,7 +19,9 @@ import { registerBusinessUser } from "../support/plans";
  * - an operation that takes a bearer token answers 401 `{detail}` with none, with a forged one
  *   (bad signature, another key, expired, unsigned);
  * - an operation with a uuid path parameter answers 422 with `loc: ["path", name]` for a
- *   non-UUID, and 404 for another user's real row (admin routes: an unknown uuid).
+ *   non-UUID, and 404 for a real row of another organisation and for one another member holds
+ *   (admin routes: an unknown uuid), while a manager sees a member's rows (issue #22; the
+ *   company comes from test/support/orgs.ts).
  * Every response is also checked against the document (test/support/contract.ts, strict).
  */
 
@@ -88,11 +91,13 @@ const SAMPLE_PARAM = (name: string) => PLAIN_PARAMS[name] ?? "sweep";
 
 /**
  * Whose row a uuid parameter names, by the path segment before it (`/customers/{id}/health` ->
- * `customers`). A route whose segment is missing here fails the 404 rule until it is added:
- * either a real row of another user (below, created through the API) or an entry in
- * RANDOM_ONLY with the reason.
+ * `customers`). A route whose segment is missing here fails the 404 rules until it is added:
+ * either a real row (below, created through the API) or an entry in RANDOM_ONLY with the reason.
+ * `outsiders`: rows of another organisation; `colleagues`: rows another member of the caller's
+ * organisation holds.
  */
-const otherUsersIds: Record<string, string> = {};
+const outsidersIds: Record<string, string> = {};
+const colleaguesIds: Record<string, string> = {};
 /**
  * Segments that get an unknown random uuid instead, with why. Admin routes see every user's
  * rows, so "another user's row" means nothing there: an admin session and an unknown id.
@@ -105,19 +110,36 @@ const RANDOM_ONLY: [prefix: string, reason: string][] = [
  * sandbox checkout, jobs) take no uuid path parameter.
  */
 const EXCEPTIONS: Record<string, string> = {};
+/**
+ * Segments whose rows belong to the whole organisation, not to a member, with why: "another
+ * member's id" is no refusal there (docs/teams.md, the roles matrix).
+ */
+const ORGANISATION_WIDE: Record<string, string> = {
+  products: "the product catalogue is shared: every member reads it",
+  members: "an organisation's members are managed by its admins: a member's id is what it takes",
+  invitations: "invitations are the organisation's, sent by its admins",
+};
+/** Segments whose rows stay their author's alone (a manager does not see them), with why. */
+const PERSONAL: Record<string, string> = {
+  conversations: "an assistant conversation is its author's, not an organisation record",
+  translations: "a translation is its author's, not an organisation record",
+};
 
 const segmentBefore = (path: string, param: string) => {
   const parts = path.split("/");
   return parts[parts.indexOf(`{${param}}`) - 1] ?? "";
 };
-function idFor(op: Operation, param: string): string | undefined {
+const segmentsOf = (op: Operation) =>
+  op.params.filter((p) => p.uuid).map((p) => segmentBefore(op.path, p.name));
+function idFor(op: Operation, param: string, ids: Record<string, string>): string | undefined {
   if (RANDOM_ONLY.some(([prefix]) => op.path.startsWith(prefix))) return randomUUID();
-  return otherUsersIds[segmentBefore(op.path, param)];
+  return ids[segmentBefore(op.path, param)];
 }
 
+let company: Company;
+/** The caller of the organisation rules: a plain member of `company`. */
 let user: Session;
 let admin: Session;
-let other: Session;
 let llm: FakeOpenAi;
 let search: FakeSearch;
 
@@ -131,35 +153,38 @@ const COMPANY = {
   sources: ["https://sweep-imports.example/"],
 };
 
-/** Creates one row of each kind for `other`, through the API, and records its id. */
-async function seedOtherUsersRows() {
-  const as = { token: other.accessToken, csrf: other.csrfToken, ip: other.ip };
-  const created = async (path: string, json: unknown, status = 201) => {
-    const res = await call(app, path, { ...as, json });
+/**
+ * Creates one row of each kind for `owner`, through the API, and records its id in `ids`.
+ * The product catalogue is written by `catalogue` (manager+ edit it).
+ */
+async function seedRows(owner: Session, catalogue: Session, ids: Record<string, string>) {
+  const as = (s: Session) => ({ token: s.accessToken, csrf: s.csrfToken, ip: s.ip });
+  const created = async (path: string, json: unknown, status = 201, by = owner) => {
+    const res = await call(app, path, { ...as(by), json });
     expect(res.status, `${path}: ${show(res.body)}`).toBe(status);
     return res.body;
   };
   const customer = await created("/api/v1/customers", { company: "Sweep Co" });
-  otherUsersIds.customers = customer.id;
+  ids.customers = customer.id;
   // Follow-ups have no id of their own in a path: they hang off the customer above.
   await created(`/api/v1/customers/${customer.id}/followups`, {
     channel: "email",
     note: "Called them",
   });
-  otherUsersIds.products = (await created("/api/v1/products", { name: "Sweep", price: 10 })).id;
-  otherUsersIds.quotations = (
+  ids.products = (
+    await created("/api/v1/products", { name: `Sweep ${randomUUID()}`, price: 10 }, 201, catalogue)
+  ).id;
+  ids.quotations = (
     await created("/api/v1/quotations", {
       currency: "USD",
       items: [{ name: "Sweep", quantity: 1, unit_price: 10 }],
     })
   ).id;
-  otherUsersIds.conversations = (
-    await created("/api/v1/ai/chat", { message: "Hello" }, 200)
-  ).conversation_id;
-  otherUsersIds.translations = (
+  ids.conversations = (await created("/api/v1/ai/chat", { message: "Hello" }, 200)).conversation_id;
+  ids.translations = (
     await created("/api/v1/translate", { text: "Bonjour", target_lang: "en" }, 200)
   ).id;
-  otherUsersIds.jobs = (
+  ids.jobs = (
     await created("/api/v1/discovery/jobs", { product: "LED panels", market: "Germany" }, 202)
   ).id;
   const found = await created(
@@ -167,7 +192,7 @@ async function seedOtherUsersRows() {
     { product: "LED panels", market: "Germany" },
     200,
   );
-  otherUsersIds.records = (
+  ids.records = (
     await created("/api/v1/discovery/records", {
       product: found.product,
       market: found.market,
@@ -178,7 +203,17 @@ async function seedOtherUsersRows() {
   // /payments/orders/{order_no} is not a uuid: neither is in these rules.
   // /agent/{id} and /api/v1/agent/{id} are one resource under two prefixes.
   const run = await created("/agent/start", { product: "LED panels", market: "Germany" }, 202);
-  otherUsersIds.agent = run.id;
+  ids.agent = run.id;
+  // The organisation's own: its members (by user id) and an invitation, which its owner sends.
+  ids.members = owner.userId;
+  ids.invitations = (
+    await created(
+      "/api/v1/org/invitations",
+      { email: randomEmail(), role: "member" },
+      201,
+      catalogue,
+    )
+  ).id;
 }
 
 beforeAll(async () => {
@@ -195,13 +230,13 @@ beforeAll(async () => {
     if (system.includes("find companies")) return JSON.stringify({ companies: [COMPANY] });
     return JSON.stringify({ source_lang: "FR", translation: "Hello", subject: "Hi", body: "Hi" });
   });
+  [company, admin] = await Promise.all([createCompany(ctx), registerAdmin(ctx)]);
+  user = company.member;
   // Business plan: every feature, so no route stops at its plan gate before its lookup.
-  [user, other, admin] = await Promise.all([
-    registerBusinessUser(app, deps),
-    registerBusinessUser(app, deps),
-    registerAdmin(ctx),
-  ]);
-  await seedOtherUsersRows();
+  await setPlan(deps, company.owner.userId, "business");
+  await setPlan(deps, company.outsider.userId, "business");
+  await seedRows(company.outsider, company.outsider, outsidersIds);
+  await seedRows(company.colleague, company.owner, colleaguesIds);
 });
 afterAll(async () => {
   await Promise.all([pendingAgentRuns(), pendingJobs()]);
@@ -219,7 +254,8 @@ const fill = (op: Operation, value: (param: PathParam) => string) =>
     value(op.params.find((p) => p.name === name) ?? { name, uuid: false }),
   );
 const randomIds = (p: PathParam) => (p.uuid ? randomUUID() : SAMPLE_PARAM(p.name));
-const sessionFor = (op: Operation) => (op.admin ? admin : user);
+/** Admin routes: the platform admin; others: the company's owner, whom no role gate stops. */
+const sessionFor = (op: Operation) => (op.admin ? admin : company.owner);
 
 /** The operation with `token` (or none), a valid body and, for writes, the CSRF header. */
 function send(op: Operation, url: string, token: string | undefined, session?: Session) {
@@ -307,28 +343,97 @@ describe("a non-UUID id -> 422 at loc ['path', name]", () => {
   });
 });
 
-describe("another user's id -> 404 (admin routes: an unknown id)", () => {
-  // The rows are real: their owner reads each of them, so the 404s below are not for a typo.
-  // (The PDF export answers 503 here, where no renderer is configured: it found the row.)
-  const ownerReads = uuidOps.filter(
-    (op) => op.method === "GET" && !op.admin && !op.path.endsWith("/events"),
-  );
+/** The operation sent by `session` with the ids of `ids` (a random one for RANDOM_ONLY). */
+function sendWith(op: Operation, session: Session, ids: Record<string, string>) {
+  const url = fill(op, (p) => (p.uuid ? idFor(op, p.name, ids)! : SAMPLE_PARAM(p.name)));
+  return send(op, url, session.accessToken, session);
+}
+
+const missingRows = (op: Operation, ids: Record<string, string>) =>
+  op.params
+    .filter((p) => p.uuid && idFor(op, p.name, ids) === undefined)
+    .map((p) => segmentBefore(op.path, p.name));
+
+/**
+ * A 404 for `session`, or a 403 `forbidden` when the route refuses the caller's role whatever
+ * the row (a random id is refused alike): then `withRole`, whom the role gate lets through,
+ * must get the 404. A 403 for the real row alone would tell the row exists: that fails.
+ */
+async function expectNotFound(
+  op: Operation,
+  session: Session,
+  ids: Record<string, string>,
+  withRole?: Session,
+) {
+  const res = await sendWith(op, session, ids);
+  if (res.status === 403 && res.body?.code === "forbidden") {
+    const unknown = await send(op, fill(op, randomIds), session.accessToken, session);
+    expect(unknown.status, `a 403 for the real row only: ${show(res.body)}`).toBe(403);
+    if (!withRole) return;
+    const allowed = await sendWith(op, withRole, ids);
+    expect(allowed.status, show(allowed.body)).toBe(404);
+    expect(typeof allowed.body.detail).toBe("string");
+    return;
+  }
+  expect(res.status, show(res.body)).toBe(404);
+  expect(typeof res.body.detail).toBe("string");
+}
+
+// The rows are real: their owner reads each of them, so the 404s below are not for a typo.
+// (The PDF export answers 503 here, where no renderer is configured: it found the row.)
+const ownerReads = uuidOps.filter(
+  (op) => op.method === "GET" && !op.admin && !op.path.endsWith("/events"),
+);
+
+describe("another organisation's id -> 404 (admin routes: an unknown id)", () => {
   it.each(ownerReads.map((op) => [op.label, op] as const))("its owner reads %s", async (_l, op) => {
-    const url = fill(op, (p) => (p.uuid ? idFor(op, p.name)! : SAMPLE_PARAM(p.name)));
-    const res = await send(op, url, other.accessToken, other);
+    const res = await sendWith(op, company.outsider, outsidersIds);
     expect(res.status, show(res.body)).toBeOneOf([200, 503]);
   });
 
   it.each(uuidOps.map((op) => [op.label, op] as const))("%s", async (label, op) => {
     if (EXCEPTIONS[label]) return;
-    const session = sessionFor(op);
-    const missing = op.params
-      .filter((p) => p.uuid && idFor(op, p.name) === undefined)
-      .map((p) => segmentBefore(op.path, p.name));
-    expect(missing, "no row of another user for these segments: seed one or list it").toEqual([]);
-    const url = fill(op, (p) => (p.uuid ? idFor(op, p.name)! : SAMPLE_PARAM(p.name)));
-    const res = await send(op, url, session.accessToken, session);
-    expect(res.status, show(res.body)).toBe(404);
-    expect(typeof res.body.detail).toBe("string");
+    expect(missingRows(op, outsidersIds), "no row of another organisation: seed one").toEqual([]);
+    if (op.admin) {
+      const res = await sendWith(op, admin, outsidersIds);
+      expect(res.status, show(res.body)).toBe(404);
+      return;
+    }
+    // A member, and the owner where the member's role is refused: no role reaches another
+    // organisation's rows.
+    await expectNotFound(op, user, outsidersIds, company.owner);
   });
+});
+
+describe("another member's id -> 404; a manager's -> found", () => {
+  const memberRows = uuidOps.filter(
+    (op) =>
+      !op.admin &&
+      !EXCEPTIONS[op.label] &&
+      !segmentsOf(op).some((segment) => ORGANISATION_WIDE[segment]),
+  );
+
+  it.each(ownerReads.map((op) => [op.label, op] as const))(
+    "the member who holds it reads %s",
+    async (_l, op) => {
+      const res = await sendWith(op, company.colleague, colleaguesIds);
+      expect(res.status, show(res.body)).toBeOneOf([200, 503]);
+    },
+  );
+
+  it.each(memberRows.map((op) => [op.label, op] as const))("%s", async (_label, op) => {
+    expect(missingRows(op, colleaguesIds), "no row of another member: seed one").toEqual([]);
+    await expectNotFound(op, user, colleaguesIds);
+  });
+
+  const managerReads = ownerReads.filter(
+    (op) => !segmentsOf(op).some((segment) => PERSONAL[segment] || ORGANISATION_WIDE[segment]),
+  );
+  it.each(managerReads.map((op) => [op.label, op] as const))(
+    "a manager reads %s",
+    async (_l, op) => {
+      const res = await sendWith(op, company.manager, colleaguesIds);
+      expect(res.status, show(res.body)).toBeOneOf([200, 503]);
+    },
+  );
 });
