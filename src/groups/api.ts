@@ -2,6 +2,7 @@ import type { AppRouter } from "../http/router";
 import { createAgentRoutes } from "../modules/agent/routes";
 import { createAiDraftRoutes } from "../modules/ai-drafts/routes";
 import { createAssistantRoutes } from "../modules/assistant/routes";
+import { createCustomerPoolRoutes } from "../modules/customers/pool/routes";
 import { createCustomerRoutes } from "../modules/customers/routes";
 import { createDiscoveryRoutes } from "../modules/discovery/routes";
 import { createExchangeRoutes } from "../modules/exchange/routes";
@@ -16,6 +17,7 @@ import { createTranslateRoutes } from "../modules/translate/routes";
  */
 export const apiRouters = [
   createCustomerRoutes,
+  createCustomerPoolRoutes,
   createProductRoutes,
   createExchangeRoutes,
   createNotificationRoutes,

@@ -2,6 +2,7 @@ import type { AppRouter } from "../http/router";
 import { createAgentRoutes } from "../modules/agent/routes";
 import { createAiDraftRoutes } from "../modules/ai-drafts/routes";
 import { createAssistantRoutes } from "../modules/assistant/routes";
+import { createCustomerPoolRoutes } from "../modules/customers/pool/routes";
 import { createCustomerRoutes } from "../modules/customers/routes";
 import { createDiscoveryRoutes } from "../modules/discovery/routes";
 import { createExchangeRoutes } from "../modules/exchange/routes";
@@ -50,6 +51,7 @@ type RouterFactory = () => AppRouter;
 export const WORKSPACE_ORDER: readonly RouterFactory[] = [
   createImportExportRoutes,
   createCustomerRoutes,
+  createCustomerPoolRoutes,
   createProductRoutes,
   createQuotationRoutes,
   createExchangeRoutes,

@@ -29,6 +29,11 @@ export const CRON_SCHEDULES = {
   refreshRates: "30 15 * * *",
   /** Daily at 03:45 UTC: expired idempotency keys and payment nonces are deleted. */
   purgeExpired: "45 3 * * *",
+  /**
+   * Daily at 03:45 UTC, after purgeExpired: held customers past their organisation's
+   * pool.recycle_after_days go back to the pool, warnings first (customers/pool/recycle.ts).
+   */
+  poolRecycle: "45 3 * * *",
 } as const;
 
 export type CronTask = keyof typeof CRON_SCHEDULES;

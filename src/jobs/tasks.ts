@@ -5,6 +5,7 @@ import { purgeSessionRevocations } from "../modules/auth/revocations";
 import { refundStaleHolds } from "../modules/credits/holds";
 import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";
 import { expireDueCredits } from "../modules/credits/service";
+import { recyclePoolCustomers } from "../modules/customers/pool/recycle";
 import { notifyCustomerReminders } from "../modules/customers/reminders";
 import { sweepDiscoveryJobs } from "../modules/discovery/jobs";
 import { scheduledRatesRefresh } from "../modules/exchange/service";
@@ -69,6 +70,7 @@ const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {
   grantAllowances: grantSubscriptionAllowances,
   purgeExpired,
   customerReminders: notifyCustomerReminders,
+  poolRecycle: (deps) => recyclePoolCustomers(deps),
   // Every configured source (ECB, then the wide one); one without a URL reports `skipped`, a
   // failed one fails the run after the other ran. The stored rates stay.
   refreshRates: scheduledRatesRefresh,
