@@ -80,7 +80,8 @@ describe("a balance that would overflow its integer column", () => {
     const target = await registerUser(app);
     // Near the ceiling without ~2000 admin calls: only this test's own account is touched.
     await ctx.database.db.execute(
-      sql`update user_credits set balance = 2147483000 where user_id = ${target.userId}`,
+      sql`update org_credits set balance = 2147483000
+          where org_id = (select org_id from org_members where user_id = ${target.userId})`,
     );
     const res = await call(
       app,
