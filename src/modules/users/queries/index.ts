@@ -202,8 +202,9 @@ export const takesOutAnAdmin = (patch: AdminUserPatch) =>
   (patch.status !== undefined && patch.status !== "active");
 
 /**
- * CTE `u` of an audited admin update of user `id`: the patch's fields set, returning the
- * updated row (`users.*`) and the row as it was before (`audit_before`, as lockBefore reads it).
+ * CTE `u` of an audited admin update of user `id`: the patch's fields set (a plan or its end on
+ * the user's organisation, patchedOrgPlanCte), returning the updated row (`users.*` and the
+ * organisation's plan columns) and the row as it was before (`audit_before`, the same columns).
  *
  * The last active admin is kept: when the patch would take an active admin out (a role other
  * than admin, a status other than active), the statement first locks, in id order, the target

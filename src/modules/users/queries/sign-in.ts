@@ -128,8 +128,10 @@ const insertedUser = defineCte("inserted");
 const existingUser = defineCte("existing");
 
 /**
- * CTEs `upgraded`, `inserted` and `new_user` of a registration: the caller's active guest row
- * (`guestId`) becomes the account, or else a new account is inserted; `new_user` is the one.
+ * CTEs of a registration: the caller's active guest row (`guestId`) becomes the account and its
+ * organisation gets the trial (`upgraded_user`, `upgraded_org`, `upgraded`), or else a new
+ * account is inserted with its organisation on the trial (`inserted`, `inserted_org`);
+ * `new_user` is the one, with its organisation's plan columns.
  */
 export function registeredUserCtes(p: {
   guestId: string | null;
@@ -375,8 +377,9 @@ export function guestUserCte(p: { id: string; referralCode: string; now: string 
 }
 
 /**
- * CTEs `ins`, `existing` and `u` of a WeChat login: a first login inserts the user on the
- * trial (`ins`), a later one stamps the active user (`existing`); `u` is the one.
+ * CTEs of a WeChat login: a first login inserts the user and its organisation on the trial
+ * (`inserted_user`, `inserted_org`, `ins`), a later one stamps the active user (`existing`);
+ * `u` is the one, with its organisation's plan columns.
  */
 export function wechatUserCtes(p: {
   id: string;
@@ -411,7 +414,8 @@ export function wechatUserCtes(p: {
 
 /**
  * CTE `upgraded` of a WeChat login that carries a guest token (ADR 0089): the active guest
- * `guestId` becomes the WeChat account (openid, trial, no longer a guest) in place, so its id
+ * `guestId` becomes the WeChat account (openid, no longer a guest; its organisation gets the
+ * trial: `upgraded_user`, `upgraded_org`) in place, so its id
  * and every row it made stay; only while no account has the openid. Empty otherwise (a parallel
  * login took the guest or the openid first; an openid committed meanwhile is a unique violation
  * on users_wechat_openid_key).
