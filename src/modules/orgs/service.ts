@@ -78,14 +78,6 @@ export async function listMembers(deps: Deps, userId: string) {
   return { items: rows.map(memberOut) };
 }
 
-/** The member list's row of one member, after a change. */
-async function memberView(deps: Deps, userId: string, targetId: string) {
-  const { items } = await listMembers(deps, userId);
-  const item = items.find((m) => m.user_id === targetId);
-  if (!item) throw noSuchMember();
-  return item;
-}
-
 /**
  * Role and monthly limit. An admin changes managers and members (and may make them admins);
  * only the owner changes an admin; nobody changes the owner here (transfer-ownership).
@@ -102,9 +94,10 @@ export async function patchMember(
     role: input.role,
     setLimit: input.monthly_credit_limit !== undefined,
     limit: input.monthly_credit_limit ?? null,
+    now: nowIso(deps),
   });
   if (!outcome) throw unauthorized("Account is not active");
-  if (!outcome.updated) {
+  if (!outcome.member) {
     if (!isAdmin(outcome.caller_role)) throw ADMIN_NEEDED("Changing a member");
     if (outcome.target_role === null) throw noSuchMember();
     if (outcome.target_role === "owner") {
@@ -114,7 +107,7 @@ export async function patchMember(
     }
     throw forbidden("Only the owner changes an admin");
   }
-  return memberView(deps, userId, targetId);
+  return memberOut(outcome.member);
 }
 
 interface Departure {

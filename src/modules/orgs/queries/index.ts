@@ -117,17 +117,25 @@ export interface MemberRow {
  * The members of the caller's organisation with their figures, owner first: each figure a
  * subquery on an index (customers by org and holder, consumptions by user and time).
  */
+/**
+ * A member's columns for membership rows `m` (org_id, user_id, role, joined_at,
+ * monthly_credit_limit) joined to users `u`: each figure a subquery on an index (customers by
+ * org and holder, consumptions by user and time).
+ */
+const memberColumns = (now: SQL) =>
+  sql`m.user_id, u.email, u.name, m.role, m.joined_at, m.monthly_credit_limit,
+    (select count(*)::int from ${customers} c
+      where c.org_id = m.org_id and c.user_id = m.user_id) as customer_count,
+    (select coalesce(sum(cc.cost), 0)::int from ${creditConsumptions} cc
+      where cc.user_id = m.user_id and cc.status = 'charged'
+        and cc.created_at >= date_trunc('month', ${now} at time zone 'UTC') at time zone 'UTC'
+    ) as credits_used_month`;
+
+/** The members of the caller's organisation with their figures, owner first. */
 export function listMembers(db: Db, p: { userId: string; now: string }) {
-  const now = ts(p.now);
   return queryRows<MemberRow>(
     db,
-    sql`select m.user_id, u.email, u.name, m.role, m.joined_at, m.monthly_credit_limit,
-        (select count(*)::int from ${customers} c
-          where c.org_id = m.org_id and c.user_id = m.user_id) as customer_count,
-        (select coalesce(sum(cc.cost), 0)::int from ${creditConsumptions} cc
-          where cc.user_id = m.user_id and cc.status = 'charged'
-            and cc.created_at >= date_trunc('month', ${now} at time zone 'UTC') at time zone 'UTC'
-        ) as credits_used_month
+    sql`select ${memberColumns(ts(p.now))}
       from ${orgMembers} m join ${users} u on u.id = m.user_id
       where m.org_id = ${callerOrgSql(p.userId)}
       order by array_position(array['owner', 'admin', 'manager', 'member'], m.role::text),
@@ -139,7 +147,8 @@ export function listMembers(db: Db, p: { userId: string; now: string }) {
 export interface MemberPatchOutcome {
   caller_role: OrgRole | null;
   target_role: OrgRole | null;
-  updated: boolean;
+  /** The changed member as the list shows them; null when refused. */
+  member: MemberRow | null;
 }
 
 /**
@@ -155,6 +164,7 @@ export async function patchMember(
     role?: OrgRole;
     setLimit: boolean;
     limit: number | null;
+    now: string;
   },
 ) {
   const [row] = await queryRows<MemberPatchOutcome>(
@@ -174,10 +184,12 @@ export async function patchMember(
         where t.user_id = ${p.targetId}::uuid and t.org_id = caller.org_id
           and ${isAdminSql(sql`caller.role`)} and t.role <> 'owner'
           and (t.role <> 'admin' or caller.role = 'owner')
-        returning t.user_id
+        returning t.*
       )
       select caller.role as caller_role, (select role from target) as target_role,
-        exists (select 1 from updated) as updated
+        (select row_to_json(changed) from (
+          select ${memberColumns(ts(p.now))}
+          from updated m join ${users} u on u.id = m.user_id) changed) as member
       from caller`,
   );
   return row;
