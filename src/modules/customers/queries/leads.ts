@@ -2,7 +2,9 @@ import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { defineCte } from "../../../db/cte";
 import { customers } from "../../../db/schema";
+import { callerOrgSql } from "../../../db/scope";
 import { columnNames } from "../../../db/sql";
+import { customersKeptSql } from "../../entitlements/queries";
 import { readableBy } from "./index";
 
 /** A lead the AI agent found, to become a customer (source `agent`, status `new`). */
@@ -23,8 +25,9 @@ export interface LeadCustomer {
  * for one statement (the caller's: it finishes the run with what was saved, atomically). Saved
  * leads are held by the member who ran the agent, in their organisation. A lead matching a
  * customer the user sees (src/db/scope.ts: theirs or the pool's for a member, the organisation's
- * for a manager; same e-mail, else same company case-insensitively) is a duplicate and not saved; new leads take the free slots of the plan's `customers` limit
- * (plan_limit) in `ord` order, the rest are left out. `noNewCustomers` gives no slot at all
+ * for a manager; same e-mail, else same company case-insensitively) is a duplicate and not
+ * saved; new leads take the free slots of the `customers` limit of the organisation's plan
+ * (plan_limit, counted per organisation) in `ord` order, the rest are left out. `noNewCustomers` gives no slot at all
  * (the last try after concurrent inserts took the slots: the insert trigger is the authority,
  * SQLSTATE PL001). Nothing is inserted unless `when` holds.
  *
@@ -65,8 +68,7 @@ export function leadCustomersCtes(params: {
       from lead_input i`)},
     ${leadQuota.as(sql`
       select q.max, case when ${params.noNewCustomers}::boolean then 0 when q.max is null then null
-          else greatest(q.max - (select count(*) from ${customers} ${c}
-                                 where ${c.userId} = ${userId}), 0) end as slots
+          else greatest(q.max - ${customersKeptSql(callerOrgSql(userId))}, 0) end as slots
       from (select plan_limit(${userId}::uuid, 'customers') as max) q`)},
     ${leadPlacements.as(sql`
       select m.*, m.existing is null and (${leadQuota.col("slots")} is null or m.fresh_rank <= ${leadQuota.col("slots")})
