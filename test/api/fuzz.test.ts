@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { RateLimiter } from "../../src/providers/ratelimit/types";
-import { call, type Session } from "../support/client";
+import { call, randomEmail, registerUser, type Session } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
 import { openApiSampler, type Schema } from "../support/openapi-sample";
+import { joinOrg } from "../support/orgs";
 import { registerBusinessUser, setPlan } from "../support/plans";
 
 /**
@@ -161,10 +162,21 @@ let admin: Session;
 const sessionAlive = async (s: Session | undefined) =>
   s !== undefined && (await call(app, "/api/v1/auth/me", { token: s.accessToken })).status === 200;
 
-/** Real rows, so that `{id}` also reaches the code behind a found row. */
+/** Real rows, so that `{id}` also reaches the code behind a found row (by /api/v1/<segment>). */
 const realIds: Record<string, string> = {};
+/** A member of the user's organisation, so /org/members/{user_id} reaches a real member. */
+let member: Session | undefined;
 async function seedRows() {
   const as = { token: user.accessToken, csrf: user.csrfToken };
+  member = await registerUser(app);
+  await joinOrg(ctx.database, user, member, "member");
+  const invitation = await call(app, "/api/v1/org/invitations", {
+    ...as,
+    json: { email: randomEmail(), role: "member" },
+  });
+  expect(invitation.status).toBe(201);
+  // /api/v1/org/invitations/{id}: the organisation's invitations are its only `{id}`.
+  realIds.org = invitation.body.id;
   const customer = await call(app, "/api/v1/customers", { ...as, json: { company: "Fuzz" } });
   const product = await call(app, "/api/v1/products", {
     ...as,
@@ -226,7 +238,7 @@ async function drive(op: Operation) {
   if (op.admin && !(await sessionAlive(admin))) admin = await registerAdmin(ctx);
   const segment = op.path.split("/")[3] ?? "";
   const plain = fill(op, (name) =>
-    name === "id" && realIds[segment] ? realIds[segment] : sampleParam(name),
+    name === "id" && realIds[segment] ? realIds[segment] : sampleParam(name, op),
   );
   const baseQuery = new URLSearchParams();
   for (const q of op.query) {
@@ -236,7 +248,7 @@ async function drive(op: Operation) {
 
   for (const name of op.pathParams) {
     for (const bad of HOSTILE_PATH) {
-      const url = fill(op, (n) => (n === name ? encodeURIComponent(bad) : sampleParam(n)));
+      const url = fill(op, (n) => (n === name ? encodeURIComponent(bad) : sampleParam(n, op)));
       await send(op, url, op.body ? jsonText(sample(op.body)) : undefined);
     }
   }
@@ -258,8 +270,10 @@ async function drive(op: Operation) {
   }
 }
 
-function sampleParam(name: string) {
+function sampleParam(name: string, op?: Operation) {
   if (name === "key") return "credits.costs";
+  // A real member, so role and credit-limit changes reach their checks and columns.
+  if (name === "user_id" && member && op?.path.startsWith("/api/v1/org/")) return member.userId;
   // A real account, so admin credit adjustments reach the balance arithmetic.
   if (name === "user_id") return user.userId;
   return "00000000-0000-4000-8000-000000000000";
@@ -299,7 +313,7 @@ describe("fuzzing every operation of the OpenAPI document", () => {
     expect(findings).toEqual([]);
   });
 
-  it("answers hostile input with 4xx and a detail, never a 500", { timeout: 120_000 }, async () => {
+  it("answers hostile input with 4xx and a detail, never a 500", { timeout: 300_000 }, async () => {
     // The business plan has every feature, so no route stops at its plan gate.
     user = await registerBusinessUser(app, ctx.deps);
     admin = await registerAdmin(ctx);
