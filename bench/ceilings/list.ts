@@ -37,7 +37,9 @@ serve((req, res) => {
       send(res, 200, {
         items: rows.map((r) => ({
           id: r.id,
+          org_id: r.org_id,
           user_id: r.user_id,
+          owner_name: r.owner_name,
           company: r.company,
           contact_name: r.contact_name,
           email: r.email,

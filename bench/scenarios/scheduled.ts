@@ -5,6 +5,7 @@ import { buildDeps } from "../../src/deps";
 import type { CronTask } from "../../src/jobs/schedules";
 import { runScheduledTasks } from "../../src/jobs/tasks";
 import { createLogger } from "../../src/lib/logger";
+import { recyclePoolCustomers } from "../../src/modules/customers/pool/recycle";
 import type { Deps } from "../../src/ports";
 import { createMemoryRateLimiter } from "../../src/providers/ratelimit/memory";
 import { migratePostgres, openPostgresDatabase } from "../../src/runtime/node/database";
@@ -15,7 +16,8 @@ import { SETTINGS } from "../settings";
 
 /**
  * Issue #13 item 4: the scheduled tasks at 1,000,000 customers and 100,000 users. Each task runs
- * in-process through runScheduledTasks (the real task functions, deps on `pg`) while WRITERS
+ * in-process through runScheduledTasks (the real task functions, deps on `pg`; issue #22's pool
+ * recycle through recyclePoolCustomers, its own entry point) while WRITERS
  * connections keep doing what users do to the rows the task is working on; every write's
  * latency is recorded, beside the same writers' latency with no task running (the baseline),
  * and a sampler reads pg_stat_activity for writers waiting on a lock (how long the statement
@@ -81,13 +83,19 @@ export interface ScheduledResult {
 //   1 in 10 (i % 10 = 1) a running monthly subscription with an allowance to grant;
 //   1 in 10 (i % 10 = 2) an allowance lot past its expiry; 1 in 50 (i % 50 = 5) a held charge
 //   whose heartbeat stopped; 1 in 5 (i % 5 = 3) a pending order past its payment window.
-//   customers c1..c1000000 spread evenly: 1 in 20 silent for 30 days, 1 in 50 a follow-up due.
+//   customers c1..c1000000 spread evenly: 1 in 20 silent for 30 days, 1 in 50 a follow-up due;
+//   the rest contacted 0 to 9 days ago (i % 10). Every organisation has the pool rule below.
 
 const userId = (i: string) => `md5('u' || ${i})::uuid`;
-/** Customers silent for 30 days (1 in 20) are past it; the rest were contacted within 10. */
-const POOL_RECYCLE_DAYS = 20;
+/**
+ * Every organisation's pool rule (docs/teams.md): customers without a follow-up for 12 days go
+ * back to the pool (the 1 in 20 silent for 30 days, won ones exempt), a warning 4 days before
+ * (those contacted 9 days ago, 1 in 10, cross into it today: the recycle's windows are whole UTC
+ * days, wherever in the day the run falls).
+ */
+const POOL_RECYCLE_DAYS = 12;
 const POOL_SETTINGS = JSON.stringify({
-  pool: { recycle_after_days: POOL_RECYCLE_DAYS, warn_days_before: 3, exempt_statuses: ["won"] },
+  pool: { recycle_after_days: POOL_RECYCLE_DAYS, warn_days_before: 4, exempt_statuses: ["won"] },
 });
 const now = "now()";
 
@@ -319,6 +327,22 @@ const TASKS: TaskSpec[] = [
       touchUser,
     ],
     rows: (r) => num(r, "nonces") + num(r, "sessions"),
+  },
+  {
+    // Issue #22: the overnight pool recycle, with its warnings, over every organisation.
+    task: "poolRecycle",
+    run: (deps) => recyclePoolCustomers(deps, new Date()),
+    reset: [
+      `truncate notifications`,
+      `delete from customer_ownership_events where action = 'recycle'`,
+      // Back to their holders (the seed's organisation id is its owner's id).
+      `update customers set user_id = org_id, held_since = null where user_id is null`,
+    ],
+    targets: `select c.id as customer_id, c.user_id from customers c
+      where c.last_contact_at < now() - interval '${POOL_RECYCLE_DAYS} days' and c.status <> 'won'
+      order by random() limit 5000`,
+    writes: [touchCustomer, touchUser],
+    rows: (r) => num(r, "recycled") + num(r, "warned"),
   },
 ];
 

@@ -26,6 +26,8 @@ const POOL_EVERY = 20;
 
 /** How long the counting proxy watches the idle instance for its background statements. */
 const IDLE_COUNT_MS = 3000;
+/** The counted instance's SESSION_REVOCATION_POLL_MS (its default). */
+const REVOCATION_POLL_MS = 500;
 
 export const TEAM_LIST_PATHS = {
   first: "/api/v1/customers?size=20",
@@ -56,8 +58,9 @@ export interface TeamListResult {
   seedMs: number;
   list: Record<TeamListKind, TeamListFigure>;
   /**
-   * DB round trips per request for the member (counting proxy, sequential requests), less the
-   * instance's background statements at their idle rate; `raw` without that correction.
+   * DB round trips per request for the member (counting proxy, sequential requests, the
+   * scheduler off), less the instance's idle statements and the session-revocation refreshes
+   * (at most one per poll interval, shared by all requests); `raw` without that correction.
    */
   roundTrips: {
     me: number;
@@ -203,14 +206,21 @@ async function countRoundTrips(
   const counted = startNode(
     "app (team, via counting proxy)",
     SETTINGS.appScript,
-    { ...appEnv, PORT: String(port), DATABASE_URL: proxied.toString() },
+    {
+      ...appEnv,
+      PORT: String(port),
+      DATABASE_URL: proxied.toString(),
+      // The scheduled tasks' statements are no request's (they run every minute in bursts).
+      SCHEDULER_ENABLED: "false",
+      SESSION_REVOCATION_POLL_MS: String(REVOCATION_POLL_MS),
+    },
     port,
   );
   try {
     await waitReady(counted, since);
     const base = `http://127.0.0.1:${port}`;
-    // The instance's own background statements (the session-revocation poll, one query per
-    // 500 ms) are no request's: their rate, counted with no request running, is taken off.
+    // What the instance sends with no request running (timers) is no request's: its rate is
+    // counted idle and taken off.
     const idleFrom = proxy.counts();
     const idleStarted = performance.now();
     await new Promise((resolve) => setTimeout(resolve, IDLE_COUNT_MS));
@@ -225,9 +235,13 @@ async function countRoundTrips(
       const before = proxy.counts();
       const started = performance.now();
       for (let i = 0; i < requests; i++) await once();
-      const background = idlePerMs * (performance.now() - started);
+      const elapsed = performance.now() - started;
+      // The set of ended sessions is refreshed by the first request that finds it older than
+      // the poll interval, for every request in flight (src/modules/auth/revocations.ts): at
+      // most one query per interval, which slow requests (a loaded machine) meet more often.
+      const refreshes = Math.floor(elapsed / REVOCATION_POLL_MS) + 1;
       const raw = roundTripsOf(before, proxy.counts(), requests);
-      return { raw, net: raw - background / requests };
+      return { raw, net: (raw * requests - idlePerMs * elapsed - refreshes) / requests };
     };
     const me = await trips("/api/v1/auth/me", SETTINGS.roundTripRequests);
     const list = await trips(TEAM_LIST_PATHS.first, SETTINGS.roundTripLists);
