@@ -370,6 +370,17 @@ describe("DELETE /api/v1/org/members/:user_id", () => {
     const list = await call(app, "/api/v1/customers", { token: login.body.access_token });
     expect(list.status).toBe(200);
     expect(list.body.items).toEqual([]);
+    const created = await call(app, "/api/v1/customers", {
+      token: login.body.access_token,
+      csrf: login.body.csrf_token,
+      json: { company: "A fresh start" },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const [freshCustomer] = await queryRows<{ org_id: string }>(
+      db,
+      sql`select org_id from customers where id = ${created.body.id}::uuid`,
+    );
+    expect(freshCustomer!.org_id).toBe(answer.body.new_org_id);
     // No sign-up grant in the new organisation's wallet.
     const [grants] = await queryRows<{ n: number }>(
       db,
