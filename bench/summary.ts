@@ -276,6 +276,22 @@ function scheduledRows(r: BenchResults): SummaryRow[] {
       aim: `<= ${AIMS.writerWaitMs} ms`,
       verdict: tasks.every((t) => t.locks.longestMs <= AIMS.writerWaitMs) ? "MET" : "MISSED",
     },
+    // Issue #22 names the pool recycle's figure on its own.
+    ...tasks
+      .filter((t) => t.task === "poolRecycle")
+      .map(
+        (t): SummaryRow => ({
+          figure: `pool recycle at ${scale} (warnings and recycles; longest lock wait of a write beside it)`,
+          value: `${fmt(runMs(t))} ms, ${fmt(median(t.rows))} customers; ${fmt(t.locks.longestMs, 1)} ms`,
+          against: "-",
+          ratio: "-",
+          aim: `< ${AIMS.taskS} s; <= ${AIMS.writerWaitMs} ms`,
+          verdict:
+            t.ok && runMs(t) < AIMS.taskS * 1000 && t.locks.longestMs <= AIMS.writerWaitMs
+              ? "MET"
+              : "MISSED",
+        }),
+      ),
   ];
 }
 
