@@ -145,6 +145,27 @@ describe("the plan of the organisation", () => {
     );
   });
 
+  it("a guest who registers starts the trial on its own organisation, named after the account", async () => {
+    const guest = await t.post("/api/v1/auth/guest", { ip: randomIp() });
+    expectStatus(guest, 201);
+    const guestOrg = await orgIdOf(ctx.database, { userId: guest.body.user.id });
+    const registered = await t.post("/api/v1/auth/register", {
+      json: { email: `g${Date.now()}@example.com`, password: "secret123", name: "Ada Trading" },
+      ip: randomIp(),
+      token: guest.body.access_token,
+    });
+    expectStatus(registered, 201);
+    expect(registered.body.user).toMatchObject({ plan: "pro", is_trial_active: true });
+    const body = await me({ accessToken: registered.body.access_token } as Session);
+    expect(body.org).toEqual({ id: guestOrg, name: "Ada Trading", role: "owner" });
+    expect(body.plan).toBe("pro");
+    const [org] = await queryRows<{ plan: string; trial: boolean }>(
+      deps.db,
+      sql`select plan, trial_ends_at = plan_expires_at as trial from orgs where id = ${guestOrg}`,
+    );
+    expect(org).toEqual({ plan: "pro", trial: true });
+  });
+
   it("a trial past its end counts as free for every member before the downgrade runs", async () => {
     const owner = await registerUser(app);
     const member = await registerUser(app);
