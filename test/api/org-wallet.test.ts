@@ -198,6 +198,24 @@ describe("member monthly limits", () => {
     expect(adjust.status).toBe(200);
     expect(adjust.body.balance).toBe(23);
     expect((await balanceOf(owner)).balance).toBe(23);
+    // The admin's wallet list: one row per organisation, named with its owner.
+    const wallets = await call(
+      app,
+      `/api/v1/admin/credit-users?q=${encodeURIComponent(owner.email)}`,
+      {
+        token: platformAdmin.accessToken,
+      },
+    );
+    expect(wallets.status).toBe(200);
+    expect(wallets.body.items).toEqual([
+      expect.objectContaining({
+        org_id: await orgIdOf(database, owner),
+        org_name: expect.any(String),
+        user_id: owner.userId,
+        email: owner.email,
+        balance: 23,
+      }),
+    ]);
   });
 });
 
