@@ -1,5 +1,6 @@
 import { inTimedBatches, TASK_BATCH_SIZE } from "../../../db/batches";
 import type { Deps } from "../../../ports";
+import { type PushCounts, pushPendingNotifications } from "../../notifications/push";
 import { parseOrgSettings } from "../../orgs/settings";
 import {
   orgsWithRecycleRule,
@@ -79,6 +80,8 @@ function warningOf(userId: string, w: HolderWarning, day: string): WarningRow {
  * clock start: the windows are whole UTC days, so any number of runs a day warn and recycle
  * exactly the same customers. A follow-up restarts the clock.
  *
+ * The new notifications are pushed (WeChat) at the end, as the reminder digest's are.
+ *
  * Both walks go a batch at a time (db/batches.ts): the warnings read only; each recycle batch
  * locks its rows with SKIP LOCKED (a customer a user is writing waits for the next run, the
  * user never waits for the task beyond one short batch).
@@ -86,7 +89,13 @@ function warningOf(userId: string, w: HolderWarning, day: string): WarningRow {
 export async function recyclePoolCustomers(
   deps: Deps,
   now: Date = deps.clock.now(),
-): Promise<{ orgs: number; warned: number; warnings: number; recycled: number }> {
+): Promise<{
+  orgs: number;
+  warned: number;
+  warnings: number;
+  recycled: number;
+  pushed?: PushCounts;
+}> {
   const cutoffMs = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   const cutoff = new Date(cutoffMs).toISOString();
   const day = cutoff.slice(0, 10);
@@ -136,5 +145,8 @@ export async function recyclePoolCustomers(
       now: now.toISOString(),
     });
   }
-  return { orgs: rules.length, warned, warnings: written, recycled };
+  const done = { orgs: rules.length, warned, warnings: written, recycled };
+  // After the writes have committed, as the reminders do: a failed push never loses one.
+  const pushed = await pushPendingNotifications(deps);
+  return pushed ? { ...done, pushed } : done;
 }
