@@ -286,6 +286,17 @@ describe("the product catalogue in a company", () => {
     });
     expect(refusedPatch.status).toBe(403);
     expect((await as(member)(`/api/v1/products/${id}`, { method: "DELETE" })).status).toBe(403);
+    // Nor through an import: refused as a whole, nothing written.
+    const form = new FormData();
+    const csv = "name,sku,price,currency\nImported lid,IMP-1,1.00,USD\n";
+    form.append("file", new File([csv], "products.csv", { type: "text/csv" }));
+    const refusedImport = await call(ctx.app, "/api/v1/products/import", {
+      method: "POST",
+      token: member.accessToken,
+      body: form,
+    });
+    expect(refusedImport.status).toBe(403);
+    expect(refusedImport.body.code).toBe("forbidden");
     expect((await as(manager)(`/api/v1/products/${id}`)).body.price).toBe(250);
     expect(await listIds(manager, "/api/v1/products")).toEqual([id]);
 

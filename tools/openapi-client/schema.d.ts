@@ -7640,7 +7640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid CSRF token */
+            /** @description Missing or invalid CSRF token, or the caller is a member (only a manager, an admin or the owner changes the catalogue) */
             403: {
                 headers: {
                     [name: string]: unknown;

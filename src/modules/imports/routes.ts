@@ -62,6 +62,13 @@ const importRoute = (kind: ImportKind, path: string) =>
       },
       413: { description: "Over 10 MB", content: { "application/json": { schema: ErrorSchema } } },
       ...authErrorResponses,
+      403: {
+        description:
+          kind === "products"
+            ? "Missing or invalid CSRF token, or the caller is a member (only a manager, an admin or the owner changes the catalogue)"
+            : "Missing or invalid CSRF token",
+        content: { "application/json": { schema: ErrorSchema } },
+      },
       422: {
         description: "The sheet was rejected (row errors), or the request was invalid",
         content: {

@@ -6,6 +6,7 @@ import { selectPage } from "../../../db/page";
 import {
   adminAuditLog,
   creditLedger,
+  orgCredits,
   orgMembers,
   orgs,
   paymentTransactions,
@@ -207,7 +208,7 @@ export async function adminStatsJson(db: Db, range: { start: string; end: string
           'credits_granted', (select coalesce(sum(granted), 0) from per_day),
           'credits_consumed', (select coalesce(sum(consumed), 0) from per_day),
           'credits_expired', (select coalesce(sum(expired), 0) from per_day),
-          'credits_outstanding', (select coalesce(sum(${userCredits.balance}), 0) from ${userCredits}),
+          'credits_outstanding', (select coalesce(sum(${orgCredits.balance}), 0) from ${orgCredits}),
           'ai_calls', (select coalesce(sum(n), 0) from calls),
           'ai_calls_by_operation', coalesce((select jsonb_object_agg(event, n) from (
               select event, sum(n)::int as n from calls group by event) t), '{}'::jsonb)),

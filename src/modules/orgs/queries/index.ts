@@ -2,7 +2,6 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/client";
 import {
   agentPipelines,
-  creditConsumptions,
   customerOwnershipEvents,
   customers,
   discoveryJobs,
@@ -114,22 +113,17 @@ export interface MemberRow {
 }
 
 /**
- * The members of the caller's organisation with their figures, owner first: each figure a
- * subquery on an index (customers by org and holder, consumptions by user and time).
- */
-/**
  * A member's columns for membership rows `m` (org_id, user_id, role, joined_at,
  * monthly_credit_limit) joined to users `u`: each figure a subquery on an index (customers by
- * org and holder, consumptions by user and time).
+ * org and holder, consumptions by user and time). The month's credits are the figure the
+ * monthly limit enforces (member_credits_used_month, migration 0026: this organisation's
+ * consumptions of the UTC month, less what was refunded of them).
  */
 const memberColumns = (now: SQL) =>
   sql`m.user_id, u.email, u.name, m.role, m.joined_at, m.monthly_credit_limit,
     (select count(*)::int from ${customers} c
       where c.org_id = m.org_id and c.user_id = m.user_id) as customer_count,
-    (select coalesce(sum(cc.cost), 0)::int from ${creditConsumptions} cc
-      where cc.user_id = m.user_id and cc.status = 'charged'
-        and cc.created_at >= date_trunc('month', ${now} at time zone 'UTC') at time zone 'UTC'
-    ) as credits_used_month`;
+    member_credits_used_month(m.user_id, m.org_id, ${now}) as credits_used_month`;
 
 /** The members of the caller's organisation with their figures, owner first. */
 export function listMembers(db: Db, p: { userId: string; now: string }) {
