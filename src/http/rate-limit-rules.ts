@@ -72,6 +72,12 @@ export const RATE_LIMIT_RULES = {
   },
   /** E-mail change: 5 per hour per user (the password is checked, a guessing surface too). */
   emailChange: { name: "email_change", points: 5, durationSeconds: 3600, failClosed: true },
+  /**
+   * Invitations to an organisation: 30 per hour per inviting user. Each mails an address the
+   * inviter chose, and revoking then inviting again would otherwise mail it without end; 30
+   * an hour seats a 50-person company in two hours.
+   */
+  orgInvitation: { name: "org_invitation", points: 30, durationSeconds: 3600, failClosed: true },
   /** Using a mailed token (verify, reset): 20 per 15 minutes per IP; a reset hashes a password. */
   emailToken: { name: "email_token", points: 20, durationSeconds: 900, failClosed: true },
 } as const satisfies Record<string, RateLimitRule>;

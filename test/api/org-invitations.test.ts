@@ -381,3 +381,35 @@ describe("POST /api/v1/org/invitations/accept", () => {
     expect(mine.status).toBe(200);
   });
 });
+
+describe("invitation mail budget", () => {
+  it("refuses the 31st invitation of an hour by one inviter with 429 before anything is written or mailed", async () => {
+    const { owner, admin } = await createCompany(ctx);
+    const stamp = Date.now();
+    for (let i = 0; i < 30; i++) {
+      const answer = await call(app, "/api/v1/org/invitations", {
+        ...write(owner),
+        json: { email: `budget-${stamp}-${i}@example.com`, role: "member" },
+      });
+      expect(answer.status).toBe(201);
+    }
+    const over = await call(app, "/api/v1/org/invitations", {
+      ...write(owner),
+      json: { email: `budget-${stamp}-over@example.com`, role: "member" },
+    });
+    expect(over.status).toBe(429);
+    expect(over.body.code).toBe("rate_limited");
+    const [row] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from org_invitations
+        where email = ${`budget-${stamp}-over@example.com`}`,
+    );
+    expect(row!.n).toBe(0);
+    // The budget is the inviter's: another admin of the company still invites.
+    const other = await call(app, "/api/v1/org/invitations", {
+      ...write(admin),
+      json: { email: `budget-${stamp}-admin@example.com`, role: "member" },
+    });
+    expect(other.status).toBe(201);
+  });
+});

@@ -259,9 +259,7 @@ describe("seats as a plan limit the admin edits", () => {
     expect(seats).toMatchObject({ free: 1, pro: 5, business: 50 });
   });
 
-  // Needs `limits` in the credit-plans PATCH body (src/modules/credits/schemas.ts planFields and
-  // admin-service.ts updatePlan -> planLimitsSet): the credits helper's files, asked for.
-  it.skip("an admin changes a plan's seats and /me follows", async () => {
+  it("an admin changes a plan's seats and /me follows", async () => {
     const admin = await registerAdmin(ctx);
     const pro = await proPlan(admin);
     const patched = await call(app, `/api/v1/admin/credit-plans/${pro.id}`, {
@@ -275,6 +273,23 @@ describe("seats as a plan limit the admin edits", () => {
       expect(patched.body.limits).toMatchObject({ seats: 8, customers: 20000 });
       const user = await registerUser(app);
       expect((await me(user)).limits.seats).toEqual({ max: 8, used: 1 });
+      // null takes the quota away: unlimited seats.
+      const unlimited = await call(app, `/api/v1/admin/credit-plans/${pro.id}`, {
+        method: "PATCH",
+        token: admin.accessToken,
+        csrf: admin.csrfToken,
+        json: { limits: { seats: null } },
+      });
+      expect(unlimited.status).toBe(200);
+      expect(unlimited.body.limits.seats).toBeUndefined();
+      expect((await me(user)).limits.seats.max).toBeNull();
+      const refused = await call(app, `/api/v1/admin/credit-plans/${pro.id}`, {
+        method: "PATCH",
+        token: admin.accessToken,
+        csrf: admin.csrfToken,
+        json: { limits: { seats: 0 } },
+      });
+      expect(refused.status).toBe(422);
     } finally {
       await deps.db.execute(
         sql`update subscription_plans set limits = limits || '{"seats": 5}'::jsonb where code = 'pro'`,

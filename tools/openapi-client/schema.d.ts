@@ -431,7 +431,7 @@ export interface paths {
         /** Admin+: pending invitations (not accepted, revoked or expired), newest first */
         get: operations["getOrgInvitations"];
         put?: never;
-        /** Admin+: invite an address; mails FRONTEND_URL/invite?token=... */
+        /** Admin+: invite an address; mails FRONTEND_URL/invite?token=... (30 an hour per inviter) */
         post: operations["postOrgInvitations"];
         delete?: never;
         options?: never;
@@ -4396,6 +4396,9 @@ export interface components {
             sort_order?: number;
         };
         AdminSubscriptionPlan: components["schemas"]["SubscriptionPlan"] & {
+            limits: {
+                [key: string]: number;
+            };
             active: boolean;
             sort_order: number;
             /** Format: date-time */
@@ -4428,6 +4431,12 @@ export interface components {
             tier?: number;
             active?: boolean;
             sort_order?: number;
+            /** @description Quotas of the plan; null or missing: unlimited */
+            limits?: {
+                customers?: number | null;
+                agent_runs_per_month?: number | null;
+                seats?: number | null;
+            };
         };
         AdminPaymentsPage: {
             items: components["schemas"]["AdminPayment"][];
@@ -7340,6 +7349,12 @@ export interface operations {
             /** @description Invited */
             201: {
                 headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7390,6 +7405,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected failure (generic message and a request id) */
@@ -14892,6 +14924,15 @@ export interface operations {
                     active?: boolean;
                     /** @default 0 */
                     sort_order?: number;
+                    /**
+                     * @description Quotas of the plan; null or missing: unlimited
+                     * @default {}
+                     */
+                    limits?: {
+                        customers?: number | null;
+                        agent_runs_per_month?: number | null;
+                        seats?: number | null;
+                    };
                 };
             };
         };

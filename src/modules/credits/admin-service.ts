@@ -9,6 +9,7 @@ import {
   PLAN_COLUMNS,
   type PlanValues,
   planFeaturesSet,
+  planLimitsSet,
   updatePlanAudited,
 } from "../entitlements/queries";
 import { yearlyPrice } from "./catalog";
@@ -139,6 +140,7 @@ export async function updatePlan(
 ) {
   const sets = patchSets(PLAN_COLUMNS, patch);
   if (patch.features) sets.push(planFeaturesSet(patch.features));
+  if (patch.limits) sets.push(planLimitsSet(patch.limits));
   const row = await updatePlanAudited(deps.db, {
     actor,
     id,

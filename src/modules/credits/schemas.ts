@@ -178,6 +178,15 @@ const planFields = {
   tier: z.number().int().min(0).max(100),
   active: z.boolean(),
   sort_order: sortOrder,
+  limits: z
+    .object({
+      customers: z.number().int().min(0).max(100_000_000).nullable(),
+      agent_runs_per_month: z.number().int().min(0).max(1_000_000).nullable(),
+      seats: z.number().int().min(1).max(100_000).nullable(),
+    })
+    .partial()
+    .strict()
+    .openapi({ description: "Quotas of the plan; null or missing: unlimited" }),
 };
 export const PlanBody = z
   .object({
@@ -187,6 +196,7 @@ export const PlanBody = z
     ...planFields,
     currency: currency.default("CNY"),
     features: planFields.features.default([]),
+    limits: planFields.limits.default({}),
     active: planFields.active.default(true),
     sort_order: sortOrder.default(0),
   })
@@ -199,6 +209,7 @@ export const PlanPatch = z
   .refine((b) => Object.keys(b).length > 0, { error: "Send at least one field" })
   .openapi("SubscriptionPlanPatch");
 export const AdminPlanSchema = PlanSchema.extend({
+  limits: z.record(z.string(), z.number().int()),
   active: z.boolean(),
   sort_order: z.number().int(),
   created_at: z.string(),

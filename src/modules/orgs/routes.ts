@@ -3,13 +3,20 @@ import type { Context } from "hono";
 import { requireAuth } from "../../http/auth";
 import { csrfSecurity, requireCsrf } from "../../http/csrf";
 import type { AppEnv } from "../../http/env";
-import { csrfErrorResponses, ErrorSchema, errorResponse } from "../../http/errors";
+import {
+  csrfErrorResponses,
+  ErrorSchema,
+  errorResponse,
+  rateLimitedResponses,
+} from "../../http/errors";
+import { limitByUser } from "../../http/limits";
 import {
   jsonBody as body,
   IdParam,
   jsonResponse as json,
   bearerSecurity as security,
 } from "../../http/openapi";
+import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
 import {
   AcceptBody,
@@ -177,8 +184,9 @@ const createInvitationRoute = createRoute({
   path: "/api/v1/org/invitations",
   tags,
   security: csrfSecurity,
-  summary: "Admin+: invite an address; mails FRONTEND_URL/invite?token=...",
-  middleware: write,
+  summary:
+    "Admin+: invite an address; mails FRONTEND_URL/invite?token=... (30 an hour per inviter)",
+  middleware: [...write, limitByUser(RATE_LIMIT_RULES.orgInvitation)] as const,
   request: { body: body(InvitationBody) },
   responses: {
     201: json(InvitationSchema, "Invited"),
@@ -186,6 +194,7 @@ const createInvitationRoute = createRoute({
     ...adminOnly,
     ...seatsTaken,
     409: errorResponse(ErrorSchema, "Already a member, or already invited (revoke to re-send)"),
+    ...rateLimitedResponses,
   },
 });
 
