@@ -19354,7 +19354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid CSRF token */
+            /** @description Missing or invalid CSRF token, a guest, or not the organisation's owner (billing is the owner's) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19489,7 +19489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid CSRF token */
+            /** @description Missing or invalid CSRF token, a guest, or not the organisation's owner (billing is the owner's) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19624,7 +19624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid CSRF token */
+            /** @description Missing or invalid CSRF token, a guest, or not the organisation's owner (billing is the owner's) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -17,6 +17,7 @@ import { limitByUser } from "../../http/limits";
 import { bearerSecurity as security } from "../../http/openapi";
 import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
+import { requireOrgOwner } from "../orgs/guard";
 import {
   CallbackAckSchema,
   CallbackRejectSchema,
@@ -69,6 +70,10 @@ const created = {
 };
 const buyErrors = {
   ...csrfErrorResponses,
+  403: errorResponse(
+    ErrorSchema,
+    "Missing or invalid CSRF token, a guest, or not the organisation's owner (billing is the owner's)",
+  ),
   ...rateLimitedResponses,
   400: errorResponse(ErrorSchema, "The payment provider refused the order"),
   404: errorResponse(ErrorSchema, "Unknown package or plan"),
@@ -81,7 +86,14 @@ const createOrderRoute = createRoute({
   tags,
   security: csrfSecurity,
   summary: "Order one month of a plan (by plan code)",
-  middleware: [requireAuth, requireCsrf, forbidGuests, limitPayments, idempotentRequest] as const,
+  middleware: [
+    requireAuth,
+    requireCsrf,
+    forbidGuests,
+    requireOrgOwner,
+    limitPayments,
+    idempotentRequest,
+  ] as const,
   request: {
     body: { content: { "application/json": { schema: CreateOrderBody } }, required: true },
   },
@@ -94,7 +106,14 @@ const purchaseRoute = createRoute({
   tags,
   security: csrfSecurity,
   summary: "Order a credit package",
-  middleware: [requireAuth, requireCsrf, forbidGuests, limitPayments, idempotentRequest] as const,
+  middleware: [
+    requireAuth,
+    requireCsrf,
+    forbidGuests,
+    requireOrgOwner,
+    limitPayments,
+    idempotentRequest,
+  ] as const,
   request: { body: { content: { "application/json": { schema: PurchaseBody } }, required: true } },
   responses: { ...created, ...buyErrors },
 });
@@ -105,7 +124,14 @@ const subscribeRoute = createRoute({
   tags,
   security: csrfSecurity,
   summary: "Order a plan, monthly or yearly",
-  middleware: [requireAuth, requireCsrf, forbidGuests, limitPayments, idempotentRequest] as const,
+  middleware: [
+    requireAuth,
+    requireCsrf,
+    forbidGuests,
+    requireOrgOwner,
+    limitPayments,
+    idempotentRequest,
+  ] as const,
   request: { body: { content: { "application/json": { schema: SubscribeBody } }, required: true } },
   responses: { ...created, ...buyErrors },
 });

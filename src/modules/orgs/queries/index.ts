@@ -524,3 +524,12 @@ export async function acceptInvitation(
   );
   return row!;
 }
+
+/** The caller's role in their organisation (undefined: no membership). */
+export async function getRole(db: Db, p: { userId: string }): Promise<OrgRole | undefined> {
+  const [row] = await queryRows<{ role: OrgRole }>(
+    db,
+    sql`select ${orgMembers.role} from ${orgMembers} where ${orgMembers.userId} = ${p.userId}::uuid`,
+  );
+  return row?.role;
+}
