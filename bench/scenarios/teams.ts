@@ -19,8 +19,8 @@ import { SETTINGS } from "../settings";
  * Then /me and the list for that member through a counting proxy: still one round trip each.
  */
 
-export const TEAM_MEMBERS = 20;
-export const TEAM_CUSTOMERS = 100_000;
+const TEAM_MEMBERS = 20;
+const TEAM_CUSTOMERS = 100_000;
 /** One customer in POOL_EVERY is in the pool (user_id null); the rest spread over the members. */
 const POOL_EVERY = 20;
 
@@ -29,14 +29,14 @@ const IDLE_COUNT_MS = 3000;
 /** The counted instance's SESSION_REVOCATION_POLL_MS (its default). */
 const REVOCATION_POLL_MS = 500;
 
-export const TEAM_LIST_PATHS = {
+const TEAM_LIST_PATHS = {
   first: "/api/v1/customers?size=20",
   // The single-user figure's path (status + search), so the two read alike.
   search: LIST_PATH,
 } as const;
 type TeamListKind = keyof typeof TEAM_LIST_PATHS;
 
-export interface TeamListFigure {
+interface TeamListFigure {
   path: string;
   app: LoadSummary;
   ceiling: LoadSummary;

@@ -36,9 +36,7 @@ const { app, deps } = ctx;
 async function seller() {
   const { userId } = await registerUser(app);
   const openid = `o${crypto.randomUUID().replaceAll("-", "")}`;
-  await deps.db.execute(
-    sql`update users set wechat_openid = ${openid} where id = ${userId}`,
-  );
+  await deps.db.execute(sql`update users set wechat_openid = ${openid} where id = ${userId}`);
   await deps.db.execute(
     sql`update orgs set plan = 'business',
           plan_expires_at = ${new Date(now.getTime() + 365 * DAY).toISOString()}::timestamptz

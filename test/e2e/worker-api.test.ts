@@ -199,9 +199,10 @@ describe.skipIf(!DATABASE_URL)("api and documents Workers in workerd over the Ne
     await db.connect();
     try {
       const me = await callWorker(auth, "/api/v1/auth/me", { headers: bearer() });
-      await db.query("update orgs set plan = 'business', plan_expires_at = null where id = (select org_id from org_members where user_id = $1)", [
-        me.body.id,
-      ]);
+      await db.query(
+        "update orgs set plan = 'business', plan_expires_at = null where id = (select org_id from org_members where user_id = $1)",
+        [me.body.id],
+      );
       await db.query(
         `insert into customers (user_id, company, created_at)
          select $1::uuid, 'Streamed ' || i, timestamptz '2026-02-01' + make_interval(secs => i)

@@ -53,7 +53,7 @@ export function insufficientCredits(required: number, balance: number) {
  * A consumption the member's monthly credit limit refuses (issue #22): 402 naming the limit;
  * `used` is what they spent of it this UTC month.
  */
-export function memberLimitReached(limit: number, used: number, required: number, balance: number) {
+function memberLimitReached(limit: number, used: number, required: number, balance: number) {
   return new ApiError(402, `monthly credit limit of ${limit} credits reached (used ${used})`, {
     code: "member_limit_reached",
     extra: { required, balance, limit, used },

@@ -11,7 +11,7 @@ const count = (min: number) => z.number().int().min(min).max(1_000_000).nullable
  * The pool rules of an organisation (docs/teams.md); null: no rule. The one definition: the
  * PATCH body, the GET response and the pool's readers (parseOrgSettings) all come from it.
  */
-export const PoolRulesSchema = z
+const PoolRulesSchema = z
   .object({
     recycle_after_days: days(1).openapi({
       description: "A held customer with no follow-up for N days returns to the pool overnight",
@@ -39,16 +39,16 @@ export const OrgSettingsSchema = z
   .object({ pool: PoolRulesSchema })
   .strict()
   .openapi("OrgSettings");
-export type OrgSettings = z.infer<typeof OrgSettingsSchema>;
+type OrgSettings = z.infer<typeof OrgSettingsSchema>;
 
 /** PATCH body: any subset of the rules; the rest of the stored JSON is kept (merged in SQL). */
 export const OrgSettingsPatchSchema = z
   .object({ pool: PoolRulesSchema.partial().strict().optional() })
   .strict()
   .openapi("OrgSettingsPatch");
-export type OrgSettingsPatch = z.infer<typeof OrgSettingsPatchSchema>;
+type OrgSettingsPatch = z.infer<typeof OrgSettingsPatchSchema>;
 
-export const DEFAULT_POOL_RULES: PoolRules = Object.freeze({
+const DEFAULT_POOL_RULES: PoolRules = Object.freeze({
   recycle_after_days: null,
   warn_days_before: null,
   exempt_statuses: ["won"],

@@ -8,7 +8,7 @@ import { escapeLike } from "../../../lib/sql-text";
 import type { AdminUserRow } from "../../users/queries";
 
 /** The organisation an account belongs to and its role there (issue #22). */
-export type UserOrgColumns = {
+type UserOrgColumns = {
   org_id: DbRow<typeof orgMembers>["org_id"] | null;
   org_name: DbRow<typeof orgs>["name"] | null;
   org_role: DbRow<typeof orgMembers>["role"] | null;

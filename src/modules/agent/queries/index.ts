@@ -3,7 +3,13 @@ import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { claimLease, type LeaseClaim, leaseOwned, sweepLeases } from "../../../db/leased-jobs";
 import { selectPage } from "../../../db/page";
-import { agentPipelines, creditConsumptions, userCredits, users } from "../../../db/schema";
+import {
+  agentPipelines,
+  creditConsumptions,
+  orgMembers,
+  userCredits,
+  users,
+} from "../../../db/schema";
 import { visibleTo } from "../../../db/scope";
 import { col, columnList, columnNames, type DbRow } from "../../../db/sql";
 import { holdHandOver } from "../../credits/queries/hand-over";
@@ -224,7 +230,11 @@ export async function finishRunSaved(
         leads: params.customers,
         noNewCustomers: params.noNewCustomers,
         now,
-        when: sql`exists (select 1 from owner)`,
+        // Leads are the company's work: a member who left or was removed while the run went
+        // on saves no customers into their new organisation (the run keeps its leads, which
+        // the organisation's managers still see).
+        when: sql`exists (select 1 from owner) and exists (select 1 from ${orgMembers}
+          where ${orgMembers.userId} = ${run.user_id}::uuid and ${orgMembers.orgId} = ${run.org_id}::uuid)`,
       })},
       record as (${recordInsertWhere(
         {

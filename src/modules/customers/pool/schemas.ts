@@ -3,7 +3,7 @@ import { CUSTOMER_STATUSES, OWNERSHIP_ACTIONS } from "../../../db/schema";
 import { pageSchema } from "../../../lib/pagination";
 
 /** The most ids one bulk request judges: one statement each, whatever the action. */
-export const BULK_MAX_IDS = 1000;
+const BULK_MAX_IDS = 1000;
 
 const uuid = (description: string) => z.uuid({ error: "Not a valid id" }).openapi({ description });
 const reason = z.string().trim().min(1).max(500);
@@ -23,7 +23,7 @@ export const TransferBody = z
   .openapi("PoolTransferBody");
 export type TransferInput = z.infer<typeof TransferBody>;
 
-export const BULK_ACTIONS = ["transfer", "release", "set_status", "delete"] as const;
+const BULK_ACTIONS = ["transfer", "release", "set_status", "delete"] as const;
 
 export const BulkBody = z
   .object({
@@ -52,7 +52,7 @@ export const BulkResultSchema = z
   })
   .openapi("CustomerBulkResult");
 
-export const OwnershipEventSchema = z
+const OwnershipEventSchema = z
   .object({
     from_user_id: z
       .string()

@@ -24,7 +24,7 @@ const STATUS_TRANSITIONS: Record<CustomerStatus, readonly CustomerStatus[]> = {
 
 const DAY_MS = 86_400_000;
 
-export const eventOut = (r: OwnershipEventRow) => ({
+const eventOut = (r: OwnershipEventRow) => ({
   from_user_id: r.from_user_id,
   to_user_id: r.to_user_id,
   action: r.action,
