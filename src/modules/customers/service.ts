@@ -26,6 +26,13 @@ const STATUS_TRANSITIONS: Record<CustomerStatus, readonly CustomerStatus[]> = {
   dormant: ["contacted", "negotiating"],
 };
 
+/** The statuses a customer may be moved from to `target` (itself included): PATCH and bulk. */
+export function statusesLeadingTo(target: CustomerStatus): CustomerStatus[] {
+  return (Object.keys(STATUS_TRANSITIONS) as CustomerStatus[]).filter(
+    (from) => from === target || STATUS_TRANSITIONS[from].includes(target),
+  );
+}
+
 /** Days from a contact to the next follow-up, by the status the customer had at the contact. */
 const FOLLOWUP_CADENCE_DAYS: Record<CustomerStatus, number | null> = {
   new: 2,
@@ -127,11 +134,7 @@ export async function updateCustomer(
 ) {
   const values = normalise(patch);
   const target = values.status as CustomerStatus | undefined;
-  const allowedFrom = target
-    ? (Object.keys(STATUS_TRANSITIONS) as CustomerStatus[]).filter(
-        (from) => from === target || STATUS_TRANSITIONS[from].includes(target),
-      )
-    : null;
+  const allowedFrom = target ? statusesLeadingTo(target) : null;
   const row = await queries.updateCustomer(deps.db, {
     userId,
     id,

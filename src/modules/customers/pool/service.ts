@@ -1,26 +1,12 @@
 import { withTransaction } from "../../../db/client";
-import type { CustomerStatus } from "../../../db/schema";
 import { conflict, forbidden, notFound, validationError } from "../../../http/errors";
 import { iso } from "../../../lib/clock";
 import type { Deps } from "../../../ports";
 import { parseOrgSettings } from "../../orgs/settings";
 import type { OwnershipEventRow } from "../queries/pool";
 import * as queries from "../queries/pool";
+import { statusesLeadingTo } from "../service";
 import type { BulkInput, ReleaseInput, TransferInput } from "./schemas";
-
-/**
- * The status changes a bulk set_status allows: the same table as PATCH /customers/{id}
- * (customers/service.ts, STATUS_TRANSITIONS), repeated here until that module exports it.
- */
-const STATUS_TRANSITIONS: Record<CustomerStatus, readonly CustomerStatus[]> = {
-  new: ["contacted", "negotiating", "quoted", "lost", "dormant"],
-  contacted: ["negotiating", "quoted", "won", "lost", "dormant"],
-  negotiating: ["quoted", "won", "lost", "dormant"],
-  quoted: ["negotiating", "won", "lost", "dormant"],
-  won: ["negotiating", "dormant"],
-  lost: ["contacted", "dormant"],
-  dormant: ["contacted", "negotiating"],
-};
 
 const DAY_MS = 86_400_000;
 
@@ -170,10 +156,7 @@ function bulkAction(input: BulkInput): queries.BulkAction {
     case "set_status": {
       const target = input.status;
       if (!target) throw missing("status", "set_status needs a status");
-      const allowedFrom = (Object.keys(STATUS_TRANSITIONS) as CustomerStatus[]).filter(
-        (from) => from === target || STATUS_TRANSITIONS[from].includes(target),
-      );
-      return { action: "set_status", status: target, allowedFrom };
+      return { action: "set_status", status: target, allowedFrom: statusesLeadingTo(target) };
     }
     case "delete":
       return { action: "delete" };
