@@ -16,8 +16,8 @@ import {
 import { col, columnList, columnNames, type DbRow } from "../../db/sql";
 import { type Actor, auditCte, lockBefore } from "../admin/queries/audit";
 import { notificationInsert } from "../notifications/queries/insert";
+import { planExtensionUpdate } from "../orgs/queries/plan";
 import { referralSubscriptionInsert } from "../payments/queries";
-import { planExtensionUpdate } from "../users/queries/plan-extension";
 
 /**
  * Every statement on the growth tables (certifications, invoices, referral_rewards). The

@@ -84,12 +84,15 @@ const balanceJoin = (source: Cte<string, "id">) =>
 /** The ids of a user CTE's rows, as a subquery. */
 const idsOf = (source: Cte<string, "id">) => sql`(select ${source.col("id")} from ${source})`;
 
-/** Revokes the live refresh tokens of the users in `userIds` (a subquery), as CTE `cte`. */
+/**
+ * Revokes the live refresh tokens of the users in `userIds` (a subquery), as CTE `cte`
+ * returning each token's id and family_id (the session an instance refuses at once).
+ */
 export function revokeTokensCte(cte: Cte, userIds: SQL, at: SQL, extra: SQL = sql``): SQL {
   return cte.as(sql`
       update ${rt} set ${col(rt.revokedAt)} = ${at}
       where ${rt.userId} in ${userIds} and ${rt.revokedAt} is null${extra}
-      returning ${rt.id}`);
+      returning ${rt.id}, ${rt.familyId}`);
 }
 
 /**

@@ -1,24 +1,27 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/client";
+import { defineCte } from "../../../db/cte";
 import {
-  agentPipelines,
-  customerOwnershipEvents,
   customers,
-  discoveryJobs,
-  discoveryRecords,
-  followupLogs,
   type OrgRole,
   orgInvitations,
   orgMembers,
   orgs,
-  products,
-  quotations,
-  refreshTokens,
   subscriptionPlans,
   users,
 } from "../../../db/schema";
 import { callerOrgSql } from "../../../db/scope";
+import { agentOrgMove } from "../../agent/queries/org-move";
+import { revokeTokensCte } from "../../auth/queries";
+import {
+  customersOrgMove,
+  handedOverCustomers,
+  memberLeavesCtes,
+} from "../../customers/queries/org-membership";
+import { discoveryOrgMove } from "../../discovery/queries/org-move";
 import { effectivePlanSql } from "../../entitlements/queries";
+import { movedProducts, productsOrgMove } from "../../products/queries/org-move";
+import { quotationsOrgMove } from "../../quotations/queries/org-move";
 
 const ts = (value: string) => sql`${value}::timestamptz`;
 
@@ -220,6 +223,9 @@ export async function swapOwner(tx: Db, p: { orgId: string; from: string; to: st
     where user_id = ${p.to}::uuid and org_id = ${p.orgId}::uuid`);
 }
 
+/** detachMember's revocation of the leaving member's sessions. */
+const endedSessions = defineCte("ended", ["family_id"]);
+
 /**
  * A member leaves organisation `orgId` (removed or by themselves), in one statement: the
  * customers they hold go to `toUserId` (null: the pool) with one `member_removed` event each;
@@ -248,18 +254,14 @@ export async function detachMember(
     sessions: string[] | null;
   }>(
     tx,
-    sql`with moved as (
-        update ${customers} c set user_id = ${p.toUserId}::uuid, updated_at = ${now}
-        where c.org_id = ${p.orgId}::uuid and c.user_id = ${p.userId}::uuid
-        returning c.id
-      ),
-      events as (
-        insert into ${customerOwnershipEvents}
-          (org_id, customer_id, from_user_id, to_user_id, action, reason, actor_id, at)
-        select ${p.orgId}::uuid, moved.id, ${p.userId}::uuid, ${p.toUserId}::uuid,
-          'member_removed', ${p.reason}, ${p.actorId}::uuid, ${now}
-        from moved
-      ),
+    sql`with ${memberLeavesCtes({
+      orgId: p.orgId,
+      userId: p.userId,
+      toUserId: p.toUserId,
+      actorId: p.actorId,
+      reason: p.reason,
+      at: now,
+    })},
       fresh as (
         insert into ${orgs} (id, name, plan, created_at, updated_at)
         select case when exists (select 1 from ${orgs} taken where taken.id = u.id)
@@ -276,13 +278,10 @@ export async function detachMember(
         from fresh where m.user_id = ${p.userId}::uuid
         returning m.user_id
       ),
-      ended as (
-        update ${refreshTokens} r set revoked_at = ${now}
-        where r.user_id = ${p.userId}::uuid and r.revoked_at is null
-        returning r.family_id
-      )
-      select (select id from fresh) as new_org_id, (select count(*)::int from moved) as customers_moved,
-        (select array_agg(distinct family_id) from ended) as sessions,
+      ${revokeTokensCte(endedSessions, sql`(${p.userId}::uuid)`, now)}
+      select (select id from fresh) as new_org_id,
+        (select count(*)::int from ${handedOverCustomers}) as customers_moved,
+        (select array_agg(distinct ${endedSessions.col("family_id")}) from ${endedSessions}) as sessions,
         (select count(*)::int from membership) as moved_members`,
   );
   return {
@@ -452,16 +451,6 @@ export async function acceptanceFacts(tx: Db, p: { userId: string; orgId: string
   return row;
 }
 
-/** The work tables whose rows belong to an organisation and move with bring_data. */
-const MOVABLE = [
-  customers,
-  followupLogs,
-  quotations,
-  discoveryRecords,
-  discoveryJobs,
-  agentPipelines,
-] as const;
-
 /**
  * Accepts an invitation in one statement: the token used, the caller's membership moved with
  * the invited role (limit none) and, with `bringData`, every record of the old organisation
@@ -483,28 +472,17 @@ export async function acceptInvitation(
   const now = ts(p.now);
   const from = sql`${p.fromOrgId}::uuid`;
   const to = sql`${p.toOrgId}::uuid`;
+  const used = sql`exists (select 1 from used)`;
+  // Each owner's rows move in its own fragment; products report the SKUs they lost.
   const moves: SQL[] = p.bringData
     ? [
-        ...MOVABLE.map(
-          (table, index) =>
-            sql`${sql.identifier(`moved_${index}`)} as (
-              update ${table} set org_id = ${to}
-              where org_id = ${from} and exists (select 1 from used) returning 1)`,
-        ),
-        sql`clashing as (
-          select pr.id from ${products} pr
-          where pr.org_id = ${from} and pr.sku is not null and exists (select 1 from used)
-            and exists (select 1 from ${products} q where q.org_id = ${to} and q.sku = pr.sku))`,
-        sql`moved_products as (
-          update ${products} pr set org_id = ${to},
-            sku = case when pr.id in (select id from clashing) then null else pr.sku end
-          where pr.org_id = ${from} and exists (select 1 from used)
-          returning pr.id in (select id from clashing) as lost_sku)`,
-        sql`moved_history as (
-          update ${customerOwnershipEvents} set org_id = ${to}
-          where org_id = ${from} and exists (select 1 from used) returning 1)`,
+        customersOrgMove(from, to, used),
+        quotationsOrgMove(from, to, used),
+        discoveryOrgMove(from, to, used),
+        agentOrgMove(from, to, used),
+        productsOrgMove(from, to, used),
       ]
-    : [sql`moved_products as (select false as lost_sku where false)`];
+    : [movedProducts.as(sql`select false as lost_sku where false`)];
   const [row] = await queryRows<{ accepted: boolean; products_without_sku: number }>(
     tx,
     sql`with used as (
@@ -520,7 +498,8 @@ export async function acceptInvitation(
       ),
       ${sql.join(moves, sql`, `)}
       select exists (select 1 from joined) as accepted,
-        (select count(*)::int from moved_products where lost_sku) as products_without_sku`,
+        (select count(*)::int from ${movedProducts} where ${movedProducts.col("lost_sku")})
+          as products_without_sku`,
   );
   return row!;
 }

@@ -7,6 +7,7 @@ import { orgMembers, orgs, userCredits, users } from "../../../db/schema";
 import { col, type DbRow } from "../../../db/sql";
 import { escapeLike } from "../../../lib/sql-text";
 import { entitlementsJsonSql } from "../../entitlements/service";
+import { orgPlanPatchUpdate } from "../../orgs/queries/plan";
 import { orgPlanColumns } from "./sign-in";
 
 /** The plan columns moved to the organisation (issue #22), still part of a user row. */
@@ -267,18 +268,13 @@ function patchedOrgPlanCte(patch: AdminUserPatch, at: SQL): SQL {
     return sql`patched_org as (
       select pu.id as user_id, ${orgPlanColumns(sql`pu.id`)} from patched_user pu)`;
   }
-  const og = alias(orgs, "og");
-  const m = alias(orgMembers, "pm");
-  const sets: SQL[] = [sql`${col(og.updatedAt)} = ${at}`];
-  if (patch.plan) sets.push(sql`${col(og.plan)} = ${patch.plan}`);
-  if (patch.plan_expires_at !== undefined) {
-    sets.push(sql`${col(og.planExpiresAt)} = ${patch.plan_expires_at}::timestamptz`);
-  }
-  return sql`patched_org as (
-      update ${orgs} ${og} set ${sql.join(sets, sql`, `)}
-      from patched_user pu join ${orgMembers} ${m} on ${m.userId} = pu.id
-      where ${og.id} = ${m.orgId}
-      returning pu.id as user_id, ${og.plan}, ${og.planExpiresAt}, ${og.trialEndsAt})`;
+  return sql`patched_org as (${orgPlanPatchUpdate({
+    from: sql`patched_user pu`,
+    userId: sql`pu.id`,
+    plan: patch.plan,
+    planExpiresAt: patch.plan_expires_at,
+    at,
+  })})`;
 }
 
 /** The patched user with its organisation's plan columns: what the audit row compares. */

@@ -2,8 +2,9 @@ import { eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { defineCte } from "../../../db/cte";
-import { orgMembers, orgs, systemConfig, unknownLoginFailures, users } from "../../../db/schema";
+import { orgMembers, orgs, unknownLoginFailures, users } from "../../../db/schema";
 import { col, columnNames, type DbRow } from "../../../db/sql";
+import { trialOrgCtes, upgradedGuestOrgCte } from "../../orgs/queries/plan";
 
 /**
  * The users rows that sign-in and registration (src/modules/auth) read and write: plain
@@ -32,12 +33,6 @@ export async function findReferrer(db: Db, { code }: { code: string }) {
   return row;
 }
 
-/** Trial end from the `trial.days` system config, computed inside the statement. */
-const trialEnds = (now: string) =>
-  sql`${now}::timestamptz + make_interval(days => coalesce(
-    (select (${systemConfig.value} #>> '{}')::int from ${systemConfig}
-     where ${systemConfig.key} = 'trial.days'), 7))`;
-
 /**
  * The plan, its end and the trial end as select items (`plan`, `plan_expires_at`,
  * `trial_ends_at`), read from the organisation of the user `userId` (an SQL expression): every
@@ -52,55 +47,6 @@ export function orgPlanColumns(userId: SQL): SQL {
       where ${m.userId} = ${userId})`;
   return sql`${of(sql`${o.plan}`)} as plan, ${of(sql`${o.planExpiresAt}`)} as plan_expires_at,
     ${of(sql`${o.trialEndsAt}`)} as trial_ends_at`;
-}
-
-/**
- * The personal organisation's name for the new users row `row` (an alias): the company, else
- * the name, else the address's local part (migration 0024's org_for_new_user, the same rule).
- */
-const personalOrgName = (row: string) => {
-  const r = sql.raw(row);
-  return sql`coalesce(nullif(btrim(${r}.${col(users.company)}), ''), nullif(btrim(${r}.${col(users.name)}), ''),
-    nullif(split_part(${r}.${col(users.email)}, '@', 1), ''), 'My company')`;
-};
-
-/**
- * CTEs `name` (the organisation, returning user_id and the plan columns) and `${name}_owner`
- * (the membership) of a user a sign-in inserts on the trial: the personal organisation is made
- * here, not by the users_personal_org trigger (which skips a user that has a membership by the
- * end of the statement), because the trial belongs to it and a statement cannot update a row
- * another part of it inserted. Its id is the user's, as for the accounts migration 0024 moved.
- */
-function trialOrgCtes(p: { name: string; users: string; plan: string; now: string }): SQL {
-  const at = sql`${p.now}::timestamptz`;
-  const om = orgMembers;
-  return sql`${sql.identifier(p.name)} as (
-      insert into ${orgs} (${columnNames([orgs.id, orgs.name, orgs.plan, orgs.planExpiresAt, orgs.trialEndsAt, orgs.createdAt, orgs.updatedAt])})
-      select n.id, ${personalOrgName("n")}, ${p.plan}::text, ${trialEnds(p.now)}, ${trialEnds(p.now)}, ${at}, ${at}
-      from ${sql.identifier(p.users)} n
-      returning ${orgs.id} as user_id, ${orgs.plan}, ${orgs.planExpiresAt}, ${orgs.trialEndsAt}),
-    ${sql.identifier(`${p.name}_owner`)} as (
-      insert into ${om} (${columnNames([om.userId, om.orgId, om.role, om.joinedAt])})
-      select user_id, user_id, 'owner', ${at} from ${sql.identifier(p.name)})`;
-}
-
-/**
- * CTE `name` of a guest made an account (registration or WeChat): the trial starts on the
- * guest's personal organisation, renamed after the account when it still carries the guest's
- * name. Returns user_id and the plan columns.
- */
-function upgradedGuestOrgCte(p: { name: string; users: string; plan: string; now: string }): SQL {
-  const at = sql`${p.now}::timestamptz`;
-  const m = alias(orgMembers, "gm");
-  const o = alias(orgs, "go");
-  return sql`${sql.identifier(p.name)} as (
-      update ${orgs} ${o} set ${col(o.plan)} = ${p.plan}::text,
-        ${col(o.planExpiresAt)} = ${trialEnds(p.now)}, ${col(o.trialEndsAt)} = ${trialEnds(p.now)},
-        ${col(o.name)} = case when ${o.name} = 'Guest' then ${personalOrgName("n")} else ${o.name} end,
-        ${col(o.updatedAt)} = ${at}
-      from ${sql.identifier(p.users)} n join ${orgMembers} ${m} on ${m.userId} = n.id
-      where ${o.id} = ${m.orgId}
-      returning n.id as user_id, ${o.plan}, ${o.planExpiresAt}, ${o.trialEndsAt})`;
 }
 
 /** A users CTE's rows (`users`) with their organisation's plan columns from CTE `plans`. */

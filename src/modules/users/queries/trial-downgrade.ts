@@ -1,9 +1,13 @@
 import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
+import { defineCte } from "../../../db/cte";
 import { orgMembers, orgs, subscriptions } from "../../../db/schema";
-import { col } from "../../../db/sql";
 import { notificationInsert } from "../../notifications/queries/insert";
+import { expiredPlanDowngrade } from "../../orgs/queries/plan";
+
+/** The due organisations of a batch, read by the downgrade orgs owns. */
+const due = defineCte("due", ["id", "plan", "plan_expires_at", "was_trial"]);
 
 /**
  * One batch of the hourly plan downgrade (src/jobs/tasks.ts downgradeExpiredPlans):
@@ -31,7 +35,7 @@ export async function downgradeExpiredPlansBatch(
   const s = alias(subscriptions, "s");
   const [row] = await queryRows<{ selected: number; downgraded: number }>(
     db,
-    sql`with due as (
+    sql`with ${due.as(sql`
         select ${o.id}, ${o.plan}, ${o.planExpiresAt}, paid.user_id is null as was_trial
         from ${orgs} ${o}
         left join lateral (select ${s.userId} from ${orgMembers} ${m}
@@ -45,12 +49,8 @@ export async function downgradeExpiredPlansBatch(
                             and ${s.startsAt} <= ${at} and ${s.endsAt} > ${at})
         order by ${o.planExpiresAt}, ${o.id}
         limit ${params.batchSize}
-        for no key update of ${o} skip locked),
-      downgraded as (
-        update ${orgs} ${o} set ${col(orgs.plan)} = 'free', ${col(orgs.planExpiresAt)} = null,
-          ${col(orgs.updatedAt)} = ${at}
-        from due where ${o.id} = due.id and ${o.plan} <> 'free' and ${o.planExpiresAt} <= ${at}
-        returning ${o.id}, due.plan, due.plan_expires_at, due.was_trial),
+        for no key update of ${o} skip locked`)},
+      downgraded as (${expiredPlanDowngrade(due, at)}),
       notice as (${notificationInsert(
         sql`n.kind`,
         sql`select ${m.userId} as user_id,
@@ -68,7 +68,7 @@ export async function downgradeExpiredPlansBatch(
         where ${m.role} in ('owner', 'admin')`,
         at,
       )})
-      select (select count(*)::int from due) as selected,
+      select (select count(*)::int from ${due}) as selected,
         (select count(*)::int from downgraded) as downgraded`,
   );
   return { selected: row?.selected ?? 0, downgraded: row?.downgraded ?? 0 };
