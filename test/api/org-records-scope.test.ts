@@ -516,6 +516,58 @@ describe("agent runs in a company", () => {
     expect(record.body).toMatchObject({ user_id: member.userId, org_id: orgId });
     expect((await as(colleague)(`/api/v1/discovery/records/${recordId}`)).status).toBe(404);
   });
+
+  it("saves no leads for a member who left the organisation while the run went on", async () => {
+    const company = await createCompany(ctx);
+    const { member } = company;
+    for (const user of [company.owner, member]) await setPlan(deps, user.userId, "business");
+    const orgId = await orgIdOf(ctx.database, company.owner);
+    search.results(() => [
+      { title: "Beta Lamps BV", url: "https://beta.example/", snippet: "LED importer" },
+    ]);
+    llm.reply((messages) => {
+      const system = messages.find((m) => m.role === "system")?.content ?? "";
+      if (system.includes("find companies")) {
+        return JSON.stringify({
+          companies: [
+            {
+              name: "Beta Lamps BV",
+              website: "https://beta.example/",
+              country: "Netherlands",
+              summary: "Buys LED panels",
+              fit_score: 90,
+              contact: { email: "sales@beta.example", phone: null },
+              sources: ["https://beta.example/"],
+            },
+          ],
+        });
+      }
+      return JSON.stringify({ subject: "Panels", body: "Hello" });
+    });
+    const started = await as(member)("/api/v1/agent/start", {
+      json: { product: "LED panel lights", market: "Netherlands", max_leads: 1 },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const removed = await call(ctx.app, `/api/v1/org/members/${member.userId}`, {
+      method: "DELETE",
+      token: company.owner.accessToken,
+      csrf: company.owner.csrfToken,
+      json: {},
+    });
+    expect(removed.status).toBe(200);
+    await pendingAgentRuns();
+
+    // No customer anywhere from the lead: not in the company, not in the member's new one.
+    const saved = await queryRows<{ org_id: string }>(
+      deps.db,
+      sql`select org_id from customers where company = 'Beta Lamps BV'`,
+    );
+    expect(saved).toEqual([]);
+    // The run stays the company's: a manager still reads it and its leads.
+    const run = await as(company.manager)(`/api/v1/agent/${started.body.id}`);
+    expect(run.status).toBe(200);
+    expect(run.body.org_id).toBe(orgId);
+  });
 });
 
 describe("modules reading customers and personal records", () => {
