@@ -321,6 +321,13 @@ describe("DELETE /api/v1/org/members/:user_id", () => {
       sql`select id, user_id, org_id from customers where id in (${customers[0]}::uuid, ${customers[1]}::uuid, ${kept}::uuid)`,
     );
     expect(rows.every((r) => r.user_id === colleague.userId && r.org_id === orgId)).toBe(true);
+    // The heir's recycle clock starts at the handover (pool.recycle_after_days counts from it).
+    const clocks = await queryRows<{ fresh: boolean }>(
+      db,
+      sql`select held_since >= now() - interval '1 minute' as fresh from customers
+        where id in (${customers[0]}::uuid, ${customers[1]}::uuid)`,
+    );
+    expect(clocks).toEqual([{ fresh: true }, { fresh: true }]);
     const events = await queryRows<{
       customer_id: string;
       from_user_id: string;

@@ -42,7 +42,7 @@ export const writableBy = (t: ScopedTable, userId: string) =>
 const holder = alias(users, "holder");
 
 /** The holder's name beside a row of `c` (null in the pool); read per returned row only. */
-export const OWNER_NAME_SQL = rendered(
+const OWNER_NAME_SQL = rendered(
   sql`(select ${holder.name} from ${users} ${holder} where ${holder.id} = ${c.userId})`,
 );
 
@@ -167,19 +167,6 @@ export async function getCustomer(
         where ${c.id} = ${params.id} and ${readableBy(c, params.userId)}`,
   );
   return row;
-}
-
-/** Whether the customer exists and the user sees it. */
-export async function customerExists(
-  db: Db,
-  params: { userId: string; id: string },
-): Promise<boolean> {
-  const rows = await queryRows<Pick<DbRow<typeof customers>, "id">>(
-    db,
-    sql`select ${customers.id} from ${customers}
-        where ${customers.id} = ${params.id} and ${readableBy(customers, params.userId)}`,
-  );
-  return rows.length > 0;
 }
 
 type CustomerUpdate = CustomerRow & {

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { defineCte } from "../../../db/cte";
 import { customerOwnershipEvents, customers, followupLogs } from "../../../db/schema";
+import { heldSince } from "./pool";
 
 /**
  * The customers' side of a membership change, as CTEs of the orgs module's statements (one
@@ -13,7 +14,8 @@ export const handedOverCustomers = defineCte("moved", ["id"]);
 
 /**
  * CTEs of a member `userId` leaving organisation `orgId`: the customers they hold there go to
- * `toUserId` (null: the pool), with one `member_removed` ownership event each.
+ * `toUserId` (null: the pool), with one `member_removed` ownership event each; the new
+ * holder's recycle clock starts now, as on any change of holder.
  */
 export function memberLeavesCtes(p: {
   orgId: string;
@@ -24,7 +26,8 @@ export function memberLeavesCtes(p: {
   at: SQL;
 }): SQL {
   return sql`${handedOverCustomers.as(sql`
-        update ${customers} c set user_id = ${p.toUserId}::uuid, updated_at = ${p.at}
+        update ${customers} c set user_id = ${p.toUserId}::uuid,
+          ${heldSince(sql`${p.toUserId}::uuid`, p.at)}, updated_at = ${p.at}
         where c.org_id = ${p.orgId}::uuid and c.user_id = ${p.userId}::uuid
         returning c.id`)},
       events as (

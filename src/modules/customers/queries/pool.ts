@@ -38,7 +38,7 @@ const EVENT_OUT = sql.raw("from_user_id, to_user_id, action, reason, actor_id, a
  * held_since as a holder change sets it: the new holder's recycle clock starts now (null for
  * the pool, where no clock runs).
  */
-const heldSince = (to: SQL, at: SQL) =>
+export const heldSince = (to: SQL, at: SQL) =>
   sql`held_since = case when ${to} is null then null else ${at} end`;
 
 /** An ownership event per row of `source` (columns org_id, customer_id, from_user_id, to_user_id). */
@@ -73,7 +73,7 @@ export async function lockMember(
   return row;
 }
 
-export type ClaimVerdict =
+type ClaimVerdict =
   | "ok"
   | "not_found"
   | "yours"
@@ -263,7 +263,7 @@ export async function listOwnership(
   };
 }
 
-export interface BulkRow {
+interface BulkRow {
   id: string;
   refusal: string | null;
   done: boolean;
@@ -386,7 +386,7 @@ export async function bulkChange(
  * contacted), or when its holder got it, whichever is later. The index
  * customers_pool_recycle_idx is on exactly this expression.
  */
-export const recycleClockSql = (t: typeof c) =>
+const recycleClockSql = (t: typeof c) =>
   sql`greatest(coalesce(${t.lastContactAt}, ${t.createdAt}), ${t.heldSince})`;
 const since = recycleClockSql(c);
 const customerName = sql`coalesce(${c.company}, ${c.contactName}, ${c.email}, 'A customer')`;

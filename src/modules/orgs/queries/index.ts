@@ -25,8 +25,6 @@ import { quotationsOrgMove } from "../../quotations/queries/org-move";
 
 const ts = (value: string) => sql`${value}::timestamptz`;
 
-/** Who may manage members, invitations and settings. */
-export const ADMIN_ROLES: readonly OrgRole[] = ["owner", "admin"];
 const isAdminSql = (role: SQL) => sql`coalesce(${role} in ('owner', 'admin'), false)`;
 
 /** The seats of organisation `o` (an alias of orgs) at `now`: its plan in effect's limit, null: unlimited. */

@@ -71,7 +71,7 @@ const COLUMNS = sql`${columnList([q.id, q.quoteNo, q.customerId, q.status, q.cur
  * organisation's. Reading and changing are the same set: no pool, and a quotation the member
  * may see but not change would leave the customer they hold without anyone to work its quotes.
  */
-export function quotationScope(
+function quotationScope(
   table: ScopedTable & { customerId: AnyPgColumn },
   userId: string,
   access: ScopeAccess,

@@ -2,10 +2,8 @@ import { eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { defineCte } from "../../../db/cte";
-import { selectPage } from "../../../db/page";
 import { orgMembers, orgs, userCredits, users } from "../../../db/schema";
 import { col, type DbRow } from "../../../db/sql";
-import { escapeLike } from "../../../lib/sql-text";
 import { entitlementsJsonSql } from "../../entitlements/service";
 import { orgPlanPatchUpdate } from "../../orgs/queries/plan";
 import { orgPlanColumns } from "./sign-in";
@@ -144,41 +142,6 @@ export type AdminUserRow = UserRow & Pick<DbRow<typeof users>, "last_login_at" |
 const au = alias(users, "u");
 const adminUserColumns = sql`${au}.*, ${orgPlanColumns(sql`${au.id}`)}, ${userCredits.balance} as credits`;
 const withBalance = sql`left join ${userCredits} on ${userCredits.userId} = ${au.id}`;
-
-/** Users newest first, filtered by e-mail or name (`q`), role, status and guest flag. */
-export function listUsersPage(
-  db: Db,
-  query: {
-    page: number;
-    size: number;
-    q?: string;
-    role?: string;
-    status?: string;
-    plan?: string;
-    isGuest?: boolean;
-  },
-) {
-  const filters: SQL[] = [sql`true`];
-  if (query.q) {
-    const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
-    filters.push(sql`(${au.email} like ${pattern} or lower(${au.name}) like ${pattern})`);
-  }
-  if (query.role) filters.push(sql`${au.role} = ${query.role}`);
-  if (query.status) filters.push(sql`${au.status} = ${query.status}`);
-  if (query.plan) {
-    filters.push(sql`${query.plan} = (select ${orgs.plan} from ${orgMembers}
-      join ${orgs} on ${orgs.id} = ${orgMembers.orgId} where ${orgMembers.userId} = ${au.id})`);
-  }
-  if (query.isGuest !== undefined) filters.push(sql`${au.isGuest} = ${query.isGuest}`);
-  return selectPage<AdminUserRow>(db, {
-    columns: adminUserColumns,
-    from: sql`${users} ${au} ${withBalance}`,
-    where: sql.join(filters, sql` and `),
-    order: sql`${au.createdAt} desc, ${au.id} desc`,
-    page: query.page,
-    size: query.size,
-  });
-}
 
 /** One user with every column and the balance. */
 export async function getUserWithBalance(db: Db, { id }: { id: string }) {
