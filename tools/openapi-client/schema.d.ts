@@ -3470,7 +3470,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description What it is about: reminder_digest (the reminders of a day, data: ReminderDigestData), trial_ended, subscription_ended, payment_succeeded, referral_rewarded, certification_approved, ...
+             * @description What it is about: reminder_digest (the reminders of a day, data: ReminderDigestData), trial_ended, subscription_ended, payment_succeeded, referral_rewarded, certification_approved, pool_recycle_warning and pool_recycled (the customer pool's overnight recycle), member_credit_limit (75% and 100% of a member's monthly limit), ...
              * @example reminder_digest
              */
             kind: string;
