@@ -319,6 +319,36 @@ export async function revokeInvitation(deps: Deps, userId: string, id: string) {
   if (row.accepted) throw conflict("This invitation was already accepted");
 }
 
+const othersInYourOrg = () =>
+  conflict(
+    "Your current organisation has other members: leave it (or transfer its ownership and leave) first",
+  );
+
+/** The refusals of an accept, checked on the locked invitation and the caller's facts. */
+function refuseAcceptance(
+  invitation: queries.LockedInvitation,
+  facts: Awaited<ReturnType<typeof queries.acceptanceFacts>>,
+): asserts facts is NonNullable<typeof facts> {
+  if (!facts) throw unauthorized("Account is not active");
+  if (facts.email !== invitation.email) {
+    throw forbidden("This invitation was sent to another e-mail address than your account's");
+  }
+  if (!facts.verified) {
+    throw forbidden("Verify your e-mail address first (POST /api/v1/auth/verify-email/request)");
+  }
+  if (facts.current_org_id === invitation.org_id) {
+    throw conflict("You are already a member of this organisation");
+  }
+  if (Number(facts.current_members) > 1) throw othersInYourOrg();
+  // Its last member left it (ADR 0100): no owner, and no one may reach its records again.
+  if (Number(facts.members) === 0) {
+    throw conflict("This invitation's organisation no longer has any member");
+  }
+  if (facts.seats !== null && Number(facts.members) >= Number(facts.seats)) {
+    throw seatsTaken(Number(facts.seats));
+  }
+}
+
 /**
  * Joins the organisation of an invitation. The invitation's and the organisation's rows are
  * locked first, so of two accepts of one token one wins, and two accepts into one organisation
@@ -339,24 +369,7 @@ export async function acceptInvitation(deps: Deps, userId: string, input: Accept
       orgId: invitation.org_id,
       now,
     });
-    if (!facts) throw unauthorized("Account is not active");
-    if (facts.email !== invitation.email) {
-      throw forbidden("This invitation was sent to another e-mail address than your account's");
-    }
-    if (!facts.verified) {
-      throw forbidden("Verify your e-mail address first (POST /api/v1/auth/verify-email/request)");
-    }
-    if (facts.current_org_id === invitation.org_id) {
-      throw conflict("You are already a member of this organisation");
-    }
-    if (Number(facts.current_members) > 1) {
-      throw conflict(
-        "Your current organisation has other members: leave it (or transfer its ownership and leave) first",
-      );
-    }
-    if (facts.seats !== null && Number(facts.members) >= Number(facts.seats)) {
-      throw seatsTaken(Number(facts.seats));
-    }
+    refuseAcceptance(invitation, facts);
     const done = await queries.acceptInvitation(tx, {
       invitationId: invitation.id,
       userId,
@@ -366,6 +379,7 @@ export async function acceptInvitation(deps: Deps, userId: string, input: Accept
       bringData: input.bring_data,
       now,
     });
+    if (done.others_in_old_org) throw othersInYourOrg();
     if (!done.accepted) throw conflict("This invitation has already been used");
     const credits = input.bring_data
       ? await moveOrgCredits(tx, {

@@ -427,7 +427,11 @@ export async function lockInvitation(tx: Db, p: { tokenHash: string; now: string
   return row;
 }
 
-/** The accepting caller and the inviting organisation's seats, read after the locks. */
+/**
+ * The accepting caller and the inviting organisation's seats and members, read after the
+ * locks. The caller's current organisation's row is locked too, so an accept into it waits
+ * for this one (or this one for it) and acceptInvitation sees who joined.
+ */
 export async function acceptanceFacts(tx: Db, p: { userId: string; orgId: string; now: string }) {
   const now = ts(p.now);
   const [row] = await queryRows<{
@@ -442,9 +446,10 @@ export async function acceptanceFacts(tx: Db, p: { userId: string; orgId: string
     sql`select lower(u.email) as email, u.email_verified_at is not null as verified,
         m.org_id as current_org_id, ${memberCountSql(sql`m.org_id`)} as current_members,
         ${seatsSql(sql`o`, now)} as seats, ${memberCountSql(sql`o.id`)} as members
-      from ${users} u join ${orgMembers} m on m.user_id = u.id, ${orgs} o
+      from ${users} u join ${orgMembers} m on m.user_id = u.id
+        join ${orgs} cur on cur.id = m.org_id, ${orgs} o
       where u.id = ${p.userId}::uuid and o.id = ${p.orgId}::uuid
-      for update of m`,
+      for update of m, cur`,
   );
   return row;
 }
@@ -471,6 +476,10 @@ export async function acceptInvitation(
   const from = sql`${p.fromOrgId}::uuid`;
   const to = sql`${p.toOrgId}::uuid`;
   const used = sql`exists (select 1 from used)`;
+  // Read again here, after acceptanceFacts locked the old organisation's row: an accept into it
+  // that committed meanwhile is seen, and the caller does not leave it without an owner.
+  const othersInOldOrg = sql`exists (select 1 from ${orgMembers} om
+    where om.org_id = ${from} and om.user_id <> ${p.userId}::uuid)`;
   // Each owner's rows move in its own fragment; products report the SKUs they lost.
   const moves: SQL[] = p.bringData
     ? [
@@ -481,11 +490,16 @@ export async function acceptInvitation(
         productsOrgMove(from, to, used),
       ]
     : [movedProducts.as(sql`select false as lost_sku where false`)];
-  const [row] = await queryRows<{ accepted: boolean; products_without_sku: number }>(
+  const [row] = await queryRows<{
+    accepted: boolean;
+    others_in_old_org: boolean;
+    products_without_sku: number;
+  }>(
     tx,
     sql`with used as (
         update ${orgInvitations} set accepted_at = ${now}, accepted_by = ${p.userId}::uuid
         where id = ${p.invitationId}::uuid and accepted_at is null and revoked_at is null
+          and not ${othersInOldOrg}
         returning id
       ),
       joined as (
@@ -495,7 +509,7 @@ export async function acceptInvitation(
         returning user_id
       ),
       ${sql.join(moves, sql`, `)}
-      select exists (select 1 from joined) as accepted,
+      select exists (select 1 from joined) as accepted, ${othersInOldOrg} as others_in_old_org,
         (select count(*)::int from ${movedProducts} where ${movedProducts.col("lost_sku")})
           as products_without_sku`,
   );

@@ -1,0 +1,102 @@
+import { sql } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client";
+import { createSmtpMailer } from "../../src/runtime/node/smtp-mailer";
+import { startFakeSmtp, tokenOf } from "../fakes/smtp";
+import { api, call, expectStatus, registerUser, type Session } from "../support/client";
+import { createTestContext, onPostgres } from "../support/harness";
+import { createCompany, orgIdOf } from "../support/orgs";
+
+// Review of issue #22: an organisation its last member left (accept without bring_data) must
+// stay out of reach (ADR 0100 "Consequences"): a link it sent before must not let anyone in,
+// as a member of an organisation with no owner and every record and credit left there.
+
+const FRONTEND = "https://app.trade.example";
+const smtp = await startFakeSmtp();
+afterAll(() => smtp.close());
+const ctx = await createTestContext({
+  env: { FRONTEND_URL: FRONTEND },
+  runtime: { mailer: createSmtpMailer({ url: smtp.url, from: "no-reply@trade.example" }) },
+});
+const { app, database } = ctx;
+const db = database.db;
+const typed = api(app);
+await db.execute(sql`update subscription_plans set limits = limits || '{"seats": 100}'::jsonb`);
+
+const write = (user: Session) => ({ token: user.accessToken, csrf: user.csrfToken });
+
+async function verified(user: Session) {
+  await db.execute(sql`update users set email_verified_at = now() where id = ${user.userId}::uuid`);
+  return user;
+}
+
+async function invite(by: Session, email: string, role: "admin" | "manager" | "member") {
+  const answer = await typed.post("/api/v1/org/invitations", {
+    ...write(by),
+    json: { email, role },
+  });
+  expectStatus(answer, 201);
+  const mail = await smtp.waitFor(
+    (m) =>
+      m.envelopeTo.includes(email.toLowerCase()) &&
+      m.links.some((l) => l.startsWith(`${FRONTEND}/invite?token=`)),
+  );
+  return tokenOf(mail);
+}
+
+const accept = (user: Session, token: string, bringData = false) =>
+  call(app, "/api/v1/org/invitations/accept", {
+    ...write(user),
+    json: { token, bring_data: bringData },
+  });
+
+describe("accepting an invitation of an organisation its last member left", () => {
+  for (const bringData of [false, true]) {
+    it(`is refused once its owner joined another company (bring_data ${bringData})`, async () => {
+      const { owner: companyOwner } = await createCompany(ctx);
+      const solo = await verified(await registerUser(app, { name: "Solo" }));
+      const friend = await verified(await registerUser(app, { name: "Friend" }));
+      const abandonedOrg = await orgIdOf(database, solo);
+      // The solo owner invites a friend as admin, then joins a company before the friend accepts.
+      const friendToken = await invite(solo, friend.email, "admin");
+      const soloToken = await invite(companyOwner, solo.email, "member");
+      expect((await accept(solo, soloToken, bringData)).status).toBe(200);
+
+      const late = await accept(friend, friendToken);
+      expect(late.status).toBe(409);
+      const members = await queryRows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from org_members where org_id = ${abandonedOrg}::uuid`,
+      );
+      expect(members[0]!.n).toBe(0);
+      expect(await orgIdOf(database, friend)).not.toBe(abandonedOrg);
+    });
+  }
+});
+
+// Real PostgreSQL only (PGlite runs one statement at a time): the solo owner of X accepts into a
+// company while someone accepts X's own invitation. Either X keeps its owner (the owner's accept
+// is refused) or the late invitee is refused; never a member in X with no owner.
+describe.runIf(onPostgres)("an owner leaving while someone joins their organisation", () => {
+  it("never leaves the organisation with members and no owner", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { owner: companyOwner } = await createCompany(ctx);
+      const solo = await verified(await registerUser(app, { name: "Solo" }));
+      const friend = await verified(await registerUser(app, { name: "Friend" }));
+      const soloOrg = await orgIdOf(database, solo);
+      const friendToken = await invite(solo, friend.email, "admin");
+      const soloToken = await invite(companyOwner, solo.email, "member");
+      const [left, joined] = await Promise.all([
+        accept(solo, soloToken),
+        accept(friend, friendToken),
+      ]);
+      expect([left.status, joined.status].sort()).toEqual([200, 409]);
+      const [roles] = await queryRows<{ members: number; owners: number }>(
+        db,
+        sql`select count(*)::int as members, count(*) filter (where role = 'owner')::int as owners
+          from org_members where org_id = ${soloOrg}::uuid`,
+      );
+      expect(roles!.owners).toBe(roles!.members === 0 ? 0 : 1);
+    }
+  });
+});
