@@ -62,6 +62,16 @@ const limitPaymentReads = limitByUser(RATE_LIMIT_RULES.paymentRead);
  * and a repeat while the first is still running is 409. Only the 201 is kept: a refused order
  * (404, 400, 503) frees the key for the retry. Hence `idempotentRequest` on the three below.
  */
+/** Who may order: a signed-in owner (billing is the owner's), within the budget, once per key. */
+const orderGuards = [
+  requireAuth,
+  requireCsrf,
+  forbidGuests,
+  requireOrgOwner,
+  limitPayments,
+  idempotentRequest,
+];
+
 const created = {
   201: {
     description: "Order created; send the payer to pay_url",
@@ -86,14 +96,7 @@ const createOrderRoute = createRoute({
   tags,
   security: csrfSecurity,
   summary: "Order one month of a plan (by plan code)",
-  middleware: [
-    requireAuth,
-    requireCsrf,
-    forbidGuests,
-    requireOrgOwner,
-    limitPayments,
-    idempotentRequest,
-  ] as const,
+  middleware: orderGuards,
   request: {
     body: { content: { "application/json": { schema: CreateOrderBody } }, required: true },
   },
@@ -106,14 +109,7 @@ const purchaseRoute = createRoute({
   tags,
   security: csrfSecurity,
   summary: "Order a credit package",
-  middleware: [
-    requireAuth,
-    requireCsrf,
-    forbidGuests,
-    requireOrgOwner,
-    limitPayments,
-    idempotentRequest,
-  ] as const,
+  middleware: orderGuards,
   request: { body: { content: { "application/json": { schema: PurchaseBody } }, required: true } },
   responses: { ...created, ...buyErrors },
 });
@@ -124,14 +120,7 @@ const subscribeRoute = createRoute({
   tags,
   security: csrfSecurity,
   summary: "Order a plan, monthly or yearly",
-  middleware: [
-    requireAuth,
-    requireCsrf,
-    forbidGuests,
-    requireOrgOwner,
-    limitPayments,
-    idempotentRequest,
-  ] as const,
+  middleware: orderGuards,
   request: { body: { content: { "application/json": { schema: SubscribeBody } }, required: true } },
   responses: { ...created, ...buyErrors },
 });
