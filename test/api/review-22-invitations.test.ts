@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
+import { chargeCredits, getBalance, grantCredits } from "../../src/modules/credits/service";
 import { createSmtpMailer } from "../../src/runtime/node/smtp-mailer";
 import { startFakeSmtp, tokenOf } from "../fakes/smtp";
 import { api, call, expectStatus, registerUser, type Session } from "../support/client";
@@ -18,10 +19,13 @@ const ctx = await createTestContext({
   env: { FRONTEND_URL: FRONTEND },
   runtime: { mailer: createSmtpMailer({ url: smtp.url, from: "no-reply@trade.example" }) },
 });
-const { app, database } = ctx;
+const { app, database, deps } = ctx;
 const db = database.db;
 const typed = api(app);
-await db.execute(sql`update subscription_plans set limits = limits || '{"seats": 100}'::jsonb`);
+// Seats for a company of five and its invitations; agent runs for a solo account's run.
+await db.execute(
+  sql`update subscription_plans set limits = limits || '{"seats": 100, "agent_runs_per_month": 100}'::jsonb`,
+);
 
 const write = (user: Session) => ({ token: user.accessToken, csrf: user.csrfToken });
 
@@ -98,5 +102,48 @@ describe.runIf(onPostgres)("an owner leaving while someone joins their organisat
       );
       expect(roles!.owners).toBe(roles!.members === 0 ? 0 : 1);
     }
+  });
+});
+
+// bring_data moves the wallet as it is. A run charged in the old organisation and still going
+// refunds, when it fails or is cancelled, into the organisation it was charged in (ADR 0098),
+// which nobody can reach once its last member left: those credits would be lost.
+describe("accepting with bring_data while a charged run is still going", () => {
+  it("is refused (409) until the run ends; then its refund moves with the rest", async () => {
+    const { owner: companyOwner } = await createCompany(ctx);
+    const solo = await verified(await registerUser(app, { name: "Solo" }));
+    await grantCredits(deps, {
+      userId: solo.userId,
+      amount: 500,
+      kind: "purchase",
+      sourceType: "order",
+      sourceId: `review-22-${solo.userId}`,
+    });
+    const wallet = (await getBalance(deps, solo.userId)).balance as number;
+    const charge = await chargeCredits(deps, { userId: solo.userId, operation: "agent_run" });
+    expect(charge.cost).toBeGreaterThan(0);
+    const [run] = await queryRows<{ id: string }>(
+      db,
+      sql`insert into agent_pipelines (user_id, product, market, consumption_id)
+        values (${solo.userId}::uuid, 'LED', 'Germany', ${charge.consumptionId}::uuid) returning id`,
+    );
+    const soloOrg = await orgIdOf(database, solo);
+    const token = await invite(companyOwner, solo.email, "member");
+
+    const refused = await accept(solo, token, true);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/still running/);
+    expect(await orgIdOf(database, solo)).toBe(soloOrg);
+
+    const cancel = await call(app, `/api/v1/agent/${run!.id}/cancel`, {
+      method: "POST",
+      token: solo.accessToken,
+    });
+    expect(cancel.status).toBe(200);
+    const joined = await accept(solo, token, true);
+    expect(joined.status).toBe(200);
+    // Everything the wallet held before the charge, the refund included.
+    expect(joined.body.credits_moved).toBe(wallet);
+    expect((await getBalance(deps, companyOwner.userId)).balance).toBeGreaterThanOrEqual(wallet);
   });
 });

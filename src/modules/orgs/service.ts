@@ -328,6 +328,7 @@ const othersInYourOrg = () =>
 function refuseAcceptance(
   invitation: queries.LockedInvitation,
   facts: Awaited<ReturnType<typeof queries.acceptanceFacts>>,
+  bringData: boolean,
 ): asserts facts is NonNullable<typeof facts> {
   if (!facts) throw unauthorized("Account is not active");
   if (facts.email !== invitation.email) {
@@ -340,6 +341,12 @@ function refuseAcceptance(
     throw conflict("You are already a member of this organisation");
   }
   if (Number(facts.current_members) > 1) throw othersInYourOrg();
+  // Its refund would land in the wallet left behind, which nobody can reach any more.
+  if (bringData && facts.charges_in_flight) {
+    throw conflict(
+      "An agent run or discovery job of yours is still running: wait for it to end (or cancel it) before bringing your data",
+    );
+  }
   // Its last member left it (ADR 0100): no owner, and no one may reach its records again.
   if (Number(facts.members) === 0) {
     throw conflict("This invitation's organisation no longer has any member");
@@ -369,7 +376,7 @@ export async function acceptInvitation(deps: Deps, userId: string, input: Accept
       orgId: invitation.org_id,
       now,
     });
-    refuseAcceptance(invitation, facts);
+    refuseAcceptance(invitation, facts, input.bring_data);
     const done = await queries.acceptInvitation(tx, {
       invitationId: invitation.id,
       userId,

@@ -2,7 +2,11 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/client";
 import { defineCte } from "../../../db/cte";
 import {
+  agentPipelines,
+  creditConsumptions,
+  creditHolds,
   customers,
+  discoveryJobs,
   type OrgRole,
   orgInvitations,
   orgMembers,
@@ -428,6 +432,19 @@ export async function lockInvitation(tx: Db, p: { tokenHash: string; now: string
 }
 
 /**
+ * Whether organisation `orgId` has work charged to its wallet that has not ended (an agent run
+ * or a discovery job queued or running, a held charge): when it fails or is cancelled, its
+ * refund goes to the wallet it was charged to (ADR 0098).
+ */
+const chargesInFlightSql = (orgId: SQL) =>
+  sql`(exists (select 1 from ${agentPipelines} ap
+      where ap.org_id = ${orgId} and ap.status in ('queued', 'running'))
+    or exists (select 1 from ${discoveryJobs} dj
+      where dj.org_id = ${orgId} and dj.status in ('queued', 'running'))
+    or exists (select 1 from ${creditHolds} h
+      join ${creditConsumptions} hc on hc.id = h.consumption_id where hc.org_id = ${orgId}))`;
+
+/**
  * The accepting caller and the inviting organisation's seats and members, read after the
  * locks. The caller's current organisation's row is locked too, so an accept into it waits
  * for this one (or this one for it) and acceptInvitation sees who joined.
@@ -439,12 +456,14 @@ export async function acceptanceFacts(tx: Db, p: { userId: string; orgId: string
     verified: boolean;
     current_org_id: string;
     current_members: number;
+    charges_in_flight: boolean;
     seats: number | null;
     members: number;
   }>(
     tx,
     sql`select lower(u.email) as email, u.email_verified_at is not null as verified,
         m.org_id as current_org_id, ${memberCountSql(sql`m.org_id`)} as current_members,
+        ${chargesInFlightSql(sql`m.org_id`)} as charges_in_flight,
         ${seatsSql(sql`o`, now)} as seats, ${memberCountSql(sql`o.id`)} as members
       from ${users} u join ${orgMembers} m on m.user_id = u.id
         join ${orgs} cur on cur.id = m.org_id, ${orgs} o
