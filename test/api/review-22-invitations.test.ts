@@ -103,6 +103,25 @@ describe.runIf(onPostgres)("an owner leaving while someone joins their organisat
       expect(roles!.owners).toBe(roles!.members === 0 ? 0 : 1);
     }
   });
+
+  it("two solo owners accepting each other's invitation at once: one joins, the other 409", async () => {
+    for (let round = 0; round < 5; round++) {
+      const a = await verified(await registerUser(app, { name: "A" }));
+      const b = await verified(await registerUser(app, { name: "B" }));
+      const [orgA, orgB] = [await orgIdOf(database, a), await orgIdOf(database, b)];
+      const intoB = await invite(b, a.email, "member");
+      const intoA = await invite(a, b.email, "member");
+      const answers = await Promise.all([accept(a, intoB), accept(b, intoA)]);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+      const owners = await queryRows<{ org_id: string; members: number; owners: number }>(
+        db,
+        sql`select org_id, count(*)::int as members,
+            count(*) filter (where role = 'owner')::int as owners
+          from org_members where org_id in (${orgA}::uuid, ${orgB}::uuid) group by org_id`,
+      );
+      for (const org of owners) expect(org.owners).toBe(1);
+    }
+  });
 });
 
 // bring_data moves the wallet as it is. A run charged in the old organisation and still going

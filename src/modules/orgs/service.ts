@@ -1,4 +1,4 @@
-import { withTransaction } from "../../db/client";
+import { pgErrorCode, withTransaction } from "../../db/client";
 import type { OrgRole } from "../../db/schema";
 import {
   ApiError,
@@ -363,6 +363,19 @@ function refuseAcceptance(
  * credits move with them; without, they stay behind in the old organisation.
  */
 export async function acceptInvitation(deps: Deps, userId: string, input: AcceptInput) {
+  try {
+    return await joinOrganisation(deps, userId, input);
+  } catch (error) {
+    // Two owners, each alone, accepting each other's invitation at once lock the two
+    // organisations in opposite orders; PostgreSQL aborts one, which changed nothing.
+    if (pgErrorCode(error) === "40P01") {
+      throw conflict("Your organisation changed at the same time; look at it and try again");
+    }
+    throw error;
+  }
+}
+
+async function joinOrganisation(deps: Deps, userId: string, input: AcceptInput) {
   const now = nowIso(deps);
   const tokenHash = await sha256Hex(input.token);
   return withTransaction(deps.db, async (tx) => {
