@@ -217,11 +217,14 @@ export async function lockMembers(tx: Db, userIds: string[]) {
   return new Map(rows.map((r) => [r.user_id, r]));
 }
 
-/** Ownership changes hands: the old owner is demoted first (one owner per org, checked per row). */
+/**
+ * Ownership changes hands: the old owner is demoted first (one owner per org, checked per row).
+ * The new owner drops any monthly limit: nobody may change the owner's row afterwards.
+ */
 export async function swapOwner(tx: Db, p: { orgId: string; from: string; to: string }) {
   await tx.execute(sql`update ${orgMembers} set role = 'admin'
     where user_id = ${p.from}::uuid and org_id = ${p.orgId}::uuid and role = 'owner'`);
-  await tx.execute(sql`update ${orgMembers} set role = 'owner'
+  await tx.execute(sql`update ${orgMembers} set role = 'owner', monthly_credit_limit = null
     where user_id = ${p.to}::uuid and org_id = ${p.orgId}::uuid`);
 }
 
