@@ -29,7 +29,7 @@ export function callerOrgSql(userId: string): SQL {
 }
 
 /** The caller's role in their organisation, as a scalar subquery. */
-function callerRoleSql(userId: string): SQL {
+export function callerRoleSql(userId: string): SQL {
   return sql`(select ${orgMembers.role} from ${orgMembers} where ${orgMembers.userId} = ${userId}::uuid)`;
 }
 

@@ -14,7 +14,7 @@ import {
   subscriptionPlans,
   users,
 } from "../../../db/schema";
-import { callerOrgSql } from "../../../db/scope";
+import { callerOrgSql, callerRoleSql } from "../../../db/scope";
 import { agentOrgMove } from "../../agent/queries/org-move";
 import { revokeTokensCte } from "../../auth/queries";
 import {
@@ -540,9 +540,9 @@ export async function acceptInvitation(
 
 /** The caller's role in their organisation (undefined: no membership). */
 export async function getRole(db: Db, p: { userId: string }): Promise<OrgRole | undefined> {
-  const [row] = await queryRows<{ role: OrgRole }>(
+  const [row] = await queryRows<{ role: OrgRole | null }>(
     db,
-    sql`select ${orgMembers.role} from ${orgMembers} where ${orgMembers.userId} = ${p.userId}::uuid`,
+    sql`select ${callerRoleSql(p.userId)} as role`,
   );
-  return row?.role;
+  return row?.role ?? undefined;
 }
