@@ -100,7 +100,8 @@ const BENCH_QUOTATION: QuotationDocument = {
     created_at: "2026-11-24T04:00:00.000Z" as Stamp,
     updated_at: "2026-11-24T04:00:00.000Z" as Stamp,
     items,
-  },
+    // Cast: the row's later columns (revision, named place...) are not part of this page.
+  } as QuotationDocument["quotation"],
   parties: {
     seller_name: "李伟 Li Wei",
     seller_company: "宁波杯业有限公司 Ningbo Cups Co.",
