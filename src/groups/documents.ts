@@ -1,6 +1,7 @@
 import type { AppRouter } from "../http/router";
 import { createImportExportRoutes } from "../modules/imports/routes";
 import { createQuotationRoutes } from "../modules/quotations/routes";
+import { createQuotationSendRoutes } from "../modules/quotations/send-routes";
 
 /**
  * Route group `documents`: the routes that read or write spreadsheets and PDFs (exceljs, pdf-lib,
@@ -8,6 +9,10 @@ import { createQuotationRoutes } from "../modules/quotations/routes";
  * shares the module's router. A Worker of its own so the api Worker neither uploads nor starts
  * them (docs/adr/0079-worker-size.md).
  */
-export const documentsRouters = [createImportExportRoutes, createQuotationRoutes] as const;
+export const documentsRouters = [
+  createImportExportRoutes,
+  createQuotationRoutes,
+  createQuotationSendRoutes,
+] as const;
 
 export const documentsRoutes = (): AppRouter[] => documentsRouters.map((create) => create());

@@ -11,6 +11,7 @@ import { createMarketingRoutes } from "../modules/marketing/routes";
 import { createNotificationRoutes } from "../modules/notifications/routes";
 import { createProductRoutes } from "../modules/products/routes";
 import { createQuotationRoutes } from "../modules/quotations/routes";
+import { createQuotationSendRoutes } from "../modules/quotations/send-routes";
 import { createTranslateRoutes } from "../modules/translate/routes";
 import { adminRoutes } from "./admin";
 import { apiRouters, apiRoutes } from "./api";
@@ -54,6 +55,7 @@ export const WORKSPACE_ORDER: readonly RouterFactory[] = [
   createCustomerPoolRoutes,
   createProductRoutes,
   createQuotationRoutes,
+  createQuotationSendRoutes,
   createExchangeRoutes,
   createNotificationRoutes,
   createTranslateRoutes,

@@ -50,6 +50,10 @@ export const ERROR_CODES = [
   /** A bounded operation hit its time limit (a discovery search past 120 s). */
   "timed_out",
   "quota_exhausted",
+  /** A quotation with a line priced 0 (or unmatched) cannot be sent (`lines`: their positions). */
+  "quotation_unpriced",
+  /** The mail provider did not accept a mail a member sent (502; `reason` says why). */
+  "mail_failed",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

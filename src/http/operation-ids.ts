@@ -37,6 +37,7 @@ const NAMED_OPERATIONS: Record<string, string> = {
   "PATCH /api/v1/quotations/{id}": "updateQuotation",
   "DELETE /api/v1/quotations/{id}": "deleteQuotation",
   "GET /api/v1/quotations/{id}/export": "exportQuotation",
+  "POST /api/v1/quotations/{id}/send": "sendQuotation",
   "POST /api/v1/quotations/from-inquiry": "draftQuotationFromInquiry",
   "GET /api/v1/credits/balance": "getCreditBalance",
   "GET /api/v1/credits/history": "listCreditHistory",

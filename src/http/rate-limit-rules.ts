@@ -78,6 +78,12 @@ export const RATE_LIMIT_RULES = {
    * an hour seats a 50-person company in two hours.
    */
   orgInvitation: { name: "org_invitation", points: 30, durationSeconds: 3600, failClosed: true },
+  /**
+   * Sending a quotation by mail (POST /quotations/{id}/send): 20 an hour per member. Each mails
+   * addresses the member typed, from our sender: a budget a seller never meets in a day's work
+   * that keeps a taken-over account from using us to spam. Fails closed like every mail route.
+   */
+  quotationSend: { name: "quotation_send", points: 20, durationSeconds: 3600, failClosed: true },
   /** Using a mailed token (verify, reset): 20 per 15 minutes per IP; a reset hashes a password. */
   emailToken: { name: "email_token", points: 20, durationSeconds: 900, failClosed: true },
 } as const satisfies Record<string, RateLimitRule>;

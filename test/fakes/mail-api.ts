@@ -6,7 +6,9 @@ import type { AddressInfo } from "node:net";
  * A fake HTTP mail API on 127.0.0.1 speaking Resend's documented protocol
  * (https://resend.com/docs/api-reference/emails/send-email and .../errors): `POST /emails`,
  * `Authorization: Bearer <key>`, a User-Agent required, a JSON body `{from, to, subject, text?,
- * html?}` where `to` is an address or a list of at most 50; 200 `{id}`; errors are JSON
+ * html?, cc?, reply_to?, attachments?}` where `to` (and `cc`) is an address or a list of at most
+ * 50, `reply_to` an address or a list, and each attachment `{filename, content (base64),
+ * content_type?}` (40 MB per email after encoding); 200 `{id}`; errors are JSON
  * `{statusCode, message, name}`. Written from the documentation, not from our client.
  */
 
@@ -17,7 +19,23 @@ interface SentEmail {
   subject: string;
   text?: string;
   html?: string;
+  cc?: string[];
+  reply_to?: string[];
+  /** Decoded from base64. */
+  attachments?: { filename: string; content: Buffer; content_type?: string }[];
   headers: Record<string, string | undefined>;
+}
+
+const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
+const MAX_EMAIL_BYTES = 40 * 1024 * 1024;
+
+/** `address` or a list of addresses, as `to`, `cc` and `reply_to` take them. */
+function addressList(value: unknown): string[] | undefined {
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length === 0 || list.length > 50) return undefined;
+  return list.every((a) => typeof a === "string" && ADDRESS_RE.test(a))
+    ? (list as string[])
+    : undefined;
 }
 
 type MailApiFailure = "server-error" | "rate-limited" | "redirect" | "hang" | null;
@@ -45,6 +63,30 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
+}
+
+/** `attachments` decoded; undefined when absent, null when malformed. */
+function parseAttachments(value: unknown): SentEmail["attachments"] | null {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) return null;
+  const out: NonNullable<SentEmail["attachments"]> = [];
+  for (const a of value as Record<string, unknown>[]) {
+    const valid =
+      typeof a === "object" &&
+      a !== null &&
+      typeof a.filename === "string" &&
+      a.filename !== "" &&
+      typeof a.content === "string" &&
+      BASE64_RE.test(a.content) &&
+      (a.content_type === undefined || typeof a.content_type === "string");
+    if (!valid) return null;
+    out.push({
+      filename: a.filename as string,
+      content: Buffer.from(a.content as string, "base64"),
+      ...(typeof a.content_type === "string" ? { content_type: a.content_type } : {}),
+    });
+  }
+  return out;
 }
 
 export async function startFakeMailApi(apiKey = "re_test_0123456789abcdef"): Promise<FakeMailApi> {
@@ -115,13 +157,20 @@ export async function startFakeMailApi(apiKey = "re_test_0123456789abcdef"): Pro
         return error(422, "missing_required_field", `Missing \`${field}\` field.`);
       }
     }
-    const to = Array.isArray(body.to) ? body.to : [body.to];
-    if (
-      to.length === 0 ||
-      to.length > 50 ||
-      !to.every((a) => typeof a === "string" && ADDRESS_RE.test(a))
-    ) {
-      return error(422, "validation_error", "Invalid `to` field.");
+    if (raw.length > MAX_EMAIL_BYTES) {
+      return error(422, "validation_error", "Email size exceeds the 40MB limit.");
+    }
+    const to = addressList(body.to);
+    if (!to) return error(422, "validation_error", "Invalid `to` field.");
+    const cc = body.cc === undefined ? undefined : addressList(body.cc);
+    if (body.cc !== undefined && !cc) return error(422, "validation_error", "Invalid `cc` field.");
+    const replyTo = body.reply_to === undefined ? undefined : addressList(body.reply_to);
+    if (body.reply_to !== undefined && !replyTo) {
+      return error(422, "validation_error", "Invalid `reply_to` field.");
+    }
+    const attachments = parseAttachments(body.attachments);
+    if (attachments === null) {
+      return error(422, "validation_error", "Invalid `attachments` field.");
     }
     if (typeof body.from !== "string" || !isSender(body.from)) {
       return error(
@@ -137,7 +186,10 @@ export async function startFakeMailApi(apiKey = "re_test_0123456789abcdef"): Pro
     sent.push({
       id,
       from: body.from,
-      to: to as string[],
+      to,
+      ...(cc ? { cc } : {}),
+      ...(replyTo ? { reply_to: replyTo } : {}),
+      ...(attachments ? { attachments } : {}),
       subject: body.subject,
       ...(typeof body.text === "string" ? { text: body.text } : {}),
       ...(typeof body.html === "string" ? { html: body.html } : {}),

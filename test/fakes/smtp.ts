@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { simpleParser } from "mailparser";
+import { type AddressObject, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 /**
@@ -20,6 +20,11 @@ export interface ReceivedMail {
   html: string | null;
   /** Every http(s) link of the text body. */
   links: string[];
+  /** Parsed `Cc` and `Reply-To` headers (empty when absent). */
+  cc: string;
+  replyTo: string;
+  /** Every attachment, decoded, as a mailbox opens it. */
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 }
 
 /** A command the server acted on, and whether the connection was under TLS at the time. */
@@ -47,6 +52,10 @@ export interface FakeSmtp {
 }
 
 const LINK_RE = /https?:\/\/[^\s<>"]+/g;
+
+/** A parsed address header (one or several) as text; "" when absent. */
+const addressText = (value: AddressObject | AddressObject[] | undefined) =>
+  Array.isArray(value) ? value.map((a) => a.text).join(", ") : (value?.text ?? "");
 
 export async function startFakeSmtp(
   options: {
@@ -98,13 +107,18 @@ export async function startFakeSmtp(
             envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
             envelopeTo: session.envelope.rcptTo.map((r) => r.address),
             from: parsed.from?.text ?? "",
-            to: Array.isArray(parsed.to)
-              ? parsed.to.map((a) => a.text).join(", ")
-              : (parsed.to?.text ?? ""),
+            to: addressText(parsed.to),
             subject: parsed.subject ?? "",
             text,
             html: typeof parsed.html === "string" ? parsed.html : null,
             links: text.match(LINK_RE) ?? [],
+            cc: addressText(parsed.cc),
+            replyTo: parsed.replyTo?.text ?? "",
+            attachments: parsed.attachments.map((a) => ({
+              filename: a.filename ?? "",
+              contentType: a.contentType,
+              content: a.content,
+            })),
           };
           messages.push(mail);
           for (const waiter of [...waiters]) {

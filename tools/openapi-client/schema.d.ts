@@ -335,6 +335,24 @@ export interface paths {
         patch: operations["patchOrg"];
         trace?: never;
     };
+    "/api/v1/org/document-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The seller block every document of the organisation prints (any member) */
+        get: operations["getOrgDocumentSettings"];
+        /** Admin+: set the document settings (a field left out keeps its value, null clears it); audited */
+        put: operations["putOrgDocumentSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/org/members": {
         parameters: {
             query?: never;
@@ -794,10 +812,47 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The quotation as a buyer-ready PDF (CJK font embedded) or .xlsx */
+        /** The quotation (or, `document=proforma`, its proforma invoice) as a buyer-ready PDF (CJK font embedded) or .xlsx */
         get: operations["exportQuotation"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/quotations/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new draft revision of a sent, accepted, rejected or expired quotation
+         * @description Same quote number with `revision` + 1 and `previous_id`, the same terms and lines; the old one becomes `superseded`. 409 `quotation_not_revisable` for a draft or an already superseded quotation.
+         */
+        post: operations["postQuotationsByIdRevisions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/quotations/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new draft with a new number, the same customer, terms and lines */
+        post: operations["postQuotationsByIdDuplicate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -821,9 +876,29 @@ export interface paths {
         head?: never;
         /**
          * Edit a draft (items are replaced and totals recomputed) or move its status
-         * @description Statuses: draft -> sent -> accepted | rejected | expired. Content edits need a draft (409 otherwise).
+         * @description Statuses: draft -> sent -> accepted | rejected | expired (a revision makes one `superseded`). Content edits need a draft (409 otherwise). Marking it sent needs every line priced (409 `quotation_unpriced` naming the lines); sent moves its customer to `quoted`, accepted to `won`, never back.
          */
         patch: operations["updateQuotation"];
+        trace?: never;
+    };
+    "/api/v1/quotations/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the quotation (PDF or xlsx attached) to the buyer, mark it sent, log a follow-up
+         * @description The document goes through the configured mail (SMTP or the HTTP mail API) with reply-to the sending member; once the provider has taken it, the quotation becomes `sent` (a sent one may be sent again) and a follow-up (channel email, the message as its note) is logged on its customer. A refused or failed mail writes nothing (502 `mail_failed`, `reason`). Idempotent under `Idempotency-Key`: a repeat answers the first outcome and mails nothing.
+         */
+        post: operations["sendQuotation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/exchange/rates": {
@@ -2453,7 +2528,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "csrf_missing" | "csrf_mismatch" | "csrf_invalid" | "admin_required" | "guest_not_allowed" | "account_disabled" | "feature_not_in_plan" | "plan_limit_reached" | "member_limit_reached" | "signature_invalid" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_conflict" | "payload_too_large" | "validation_failed" | "unknown_currency" | "no_exchange_rate" | "rate_limited" | "internal_error" | "service_unavailable" | "timed_out" | "quota_exhausted";
+            code: "bad_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "csrf_missing" | "csrf_mismatch" | "csrf_invalid" | "admin_required" | "guest_not_allowed" | "account_disabled" | "feature_not_in_plan" | "plan_limit_reached" | "member_limit_reached" | "signature_invalid" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_conflict" | "payload_too_large" | "validation_failed" | "unknown_currency" | "no_exchange_rate" | "rate_limited" | "internal_error" | "service_unavailable" | "timed_out" | "quota_exhausted" | "quotation_unpriced" | "mail_failed" | "quotation_not_revisable" | "quotation_not_accepted";
             request_id?: string;
         } & {
             [key: string]: unknown;
@@ -2758,6 +2833,49 @@ export interface components {
                 /** @description Days before a former holder may claim a customer they released or lost */
                 reclaim_cooldown_days?: number | null;
             };
+        };
+        DocumentSettings: {
+            legal_name: string | null;
+            address: string | null;
+            phone: string | null;
+            /** Format: email */
+            email: string | null;
+            website: string | null;
+            /** @description base64, as stored */
+            logo: string | null;
+            /** @enum {string|null} */
+            logo_type: "image/png" | "image/jpeg" | null;
+            bank_details: string | null;
+            payment_terms: string | null;
+            validity_days: number | null;
+            footer: string | null;
+            /**
+             * Format: date-time
+             * @description Last change; null: never set (every field null)
+             */
+            updated_at: string | null;
+        };
+        DocumentSettingsInput: {
+            /** @description The company's registered name, printed at the head of every document */
+            legal_name?: string | null;
+            /** @description Postal address, lines separated by "\n" */
+            address?: string | null;
+            /** @description Telephone */
+            phone?: string | null;
+            /** @description Contact e-mail */
+            email?: "" | string | null;
+            /** @description Website, http(s) */
+            website?: "" | string | null;
+            /** @description PNG or JPEG, base64 (a `data:image/png;base64,` prefix is accepted), at most 512 KB decoded: 413 `payload_too_large` when larger, 422 when not a PNG or JPEG; null removes it */
+            logo?: string | null;
+            /** @description Bank, account, SWIFT/BIC, IBAN: what the buyer pays the deposit to */
+            bank_details?: string | null;
+            /** @description e.g. "30% deposit, 70% balance before shipment": the first percentage before "deposit" (or "advance") splits a proforma invoice */
+            payment_terms?: string | null;
+            /** @description Days an offer holds from its date */
+            validity_days?: number | null;
+            /** @description A line or two at the foot of every page */
+            footer?: string | null;
         };
         OrgMemberList: {
             items: components["schemas"]["OrgMember"][];
@@ -3231,7 +3349,7 @@ export interface components {
             quote_no: string;
             customer_id: string | null;
             /** @enum {string} */
-            status: "draft" | "sent" | "accepted" | "rejected" | "expired";
+            status: "draft" | "sent" | "accepted" | "rejected" | "expired" | "superseded";
             currency: string;
             /** @enum {string|null} */
             incoterm: "EXW" | "FCA" | "FAS" | "FOB" | "CFR" | "CIF" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | null;
@@ -3261,6 +3379,23 @@ export interface components {
             user_id: string;
             /** @description That member's name */
             owner_name: string | null;
+            /** @description 0 for the original; each revision keeps quote_no and counts up (`-R1`, `-R2`) */
+            revision: number;
+            /** @description The quotation this revision replaced (now `superseded`) */
+            previous_id: string | null;
+            buyer_address: string | null;
+            named_place: string | null;
+            port_of_loading: string | null;
+            lead_time: string | null;
+            packing: string | null;
+            /** @description The proforma invoice's number (the organisation's `PI-YYYY-NNNN` series), issued on its first export */
+            proforma_no: string | null;
+            /**
+             * Format: date
+             * @description The proforma invoice's issue date (UTC)
+             * @example 2026-11-24
+             */
+            proforma_date: string | null;
             item_count: number;
         };
         QuotationQuotedRate: components["schemas"]["QuotationExchangeRate"] & {
@@ -3300,7 +3435,7 @@ export interface components {
             quote_no: string;
             customer_id: string | null;
             /** @enum {string} */
-            status: "draft" | "sent" | "accepted" | "rejected" | "expired";
+            status: "draft" | "sent" | "accepted" | "rejected" | "expired" | "superseded";
             currency: string;
             /** @enum {string|null} */
             incoterm: "EXW" | "FCA" | "FAS" | "FOB" | "CFR" | "CIF" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | null;
@@ -3330,6 +3465,23 @@ export interface components {
             user_id: string;
             /** @description That member's name */
             owner_name: string | null;
+            /** @description 0 for the original; each revision keeps quote_no and counts up (`-R1`, `-R2`) */
+            revision: number;
+            /** @description The quotation this revision replaced (now `superseded`) */
+            previous_id: string | null;
+            buyer_address: string | null;
+            named_place: string | null;
+            port_of_loading: string | null;
+            lead_time: string | null;
+            packing: string | null;
+            /** @description The proforma invoice's number (the organisation's `PI-YYYY-NNNN` series), issued on its first export */
+            proforma_no: string | null;
+            /**
+             * Format: date
+             * @description The proforma invoice's issue date (UTC)
+             * @example 2026-11-24
+             */
+            proforma_date: string | null;
             items: components["schemas"]["QuotationItem"][];
         };
         QuotationItem: {
@@ -3370,12 +3522,39 @@ export interface components {
             discount?: number;
             shipping?: number;
             notes?: string | null;
+            /** @description The buyer's postal address, lines separated by "\n" */
+            buyer_address?: string | null;
+            /** @description The Incoterm's named place ("Ningbo" of "FOB Ningbo") */
+            named_place?: string | null;
+            /** @description Port of loading */
+            port_of_loading?: string | null;
+            /** @description e.g. "25 days after deposit" */
+            lead_time?: string | null;
+            /** @description Packing lines, separated by "\n" ("20 pcs per carton") */
+            packing?: string | null;
             /** @enum {string} */
-            status?: "draft" | "sent" | "accepted" | "rejected" | "expired";
+            status?: "draft" | "sent" | "accepted" | "rejected" | "expired" | "superseded";
             /** @description Replaces every item; totals are recomputed */
             items?: components["schemas"]["QuotationItemInput"][];
             /** @description With items: convert products priced in another currency at today's rates instead of the rates frozen in exchange_rates */
             reprice?: boolean;
+        };
+        QuotationSendResult: {
+            quotation: components["schemas"]["Quotation"];
+            followup: components["schemas"]["Followup"] & (Record<string, never> | null);
+            mail: {
+                to: string[];
+                cc: string[];
+                /** @description The sending member's address; null when the account has none */
+                reply_to: string | null;
+                subject: string;
+                /** @enum {string} */
+                format: "pdf" | "xlsx";
+                filename: string;
+                bytes: number;
+                /** @enum {string} */
+                provider: "smtp" | "http";
+            };
         };
         ExchangeRates: {
             /** @example USD */
@@ -6718,6 +6897,153 @@ export interface operations {
             };
         };
     };
+    getOrgDocumentSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Document settings; every field null when never set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentSettings"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putOrgDocumentSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentSettings"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role is below admin, or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the logo is over 512 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOrgMembers: {
         parameters: {
             query?: never;
@@ -9566,7 +9892,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page: 1 to 1000 (else 422), 20 by default */
                 size?: number;
-                status?: "draft" | "sent" | "accepted" | "rejected" | "expired";
+                status?: "draft" | "sent" | "accepted" | "rejected" | "expired" | "superseded";
                 customer_id?: string;
             };
             header?: never;
@@ -9650,6 +9976,16 @@ export interface operations {
                     /** @default 0 */
                     shipping?: number;
                     notes?: string | null;
+                    /** @description The buyer's postal address, lines separated by "\n" */
+                    buyer_address?: string | null;
+                    /** @description The Incoterm's named place ("Ningbo" of "FOB Ningbo") */
+                    named_place?: string | null;
+                    /** @description Port of loading */
+                    port_of_loading?: string | null;
+                    /** @description e.g. "25 days after deposit" */
+                    lead_time?: string | null;
+                    /** @description Packing lines, separated by "\n" ("20 pcs per carton") */
+                    packing?: string | null;
                     /** @description 1 to 200 items; their names and descriptions (a product's, where an item takes it) together at most 100,000 characters */
                     items: components["schemas"]["QuotationItemInput"][];
                 };
@@ -9727,6 +10063,8 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "pdf" | "xlsx";
+                /** @description `proforma`: the proforma invoice of an accepted quotation (409 `quotation_not_accepted` otherwise), numbered on its first export and the same on every later one */
+                document?: "quotation" | "proforma";
             };
             header?: never;
             path: {
@@ -9766,6 +10104,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `quotation_not_accepted`: a proforma invoice of a quotation that is not accepted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request validation failed */
             422: {
                 headers: {
@@ -9785,6 +10132,180 @@ export interface operations {
                 };
             };
             /** @description PDF font not available on this runtime, too many documents being made, or the document not made within its time budget (DOCUMENT_TIME_BUDGET_MS) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postQuotationsByIdRevisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new revision (a draft) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quotation"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such quotation of the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `quotation_not_revisable`: a draft, or already revised */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postQuotationsByIdDuplicate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copy (a draft) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quotation"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such quotation of the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The customer is in the pool or held by another member */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10022,6 +10543,156 @@ export interface operations {
             };
             /** @description Unexpected failure (generic message and a request id) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendQuotation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key gets the first outcome again and is charged once (1 to 255 visible ASCII characters, scoped to the caller). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The buyer's address, or a list of them */
+                    to: string | string[];
+                    cc?: string[];
+                    /** @description Default "Quotation <quote_no> from <seller>" */
+                    subject?: string;
+                    /** @description The mail's text above the signature; also the note of the follow-up logged on the customer */
+                    message?: string;
+                    /**
+                     * @default pdf
+                     * @enum {string}
+                     */
+                    format?: "pdf" | "xlsx";
+                };
+            };
+        };
+        responses: {
+            /** @description Sent: the quotation, the follow-up logged, what was mailed */
+            200: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationSendResult"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such quotation the caller may change */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a draft or sent quotation (`conflict`), a line priced 0 (`quotation_unpriced`, `lines`), its customer in the pool or another member's, or an Idempotency-Key still in flight */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The mail provider refused or failed (`mail_failed`, `reason`: invalid_message, network, timeout, rejected, rate_limited, unavailable); nothing was written */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

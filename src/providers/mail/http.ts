@@ -1,10 +1,11 @@
 /**
  * Mail through an HTTP API speaking Resend's documented protocol (docs/mail.md):
  * `POST {apiUrl}/emails` with `Authorization: Bearer <key>` and a User-Agent (Resend refuses
- * requests without one), JSON `{from, to: [address], subject, text, html?}`; success is 200
- * `{id}`, failure a JSON `{statusCode, message, name}`. Edge-safe: fetch only.
+ * requests without one), JSON `{from, to: [address], cc?, reply_to?, subject, text, html?,
+ * attachments?: [{filename, content (base64), content_type}]}`; success is 200 `{id}`, failure a
+ * JSON `{statusCode, message, name}`. Edge-safe: fetch only.
  */
-import { MailError, type Mailer } from "./types";
+import { MailError, type Mailer, type MailMessage, recipientsOf } from "./types";
 
 export interface HttpMailerOptions {
   /** MAIL_API_URL, e.g. `https://api.resend.com`; a path prefix is kept. */
@@ -35,6 +36,37 @@ function errorName(body: unknown): string | undefined {
   return typeof name === "string" && ERROR_NAME_RE.test(name) ? name : undefined;
 }
 
+/** Standard base64 (Resend's `content`), in chunks so a large PDF never builds one huge argument list. */
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** The documented JSON body of one message. */
+function wireBody(from: string, message: MailMessage) {
+  return {
+    from,
+    to: [...recipientsOf(message)],
+    ...(message.cc?.length ? { cc: [...message.cc] } : {}),
+    ...(message.replyTo !== undefined ? { reply_to: message.replyTo } : {}),
+    subject: message.subject,
+    text: message.text,
+    ...(message.html !== undefined ? { html: message.html } : {}),
+    ...(message.attachments?.length
+      ? {
+          attachments: message.attachments.map((a) => ({
+            filename: a.filename,
+            content: base64(a.content),
+            content_type: a.contentType,
+          })),
+        }
+      : {}),
+  };
+}
+
 export function createHttpMailer(options: HttpMailerOptions): Mailer {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -43,13 +75,7 @@ export function createHttpMailer(options: HttpMailerOptions): Mailer {
   return {
     kind: "http",
     async send(message) {
-      const body = JSON.stringify({
-        from: options.from,
-        to: [message.to],
-        subject: message.subject,
-        text: message.text,
-        ...(message.html !== undefined ? { html: message.html } : {}),
-      });
+      const body = JSON.stringify(wireBody(options.from, message));
       const signal = AbortSignal.timeout(timeoutMs);
       let status: number;
       let text: string;

@@ -1,5 +1,5 @@
 import { type Logger, maskEmails } from "../../lib/logger";
-import type { Mailer } from "./types";
+import { type Mailer, recipientsOf } from "./types";
 
 const LINK_RE = /https?:\/\/[^\s<>"]+/g;
 
@@ -18,14 +18,21 @@ export function createLogMailer(logger: Logger, options: { production?: boolean 
       // In production the links are credentials in a shared log: say a mail was dropped, and why.
       if (options.production) {
         logger.error("mail not sent: no mail provider configured (set SMTP_URL or MAIL_API_KEY)", {
-          to: maskEmails(message.to),
+          to: maskEmails(recipientsOf(message).join(", ")),
           subject: message.subject,
         });
         return;
       }
       logger.info("mail (no mail provider configured: logged, not sent)", {
-        to: maskEmails(message.to),
+        to: maskEmails(recipientsOf(message).join(", ")),
         subject: message.subject,
+        ...(message.attachments?.length
+          ? {
+              attachments: message.attachments.map(
+                (a) => `${a.filename} (${a.content.length} bytes)`,
+              ),
+            }
+          : {}),
         links: message.text.match(LINK_RE) ?? [],
         text: message.text,
       });

@@ -1,10 +1,31 @@
-/** The mail port: one message to one address. Provider code only: no database, no config. */
+/** A file sent with a message (a quotation's PDF or .xlsx). */
+export interface MailAttachment {
+  /** The name the recipient's mail program shows and saves it under. */
+  filename: string;
+  /** Its MIME type, e.g. `application/pdf`. */
+  contentType: string;
+  content: Uint8Array;
+}
+
+/**
+ * The mail port: one message to one address or a few. Provider code only: no database, no
+ * config. `cc`, `replyTo` and `attachments` are for mails a member sends to a buyer (a quotation,
+ * docs/mail.md); the account mails use `to`, `subject`, `text` and `html` alone.
+ */
 export interface MailMessage {
-  to: string;
+  to: string | readonly string[];
+  cc?: readonly string[];
+  /** Where the recipient's answer goes (the member who sent it); the sender stays MAIL_FROM. */
+  replyTo?: string;
   subject: string;
   text: string;
   html?: string;
+  attachments?: readonly MailAttachment[];
 }
+
+/** `to` as a list. */
+export const recipientsOf = (message: Pick<MailMessage, "to">): readonly string[] =>
+  typeof message.to === "string" ? [message.to] : message.to;
 
 export interface Mailer {
   /** `smtp`, `http` or `log`: which provider carries the mail (logged at start-up and in tests). */

@@ -1,6 +1,11 @@
 import { createTransport } from "nodemailer";
 import type { Config } from "../../config";
-import { MailError, type MailErrorReason, type Mailer } from "../../providers/mail/types";
+import {
+  MailError,
+  type MailErrorReason,
+  type Mailer,
+  recipientsOf,
+} from "../../providers/mail/types";
 
 export interface SmtpMailerOptions {
   /** SMTP_URL: `smtp://user:pass@host:587` (STARTTLS) or `smtps://...:465` (TLS from the start). */
@@ -86,10 +91,25 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
       try {
         await transport.sendMail({
           from: options.from,
-          to: message.to,
+          to: [...recipientsOf(message)],
+          ...(message.cc?.length ? { cc: [...message.cc] } : {}),
+          ...(message.replyTo !== undefined ? { replyTo: message.replyTo } : {}),
           subject: message.subject,
           text: message.text,
           ...(message.html !== undefined ? { html: message.html } : {}),
+          ...(message.attachments?.length
+            ? {
+                attachments: message.attachments.map((a) => ({
+                  filename: a.filename,
+                  content: Buffer.from(
+                    a.content.buffer,
+                    a.content.byteOffset,
+                    a.content.byteLength,
+                  ),
+                  contentType: a.contentType,
+                })),
+              }
+            : {}),
         });
       } catch (error) {
         throw mailError(error);
