@@ -3,13 +3,14 @@ import type { Deps } from "../../../ports";
 import { type PushCounts, pushPendingNotifications } from "../../notifications/push";
 import { parseOrgSettings } from "../../orgs/settings";
 import {
+  dueBatch,
   orgsWithRecycleRule,
   type RecycleCursor,
   type RecycleRule,
-  recycleBatch,
+  type RecycleTarget,
+  recycleCustomers,
   type WarnedCustomer,
   type WarningRow,
-  warningBatch,
   writeWarnings,
 } from "../queries/pool";
 
@@ -19,7 +20,13 @@ const DAY_MS = 86_400_000;
  * Organisations whose rules one walk carries in its statements: the rules travel as a
  * parameter, so a walk over many organisations is a series of walks over this many.
  */
-const ORGS_PER_WALK = 200;
+const ORGS_PER_WALK = 1000;
+
+/**
+ * Due customers one read of the walk returns. The reads lock nothing, so their length delays
+ * no user; a page bounds the task's memory.
+ */
+const DUE_PAGE = 2000;
 
 /** How many customers a warning names (the count covers all of them). */
 const WARNING_NAMES = 5;
@@ -82,13 +89,17 @@ function warningOf(userId: string, w: HolderWarning, day: string): WarningRow {
  *
  * The new notifications are pushed (WeChat) at the end, as the reminder digest's are.
  *
- * Both walks go a batch at a time (db/batches.ts): the warnings read only; each recycle batch
- * locks its rows with SKIP LOCKED (a customer a user is writing waits for the next run, the
- * user never waits for the task beyond one short batch).
+ * The walk reads a page of due customers (warnings and recycles alike) without locks, then
+ * recycles that page's by primary key in timed batches (db/batches.ts), each locking its rows
+ * with SKIP LOCKED and re-checking them (a customer a user is writing, or followed up since the
+ * read, waits for the next run; the user never waits for the task beyond one short batch).
+ * Nothing is stored between runs: a run stopped half-way is finished by the next (ADR 0103).
  */
 export async function recyclePoolCustomers(
   deps: Deps,
   now: Date = deps.clock.now(),
+  /** Smaller walks and pages than the defaults (tests: many of them over few customers). */
+  sizes: { orgsPerWalk?: number; page?: number } = {},
 ): Promise<{
   orgs: number;
   warned: number;
@@ -101,41 +112,55 @@ export async function recyclePoolCustomers(
   const day = cutoff.slice(0, 10);
   const rules = rulesOf(await orgsWithRecycleRule(deps.db));
   const warnings = new Map<string, HolderWarning>();
+  const byOrg = new Map(rules.map((r) => [r.org_id, r]));
   let warned = 0;
   let recycled = 0;
-  for (let i = 0; i < rules.length; i += ORGS_PER_WALK) {
-    const chunk = rules.slice(i, i + ORGS_PER_WALK);
+  const perWalk = sizes.orgsPerWalk ?? ORGS_PER_WALK;
+  const pageSize = sizes.page ?? DUE_PAGE;
+  for (let i = 0; i < rules.length; i += perWalk) {
+    const chunk = rules.slice(i, i + perWalk);
     let after: RecycleCursor | null = null;
-    await inTimedBatches(async (limit) => {
-      const batch = await warningBatch(deps.db, { rules: chunk, cutoff, after, limit });
-      for (const row of batch.rows) {
+    do {
+      const page = await dueBatch(deps.db, { rules: chunk, cutoff, after, limit: pageSize });
+      const targets: RecycleTarget[] = [];
+      for (const row of page.rows) {
+        if (row.kind === "recycle") {
+          const rule = byOrg.get(row.org_id)!;
+          targets.push({ id: row.id, org_id: row.org_id, days: rule.days, exempt: rule.exempt });
+          continue;
+        }
         let w = warnings.get(row.user_id);
         if (!w) {
           w = { count: 0, customers: [] };
           warnings.set(row.user_id, w);
         }
         w.count += 1;
-        if (w.customers.length < WARNING_NAMES) w.customers.push(row);
+        if (w.customers.length < WARNING_NAMES) {
+          w.customers.push({
+            user_id: row.user_id,
+            customer_id: row.id,
+            customer_name: row.customer_name,
+            recycle_on: row.recycle_on!,
+          });
+        }
+        warned += 1;
       }
-      warned += batch.taken;
-      after = batch.next;
-      return batch.next ? batch.taken : 0;
-    });
-    after = null;
-    await inTimedBatches(async (limit) => {
-      const batch = await recycleBatch(deps.db, {
-        rules: chunk,
-        cutoff,
-        now: now.toISOString(),
-        day,
-        after,
-        limit,
+      // The page's recycles in timed batches by primary key; each call takes `limit` targets
+      // (fewer at the end) whatever it could lock, so the loop runs to the page's end.
+      let next = 0;
+      await inTimedBatches(async (limit) => {
+        const slice = targets.slice(next, next + limit);
+        next += slice.length;
+        recycled += await recycleCustomers(deps.db, {
+          targets: slice,
+          cutoff,
+          now: now.toISOString(),
+          day,
+        });
+        return slice.length;
       });
-      recycled += batch.taken;
-      after = batch.next;
-      // A short batch: nothing due is left unlocked in this walk; a locked one is next run's.
-      return batch.next ? batch.taken : 0;
-    });
+      after = page.rows.length < pageSize ? null : page.next;
+    } while (after);
   }
   const rows = [...warnings].map(([userId, w]) => warningOf(userId, w, day));
   let written = 0;

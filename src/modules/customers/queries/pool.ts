@@ -378,8 +378,9 @@ export async function bulkChange(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The overnight recycle (recycle.ts): walks, per organisation with pool.recycle_after_days, its
-// held customers by the time their clock started (customers_pool_recycle_idx), a batch at a time.
+// The overnight recycle (recycle.ts): reads, per organisation with pool.recycle_after_days, its
+// due held customers by the time their clock started (customers_pool_recycle_idx), a page at a
+// time, then recycles them by primary key in short batches (ADR 0103).
 
 /**
  * Where a customer's recycle clock started: its last contact (its creation when never
@@ -418,18 +419,35 @@ export async function orgsWithRecycleRule(db: Db): Promise<{ id: string; setting
 }
 
 /**
- * The walk's rows for one batch: the rules as a row source in organisation order, each
- * organisation's matching held customers in clock order from the cursor (an index range per
- * organisation), `limit` in all. `lock`: FOR UPDATE SKIP LOCKED, so a customer a user is
- * writing is left for the next run rather than waited for.
+ * A customer the walk found due: `recycle` (past its organisation's recycle_after_days) or `warn`
+ * (its clock crossed into the warning window during the UTC day before the cutoff).
  */
-function walkSql(p: {
-  rules: RecycleRule[];
-  matches: SQL;
-  after: RecycleCursor | null;
-  limit: number;
-  lock: boolean;
-}): SQL {
+export interface DueCustomer {
+  kind: "recycle" | "warn";
+  id: string;
+  org_id: string;
+  user_id: string;
+  customer_name: string;
+  /** The UTC day it returns to the pool unless followed up (warn; null for recycle). */
+  recycle_on: string | null;
+  /** The organisation's recycle_after_days. */
+  days: number;
+}
+
+/**
+ * The next page of due customers of `rules`' organisations, read-only, in (organisation, clock
+ * start, id) order from the cursor: per organisation two index ranges of
+ * customers_pool_recycle_idx, the customers past N days (clock start before cutoff - N) and the
+ * ones that crossed into the warning window during the day before the cutoff (clock start in
+ * [cutoff - (N - W) - 1 day, cutoff - (N - W))); nothing between them is read. The first range
+ * comes wholly before the second in clock order, so the cursor runs through both. Exempt
+ * statuses are a filter. Locks nothing: the recycle re-checks each row as it locks it.
+ */
+export async function dueBatch(
+  db: Db,
+  p: { rules: RecycleRule[]; cutoff: string; after: RecycleCursor | null; limit: number },
+): Promise<{ rows: DueCustomer[]; next: RecycleCursor | null }> {
+  const cutoff = sql`${p.cutoff}::timestamptz`;
   const after = p.after;
   const from = after
     ? sql`(case when r.org_id = ${after.org_id}::uuid then ${after.at}::timestamptz
@@ -437,25 +455,47 @@ function walkSql(p: {
           case when r.org_id = ${after.org_id}::uuid then ${after.id}::uuid
             else '00000000-0000-0000-0000-000000000000'::uuid end)`
     : sql`('-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid)`;
-  return sql`select w.* from jsonb_to_recordset(${JSON.stringify(p.rules)}::jsonb)
-        as r(org_id uuid, days int, warn_offset int, exempt jsonb)
-      cross join lateral (
-        select ${c.id} as id, ${c.orgId} as org_id, ${c.userId} as user_id, ${since} as since,
-          ${customerName} as name, r.days
+  const range = (kind: "recycle" | "warn", window: SQL) =>
+    sql`(select ${kind}::text as kind, ${c.id} as id, ${c.orgId} as org_id, ${c.userId} as user_id,
+          ${since} as since, ${customerName} as name, r.days
         from ${customers} ${c}
-        where ${c.orgId} = r.org_id and ${c.userId} is not null and ${p.matches}
+        where ${c.orgId} = r.org_id and ${c.userId} is not null and ${window}
           and not (r.exempt @> to_jsonb(${c.status}))
           and (${since}, ${c.id}) > ${from}
         order by ${since}, ${c.id}
-        limit ${p.limit}
-        ${p.lock ? sql`for update of ${c} skip locked` : sql``}) w
-      ${after ? sql`where r.org_id >= ${after.org_id}::uuid` : sql``}
-      limit ${p.limit}`;
+        limit ${p.limit})`;
+  const rows = await queryRows<DueCustomer & { since: string }>(
+    db,
+    sql`with walked as (
+        select w.* from jsonb_to_recordset(${JSON.stringify(p.rules)}::jsonb)
+          as r(org_id uuid, days int, warn_offset int, exempt jsonb)
+        cross join lateral (
+          select * from (
+            ${range("recycle", sql`${since} < ${cutoff} - make_interval(days => r.days)`)}
+            union all
+            ${range(
+              "warn",
+              sql`r.warn_offset is not null
+                and ${since} >= ${cutoff} - make_interval(days => r.warn_offset + 1)
+                and ${since} < ${cutoff} - make_interval(days => r.warn_offset)`,
+            )}) d
+          order by d.since, d.id
+          limit ${p.limit}) w
+        ${after ? sql`where r.org_id >= ${after.org_id}::uuid` : sql``}
+        limit ${p.limit})
+      select kind, id, org_id, user_id, name as customer_name, days, since::text as since,
+        case when kind = 'warn' then to_char((since + make_interval(days => days))
+          at time zone 'UTC' + interval '1 day', 'YYYY-MM-DD') end as recycle_on
+      from walked order by org_id, since, id`,
+  );
+  const last = rows.at(-1);
+  return {
+    rows,
+    next: last ? { org_id: last.org_id, at: last.since, id: last.id } : null,
+  };
 }
 
-const cursorSql = sql`(select jsonb_build_object('org_id', org_id, 'at', since::text, 'id', id)
-  from walked order by org_id desc, since desc, id desc limit 1)`;
-
+/** A customer named in its holder's warning. */
 export interface WarnedCustomer {
   user_id: string;
   customer_id: string;
@@ -464,69 +504,49 @@ export interface WarnedCustomer {
   recycle_on: string;
 }
 
-/**
- * The next batch of customers whose clock crossed into the warning window during the UTC day
- * before `cutoff` (the run's day): each customer is in exactly one day's warning per clock start,
- * whatever the time and number of runs that day. Read-only.
- */
-export async function warningBatch(
-  db: Db,
-  p: { rules: RecycleRule[]; cutoff: string; after: RecycleCursor | null; limit: number },
-): Promise<{ taken: number; rows: WarnedCustomer[]; next: RecycleCursor | null }> {
-  const cutoff = sql`${p.cutoff}::timestamptz`;
-  const rules = p.rules.filter((r) => r.warn_offset !== null);
-  if (rules.length === 0) return { taken: 0, rows: [], next: null };
-  const [row] = await queryRows<{ rows: WarnedCustomer[] | null; next: RecycleCursor | null }>(
-    db,
-    sql`with walked as (${walkSql({
-      rules,
-      matches: sql`${since} >= ${cutoff} - make_interval(days => r.warn_offset + 1)
-        and ${since} < ${cutoff} - make_interval(days => r.warn_offset)`,
-      after: p.after,
-      limit: p.limit,
-      lock: false,
-    })})
-      select (select jsonb_agg(jsonb_build_object('user_id', user_id, 'customer_id', id,
-          'customer_name', name,
-          'recycle_on', to_char((since + make_interval(days => days)) at time zone 'UTC'
-            + interval '1 day', 'YYYY-MM-DD')) order by org_id, since, id) from walked) as rows,
-        ${cursorSql} as next`,
-  );
-  const rows = row?.rows ?? [];
-  return { taken: rows.length, rows, next: row?.next ?? null };
+/** A customer to recycle, as dueBatch found it, with its organisation's rule. */
+export interface RecycleTarget {
+  id: string;
+  org_id: string;
+  days: number;
+  exempt: string[];
 }
 
 /**
- * The next batch of held customers past their organisation's recycle_after_days (clock start
- * before `cutoff` - days; status not exempt), in one statement: each goes to the pool with its
- * `recycle` event (actor null), and each holder's notification of the UTC day (`pool_recycled`,
- * dedupe key pool_recycled:<day>) is written or its count raised. Rows a user is writing are
- * skipped (next run's).
+ * Recycles `targets` in one statement: locks each with SKIP LOCKED (a row a user is writing is
+ * the next run's) and re-checks it (still held, in its organisation, past its N days, status
+ * not exempt), so a follow-up, claim or status change since the read keeps it. Each goes to the
+ * pool with its `recycle` event (actor null), and each holder's notification of the UTC day
+ * (`pool_recycled`, dedupe key pool_recycled:<day>) is written or its count raised. The rows
+ * are found by primary key: the statement's time is its rows', nothing else. Returns how many
+ * went.
+ *
+ * The statement commits without waiting for its WAL flush (synchronous_commit off for its own
+ * transaction only, set inside it): the row locks go at once instead of after a disk flush per
+ * batch, and a crash can lose only the last batches, which the next run finds due again and
+ * redoes (a batch's events and notification counts are in its transaction, lost with it).
  */
-export async function recycleBatch(
+export async function recycleCustomers(
   db: Db,
-  p: {
-    rules: RecycleRule[];
-    cutoff: string;
-    now: string;
-    day: string;
-    after: RecycleCursor | null;
-    limit: number;
-  },
-): Promise<{ taken: number; next: RecycleCursor | null }> {
+  p: { targets: RecycleTarget[]; cutoff: string; now: string; day: string },
+): Promise<number> {
+  if (p.targets.length === 0) return 0;
   const cutoff = sql`${p.cutoff}::timestamptz`;
   const at = sql`${p.now}::timestamptz`;
   const count = (data: SQL) => sql`coalesce((${data} ->> 'count')::int, 0)`;
   const merged = sql`(${count(sql`${notifications.data}`)} + ${count(sql`excluded.data`)})`;
-  const [row] = await queryRows<{ taken: number; next: RecycleCursor | null }>(
+  const [row] = await queryRows<{ taken: number }>(
     db,
-    sql`with walked as (${walkSql({
-      rules: p.rules,
-      matches: sql`${since} < ${cutoff} - make_interval(days => r.days)`,
-      after: p.after,
-      limit: p.limit,
-      lock: true,
-    })}),
+    sql`with walked as (
+        select ${c.id} as id, ${c.orgId} as org_id, ${c.userId} as user_id, ${since} as since,
+          ${customerName} as name, t.days
+        from jsonb_to_recordset(${JSON.stringify(p.targets)}::jsonb)
+          as t(id uuid, org_id uuid, days int, exempt jsonb)
+        join ${customers} ${c} on ${c.id} = t.id
+        where ${c.orgId} = t.org_id and ${c.userId} is not null
+          and ${since} < ${cutoff} - make_interval(days => t.days)
+          and not (t.exempt @> to_jsonb(${c.status}))
+        for update of ${c} skip locked),
       recycled as (
         update ${customers} set user_id = null, held_since = null, updated_at = ${at}
         from walked where ${customers.id} = walked.id
@@ -564,9 +584,10 @@ export async function recycleBatch(
               coalesce(${notifications.data} -> 'customers', '[]'::jsonb)
                 || (excluded.data -> 'customers'), '$[0 to 4]'))`,
       )})
-      select (select count(*)::int from walked) as taken, ${cursorSql} as next`,
+      select (select count(*)::int from recycled) as taken,
+        set_config('synchronous_commit', 'off', true) as commit_mode`,
   );
-  return { taken: row?.taken ?? 0, next: row?.next ?? null };
+  return row?.taken ?? 0;
 }
 
 /** A holder's warning of a UTC day, as written by writeWarnings. */
