@@ -1,6 +1,13 @@
 import { type SQL, sql } from "drizzle-orm";
 import { offsetOf } from "../lib/pagination";
-import { type Db, queryRows, queryRowsPrepared } from "./client";
+import {
+  type Db,
+  type PrebuiltStatement,
+  prebuilt,
+  queryPrebuilt,
+  queryRows,
+  queryRowsPrepared,
+} from "./client";
 
 export interface PageQuery {
   /** Select list, without the total. */
@@ -27,17 +34,31 @@ export interface PageQuery {
  */
 export async function selectPage<T>(
   db: Db,
-  { columns, from, where, order, page, size, total }: PageQuery,
+  query: PageQuery,
 ): Promise<{ rows: T[]; total: number }> {
-  const counted = total ?? sql`(select count(*) from ${from} where ${where})`;
+  const { from, where, page, size, total } = query;
   const rows = await queryRowsPrepared<T & { total_count: number | string }>(
     db,
-    sql`select ${columns}, ${counted} as total_count
-        from ${from} where ${where} order by ${order}
-        limit ${size} offset ${offsetOf(page, size)}`,
+    pageSql(query, size, offsetOf(page, size)),
   );
-  return pageOf(db, rows, page, total ? sql`select ${total}::int as n` : countSql(from, where));
+  return pageOf(rows, page, () => queryRows<{ n: number }>(db, totalSql(from, where, total)));
 }
+
+/** selectPage's statement, its limit and offset given (values or placeholders). */
+function pageSql(
+  { columns, from, where, order, total }: Omit<PageQuery, "page" | "size">,
+  limit: unknown,
+  offset: unknown,
+): SQL {
+  const counted = total ?? sql`(select count(*) from ${from} where ${where})`;
+  return sql`select ${columns}, ${counted} as total_count
+        from ${from} where ${where} order by ${order}
+        limit ${limit} offset ${offset}`;
+}
+
+/** What counts the matches when the page lies past the end. */
+const totalSql = (from: SQL, where: SQL, total: SQL | undefined) =>
+  total ? sql`select ${total}::int as n` : countSql(from, where);
 
 const countSql = (from: SQL, where: SQL) =>
   sql`select count(*)::int as n from ${from} where ${where}`;
@@ -47,10 +68,9 @@ const countSql = (from: SQL, where: SQL) =>
  * then (only) a second statement counts.
  */
 async function pageOf<T>(
-  db: Db,
   rows: (T & { total_count: number | string })[],
   page: number,
-  count: SQL,
+  count: () => Promise<{ n: number }[]>,
 ): Promise<{ rows: T[]; total: number }> {
   if (rows.length > 0) {
     const total = Number(rows[0]!.total_count);
@@ -59,7 +79,7 @@ async function pageOf<T>(
     return { rows: rows.map(({ total_count: _, ...row }) => row as T), total };
   }
   if (page === 1) return { rows: [], total: 0 };
-  const [counted] = await queryRows<{ n: number }>(db, count);
+  const [counted] = await count();
   return { rows: [], total: counted?.n ?? 0 };
 }
 
@@ -91,23 +111,91 @@ export interface MatchedPageQuery {
  */
 export async function selectMatchedPage<T>(
   db: Db,
-  { columns, from, where, key, sortKey, descending, nullsLast, page, size }: MatchedPageQuery,
+  query: MatchedPageQuery,
 ): Promise<{ rows: T[]; total: number }> {
+  const { from, where, page, size } = query;
+  const rows = await queryRowsPrepared<T & { total_count: number | string }>(
+    db,
+    matchedPageSql(query, size, offsetOf(page, size)),
+  );
+  return pageOf(rows, page, () => queryRows<{ n: number }>(db, countSql(from, where)));
+}
+
+/** selectMatchedPage's statement, its limit and offset given (values or placeholders). */
+function matchedPageSql(
+  {
+    columns,
+    from,
+    where,
+    key,
+    sortKey,
+    descending,
+    nullsLast,
+  }: Omit<MatchedPageQuery, "page" | "size">,
+  limit: unknown,
+  offset: unknown,
+): SQL {
   const dir = sql.raw(descending ? "desc" : "asc");
   const nulls = sql.raw(nullsLast ? " nulls last" : "");
   const order = (alias: string) => {
     const a = sql.raw(alias);
     return sql`${a}.sort_key ${dir}${nulls}, ${a}.page_key ${dir}`;
   };
-  const rows = await queryRowsPrepared<T & { total_count: number | string }>(
-    db,
-    sql`with m as materialized (
+  return sql`with m as materialized (
           select ${key} as page_key, ${sortKey} as sort_key from ${from} where ${where})
         select ${columns}, (select count(*) from m) as total_count
         from (select page_key, sort_key from m order by ${order("m")}
-              limit ${size} offset ${offsetOf(page, size)}) p
+              limit ${limit} offset ${offset}) p
         join ${from} on ${key} = p.page_key
-        order by ${order("p")}`,
-  );
-  return pageOf(db, rows, page, countSql(from, where));
+        order by ${order("p")}`;
+}
+
+/**
+ * A page statement rendered once (issue #22, ADR 0104): its values are placeholders
+ * (`sql.placeholder(name)`), filled on each run by runPrebuiltPage. For a hot list whose
+ * statement would otherwise be rendered from its parts on every request (the scope's
+ * subqueries, the filters): cache one per shape of the list (which filters, which sort).
+ */
+export interface PrebuiltPage {
+  page: PrebuiltStatement;
+  /** The matches counted, for a page past the end. */
+  count: PrebuiltStatement;
+}
+
+// The page's own placeholders, beside the caller's.
+const LIMIT = sql.placeholder("pageLimit");
+const OFFSET = sql.placeholder("pageOffset");
+
+/** selectPage's statement rendered once; its values placeholders. */
+export function prebuiltPage(query: Omit<PageQuery, "page" | "size">): PrebuiltPage {
+  return {
+    page: prebuilt(pageSql(query, LIMIT, OFFSET)),
+    count: prebuilt(totalSql(query.from, query.where, query.total)),
+  };
+}
+
+/** selectMatchedPage's statement rendered once; its values placeholders. */
+export function prebuiltMatchedPage(query: Omit<MatchedPageQuery, "page" | "size">): PrebuiltPage {
+  return {
+    page: prebuilt(matchedPageSql(query, LIMIT, OFFSET)),
+    count: prebuilt(countSql(query.from, query.where)),
+  };
+}
+
+/**
+ * A page of a prebuilt page statement with `values` for its placeholders: the same rows, total
+ * and statement text as selectPage or selectMatchedPage built from the same parts.
+ */
+export async function runPrebuiltPage<T>(
+  db: Db,
+  statement: PrebuiltPage,
+  values: Record<string, unknown>,
+  { page, size }: { page: number; size: number },
+): Promise<{ rows: T[]; total: number }> {
+  const rows = await queryPrebuilt<T & { total_count: number | string }>(db, statement.page, {
+    ...values,
+    pageLimit: size,
+    pageOffset: offsetOf(page, size),
+  });
+  return pageOf(rows, page, () => queryPrebuilt<{ n: number }>(db, statement.count, values));
 }

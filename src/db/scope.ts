@@ -7,9 +7,10 @@
 // The caller's organisation and role are read inside the same statement (two scalar subqueries
 // on org_members' primary key, each evaluated once per statement): no extra round trip, and a
 // role change or a removal holds from the next statement on, whatever the access token says.
-import { type SQL, sql } from "drizzle-orm";
+import { type Placeholder, type SQL, sql } from "drizzle-orm";
 import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
 import { orgMembers } from "./schema/orgs";
+import { rendered } from "./sql";
 
 /** A table (or an alias of one) with the organisation and holder columns. */
 export interface ScopedTable {
@@ -23,23 +24,37 @@ export interface ScopedTable {
  */
 export type ScopeAccess = "read" | "write";
 
+/**
+ * The caller's user id: its value, or a placeholder (`sql.placeholder("userId")`) for a
+ * statement rendered once and run with the value (src/db/page.ts prebuiltPage, ADR 0104).
+ */
+export type CallerId = string | Placeholder;
+
+// The membership lookup's names, rendered once: these fragments are in most statements.
+const MEMBERS = {
+  table: rendered(sql`${orgMembers}`),
+  orgId: rendered(sql`${orgMembers.orgId}`),
+  role: rendered(sql`${orgMembers.role}`),
+  userId: rendered(sql`${orgMembers.userId}`),
+};
+
 /** The caller's organisation id, as a scalar subquery (null when the account has none). */
-export function callerOrgSql(userId: string): SQL {
-  return sql`(select ${orgMembers.orgId} from ${orgMembers} where ${orgMembers.userId} = ${userId}::uuid)`;
+export function callerOrgSql(userId: CallerId): SQL {
+  return sql`(select ${MEMBERS.orgId} from ${MEMBERS.table} where ${MEMBERS.userId} = ${userId}::uuid)`;
 }
 
 /** The caller's role in their organisation, as a scalar subquery. */
-export function callerRoleSql(userId: string): SQL {
-  return sql`(select ${orgMembers.role} from ${orgMembers} where ${orgMembers.userId} = ${userId}::uuid)`;
+export function callerRoleSql(userId: CallerId): SQL {
+  return sql`(select ${MEMBERS.role} from ${MEMBERS.table} where ${MEMBERS.userId} = ${userId}::uuid)`;
 }
 
 /** True when the caller sees every record of their organisation (manager, admin, owner). */
-export function callerSeesAllSql(userId: string): SQL {
+export function callerSeesAllSql(userId: CallerId): SQL {
   return sql`coalesce(${callerRoleSql(userId)} <> 'member', false)`;
 }
 
 /** Records of the caller's organisation, whoever holds them (the product catalogue). */
-export function inCallerOrg(table: { orgId: AnyPgColumn }, userId: string): SQL {
+export function inCallerOrg(table: { orgId: AnyPgColumn }, userId: CallerId): SQL {
   return sql`${table.orgId} = ${callerOrgSql(userId)}`;
 }
 
@@ -50,7 +65,7 @@ export function inCallerOrg(table: { orgId: AnyPgColumn }, userId: string): SQL 
  */
 export function visibleTo(
   table: ScopedTable,
-  userId: string,
+  userId: CallerId,
   options: { access?: ScopeAccess; pool?: boolean; alsoVisible?: SQL } = {},
 ): SQL {
   const access = options.access ?? "read";

@@ -1,7 +1,13 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
-import { selectMatchedPage, selectPage } from "../../../db/page";
+import {
+  type PrebuiltPage,
+  prebuiltMatchedPage,
+  prebuiltPage,
+  runPrebuiltPage,
+  selectPage,
+} from "../../../db/page";
 import {
   type CustomerStatus,
   customers,
@@ -9,7 +15,13 @@ import {
   systemConfig,
   users,
 } from "../../../db/schema";
-import { callerOrgSql, callerSeesAllSql, type ScopedTable, visibleTo } from "../../../db/scope";
+import {
+  type CallerId,
+  callerOrgSql,
+  callerSeesAllSql,
+  type ScopedTable,
+  visibleTo,
+} from "../../../db/scope";
 import {
   type ColumnName,
   col,
@@ -33,7 +45,8 @@ export const SILENCE_DAYS_SQL = sql`coalesce((select (${systemConfig.value} #>> 
  * What the caller sees of the customers (ADR 0097, src/db/scope.ts): a member what they hold and
  * the pool, a manager, an admin or the owner the whole organisation.
  */
-export const readableBy = (t: ScopedTable, userId: string) => visibleTo(t, userId, { pool: true });
+export const readableBy = (t: ScopedTable, userId: CallerId) =>
+  visibleTo(t, userId, { pool: true });
 
 /** What the caller may change: a member only what they hold (a pool customer is claimed first). */
 export const writableBy = (t: ScopedTable, userId: string) =>
@@ -288,11 +301,19 @@ function orderBy(sort: string): SQL {
  * into trigrams under every locale) would make it read the whole index, so it is a strpos the
  * planner keeps on the btree indexes. Two texts, hence two cached plans of the named statement.
  */
-function searchFilter(term: string): SQL {
-  return /[a-z0-9]{3}/.test(term)
-    ? sql`${listed.searchText} like ${`%${escapeLike(term)}%`}`
-    : sql`strpos(${listed.searchText}, ${term}) > 0`;
+type SearchKind = "like" | "strpos";
+
+const searchKind = (term: string): SearchKind => (/[a-z0-9]{3}/.test(term) ? "like" : "strpos");
+
+/** The search's condition on the `search` placeholder, and the value it takes for `term`. */
+function searchFilter(kind: SearchKind): SQL {
+  return kind === "like"
+    ? sql`${listed.searchText} like ${P.search}`
+    : sql`strpos(${listed.searchText}, ${P.search}) > 0`;
 }
+
+const searchValue = (kind: SearchKind, term: string) =>
+  kind === "like" ? `%${escapeLike(term)}%` : term;
 
 /**
  * How many customers the caller sees, unfiltered, without counting the organisation's rows: a
@@ -302,7 +323,7 @@ function searchFilter(term: string): SQL {
  * only, two ranges a member's share of the organisation long. The branch not taken is never run
  * (an initplan is evaluated when first read).
  */
-function visibleTotalSql(userId: string): SQL {
+function visibleTotalSql(userId: CallerId): SQL {
   return sql`(case when ${callerSeesAllSql(userId)}
       then ${customersKeptSql(callerOrgSql(userId))}
       else ${heldCountSql(sql`= ${userId}::uuid`, userId)} + ${heldCountSql(sql`is null`, userId)}
@@ -310,7 +331,7 @@ function visibleTotalSql(userId: string): SQL {
 }
 
 /** The customers of the caller's organisation whose holder matches `holder` (counted). */
-function heldCountSql(holder: SQL, userId: string): SQL {
+function heldCountSql(holder: SQL, userId: CallerId): SQL {
   const p = alias(customers, "p");
   return sql`(select count(*) from ${customers} ${p}
     where ${p.orgId} = ${callerOrgSql(userId)} and ${p.userId} ${holder})`;
@@ -322,9 +343,75 @@ function heldCountSql(holder: SQL, userId: string): SQL {
  */
 export type OwnerFilter = "me" | "pool" | (string & {});
 
+/** The list's values, as the placeholders its statements are rendered with (ADR 0104). */
+const P = {
+  userId: sql.placeholder("userId"),
+  owner: sql.placeholder("owner"),
+  status: sql.placeholder("status"),
+  country: sql.placeholder("country"),
+  tag: sql.placeholder("tag"),
+  now: sql.placeholder("now"),
+  search: sql.placeholder("search"),
+};
+
+interface ListShape {
+  owner: "me" | "pool" | "member" | undefined;
+  status: boolean;
+  country: boolean;
+  tag: boolean;
+  due: boolean | undefined;
+  search: SearchKind | undefined;
+  sort: string;
+}
+
 /**
- * A page of the customers the caller sees (one named statement). `q` is lower-cased by the
- * caller.
+ * The list's statement for one shape (which filters, which sort), its values placeholders:
+ * the scope's subqueries and the filters are rendered once per shape, not on every request
+ * (issue #22: rendering them was most of the list's own work, ADR 0104).
+ */
+function listStatement(shape: ListShape): PrebuiltPage {
+  const filters: SQL[] = [readableBy(c, P.userId)];
+  if (shape.owner === "me") filters.push(sql`${listed.userId} = ${P.userId}::uuid`);
+  else if (shape.owner === "pool") filters.push(sql`${listed.userId} is null`);
+  else if (shape.owner) filters.push(sql`${listed.userId} = ${P.owner}::uuid`);
+  if (shape.status) filters.push(sql`${listed.status} = ${P.status}`);
+  if (shape.country) filters.push(sql`lower(${listed.country}) = ${P.country}`);
+  if (shape.tag) filters.push(sql`${listed.tags} @> ${P.tag}::jsonb`);
+  if (shape.due === true) {
+    filters.push(sql`${listed.nextFollowupAt} <= ${P.now}::timestamptz`);
+  } else if (shape.due === false) {
+    filters.push(
+      sql`(${listed.nextFollowupAt} is null or ${listed.nextFollowupAt} > ${P.now}::timestamptz)`,
+    );
+  }
+  const where = sql.join(filters, sql` and `);
+  if (shape.search) {
+    // A search reads all its matches whatever the shape: read them once (src/db/page.ts).
+    return prebuiltMatchedPage({
+      columns: COLUMNS,
+      from: LIST_FROM,
+      where: sql`${where} and ${searchFilter(shape.search)}`,
+      key: listed.id,
+      ...sortOf(shape.sort),
+    });
+  }
+  return prebuiltPage({
+    columns: COLUMNS,
+    from: LIST_FROM,
+    where,
+    order: orderBy(shape.sort),
+    // Unfiltered, the total is read from the kept count for a manager+, so the first page costs
+    // the same at 100,000 customers as at 1,000 (counting grew with them).
+    total: filters.length === 1 ? visibleTotalSql(P.userId) : undefined,
+  });
+}
+
+/** One statement per shape; the shapes are finite (a few thousand at most, a handful in use). */
+const listStatements = new Map<string, PrebuiltPage>();
+
+/**
+ * A page of the customers the caller sees (one named statement, rendered once per shape of
+ * the list). `q` is lower-cased by the caller.
  */
 export function listCustomers(
   db: Db,
@@ -342,45 +429,38 @@ export function listCustomers(
     size: number;
   },
 ) {
-  const { userId, owner } = params;
-  const filters: SQL[] = [readableBy(c, userId)];
-  if (owner === "me") filters.push(sql`${listed.userId} = ${userId}::uuid`);
-  else if (owner === "pool") filters.push(sql`${listed.userId} is null`);
-  else if (owner) filters.push(sql`${listed.userId} = ${owner}::uuid`);
-  if (params.status) filters.push(sql`${listed.status} = ${params.status}`);
-  if (params.country) filters.push(sql`lower(${listed.country}) = ${params.country.toLowerCase()}`);
-  if (params.tag) filters.push(sql`${listed.tags} @> ${JSON.stringify([params.tag])}::jsonb`);
-  if (params.due === true) {
-    filters.push(sql`${listed.nextFollowupAt} <= ${params.now}::timestamptz`);
-  } else if (params.due === false) {
-    filters.push(
-      sql`(${listed.nextFollowupAt} is null or ${listed.nextFollowupAt} > ${params.now}::timestamptz)`,
-    );
+  const { owner, q } = params;
+  const search = q ? searchKind(q) : undefined;
+  const shape: ListShape = {
+    owner:
+      owner === "me" || owner === "pool" ? (owner as "me" | "pool") : owner ? "member" : undefined,
+    status: Boolean(params.status),
+    country: Boolean(params.country),
+    tag: Boolean(params.tag),
+    due: params.due,
+    search,
+    sort: params.sort,
+  };
+  const key = `${shape.owner}|${shape.status}|${shape.country}|${shape.tag}|${shape.due}|${search}|${shape.sort}`;
+  let statement = listStatements.get(key);
+  if (!statement) {
+    statement = listStatement(shape);
+    listStatements.set(key, statement);
   }
-  const where = sql.join(filters, sql` and `);
-  if (params.q) {
-    // A search reads all its matches whatever the shape: read them once (src/db/page.ts).
-    return selectMatchedPage<CustomerRow>(db, {
-      columns: COLUMNS,
-      from: LIST_FROM,
-      where: sql`${where} and ${searchFilter(params.q)}`,
-      key: listed.id,
-      ...sortOf(params.sort),
-      page: params.page,
-      size: params.size,
-    });
-  }
-  return selectPage<CustomerRow>(db, {
-    columns: COLUMNS,
-    from: LIST_FROM,
-    where,
-    order: orderBy(params.sort),
-    page: params.page,
-    size: params.size,
-    // Unfiltered, the total is read from the kept count for a manager+, so the first page costs
-    // the same at 100,000 customers as at 1,000 (counting grew with them).
-    total: filters.length === 1 ? visibleTotalSql(userId) : undefined,
-  });
+  return runPrebuiltPage<CustomerRow>(
+    db,
+    statement,
+    {
+      userId: params.userId,
+      owner,
+      status: params.status,
+      country: params.country?.toLowerCase(),
+      tag: params.tag === undefined ? undefined : JSON.stringify([params.tag]),
+      now: params.now,
+      search: search && q ? searchValue(search, q) : undefined,
+    },
+    params,
+  );
 }
 
 /** Whether the caller is a manager, an admin or the owner of their organisation. */
