@@ -13,6 +13,27 @@ const RIGHT_COL = 215;
 const GUTTER = 20;
 const LEFT_COL = WIDTH - RIGHT_COL - GUTTER;
 
+/** The items table's columns: No. | Product (and description) | Qty | Unit | Unit price | Amount. */
+const COLUMNS = {
+  no: { x: MARGIN, w: 22 },
+  name: { x: MARGIN + 26, w: 229 },
+  qty: { x: MARGIN + 259, w: 52 },
+  unit: { x: MARGIN + 317, w: 38 },
+  price: { x: MARGIN + 359, w: 72 },
+  amount: { x: MARGIN + 435, w: WIDTH - 435 },
+};
+
+/** The page's geometry, in points from the bottom left, for tests that check what lies where. */
+export const PDF_LAYOUT = {
+  page: A4,
+  margin: MARGIN,
+  width: WIDTH,
+  /** The header's seller (left) and title/number (right) columns. */
+  left: { x: MARGIN, w: LEFT_COL },
+  right: { x: MARGIN + WIDTH - RIGHT_COL, w: RIGHT_COL },
+  columns: COLUMNS,
+} as const;
+
 /**
  * OpenType positioning features, off when fontkit lays text out for pdf-lib. pdf-lib writes only
  * the glyph ids and their advance widths (no positioning operators), so kerning and mark
@@ -204,15 +225,7 @@ export async function drawQuotation(
     return top - at;
   };
 
-  // The items table: No. | Product (and description) | Qty | Unit | Unit price | Amount.
-  const col = {
-    no: { x: MARGIN, w: 22 },
-    name: { x: MARGIN + 26, w: 229 },
-    qty: { x: MARGIN + 259, w: 52 },
-    unit: { x: MARGIN + 317, w: 38 },
-    price: { x: MARGIN + 359, w: 72 },
-    amount: { x: MARGIN + 435, w: WIDTH - 435 },
-  };
+  const col = COLUMNS;
   const headCells: [keyof typeof col, string, boolean][] = [
     ["no", "No.", false],
     ["name", "Product", false],
