@@ -71,6 +71,31 @@ const HEAVY_ITEMS: [string, QuotationDocument["quotation"]["items"]][] = [
   ],
 ];
 
+/**
+ * Issue 23: the bench quotation with 1 line and with 120 (the lines cycle through NAMES), to
+ * show what a long quotation costs beside a short one. The aim: 120 lines in under 10 times the
+ * one line's time (the document's fixed cost, font subset and file, is paid once).
+ */
+export const LINES_AIM_RATIO = 10;
+const LINE_COUNTS = [1, 120] as const;
+
+function withLines(count: number): QuotationDocument {
+  const lines = Array.from({ length: count }, (_, i) => {
+    const [name, description] = NAMES[i % NAMES.length]!;
+    return item(i + 1, name, description, 10 * (i + 1));
+  });
+  const sum = lines.reduce((total, i) => total + i.line_total, 0);
+  return {
+    ...BENCH_QUOTATION,
+    quotation: {
+      ...BENCH_QUOTATION.quotation,
+      items: lines,
+      subtotal: sum,
+      total: sum - 1001 + 4999,
+    },
+  };
+}
+
 /** The aim of a heavy document, whole: issue 20's "finishes in under a second". */
 export const HEAVY_PDF_AIM_MS = 1000;
 
@@ -185,6 +210,8 @@ export interface PdfResult {
   healthDuringDocuments?: HealthDuringDocuments;
   /** Issue 20's heavy inputs (HEAVY_ITEMS), warm, median of PDF_RUNS renders each. */
   heavy: { label: string; renderMs: number; pages: number }[];
+  /** Issue 23: 1 line against 120 lines, warm, median of PDF_RUNS (each a mean of renders). */
+  lines: { oneMs: number; manyMs: number; ratio: number; pages: number; runs: [number, number][] };
 }
 
 export async function measurePdf(log: (line?: string) => void): Promise<PdfResult> {
@@ -229,7 +256,24 @@ export async function measurePdf(log: (line?: string) => void): Promise<PdfResul
     heavy.push({ label, renderMs: median(times), pages });
     log(`  heavy, ${label}: ${times.map((t) => fmt(t)).join(", ")} ms (${pages} pages)`);
   }
+  const [oneDoc, manyDoc] = LINE_COUNTS.map(withLines) as [QuotationDocument, QuotationDocument];
+  const manyPages = (
+    await PDFDocument.load(await renderQuotationPdf(manyDoc, fontBytes))
+  ).getPageCount();
+  await renderQuotationPdf(oneDoc, fontBytes);
+  const lineRuns: [number, number][] = [];
+  for (let i = 0; i < PDF_RUNS; i++) {
+    const oneMs = await meanMs(10, () => renderQuotationPdf(oneDoc, fontBytes));
+    const manyMs = await meanMs(3, () => renderQuotationPdf(manyDoc, fontBytes));
+    lineRuns.push([oneMs, manyMs]);
+    log(
+      `  lines, run ${i + 1}: 1 line ${fmt(oneMs, 1)} ms / 120 lines ${fmt(manyMs, 1)} ms per PDF`,
+    );
+  }
+  const oneMs = median(lineRuns.map((r) => r[0]));
+  const manyMs = median(lineRuns.map((r) => r[1]));
   return {
+    lines: { oneMs, manyMs, ratio: manyMs / oneMs, pages: manyPages, runs: lineRuns },
     heavy,
     renderMs,
     ceilingMs,
@@ -278,6 +322,28 @@ export function pdfReport(r: PdfResult): string[] {
         h.renderMs < HEAVY_PDF_AIM_MS ? "MET" : "MISSED",
       ]),
     ),
+    `  Lines (issue 23): the same quotation with 1 line and with 120 (${r.lines.pages} pages), warm, median of ${PDF_RUNS} runs; ceiling: ${LINES_AIM_RATIO} x the 1-line PDF (the aim):`,
+    table(
+      ["", "figure", "ceiling", "ratio", ""],
+      [
+        ["1-line PDF ms", fmt(r.lines.oneMs, 1), "", "1.00", ""],
+        [
+          "120-line PDF ms",
+          fmt(r.lines.manyMs, 1),
+          fmt(LINES_AIM_RATIO * r.lines.oneMs, 1),
+          fmt(r.lines.ratio, 2),
+          r.lines.ratio < LINES_AIM_RATIO ? "MET" : "MISSED",
+        ],
+      ],
+    ),
+    `  per run ms (1 line/120 lines): ${r.lines.runs.map(([one, many]) => `${fmt(one, 1)}/${fmt(many, 1)}`).join(", ")}.`,
     ...(r.healthDuringDocuments ? healthDuringDocumentsReport(r.healthDuringDocuments) : []),
   ];
+}
+
+// `npx tsx bench/pdf.ts`: this section alone, without the rest of `npm run bench`.
+if (process.argv[1]?.endsWith("bench/pdf.ts")) {
+  const result = await measurePdf((line = "") => console.log(line));
+  console.log();
+  for (const line of pdfReport(result)) console.log(line);
 }
