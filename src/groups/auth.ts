@@ -3,6 +3,7 @@ import { createAccountRoutes } from "../modules/account/routes";
 import { createAuthRoutes } from "../modules/auth/routes";
 import { createOrgRoutes } from "../modules/orgs/routes";
 import { createUsageRoutes } from "../modules/usage/routes";
+import { createAccountDataRoutes } from "../modules/users/account-data-routes";
 import { createUserRoutes } from "../modules/users/routes";
 
 /**
@@ -13,6 +14,7 @@ export const authRoutes = (): AppRouter[] => [
   createAuthRoutes(),
   createAccountRoutes(),
   createUserRoutes(),
+  createAccountDataRoutes(),
   createUsageRoutes(),
   createOrgRoutes(),
 ];

@@ -18,6 +18,8 @@ const NAMED_OPERATIONS: Record<string, string> = {
   "POST /api/v1/auth/password": "changePassword",
   "GET /api/v1/auth/me": "getMe",
   "PATCH /api/v1/users/me": "updateMe",
+  "DELETE /api/v1/users/me": "deleteMe",
+  "GET /api/v1/users/me/export": "exportMe",
   "GET /api/v1/customers": "listCustomers",
   "POST /api/v1/customers": "createCustomer",
   "GET /api/v1/customers/{id}": "getCustomer",

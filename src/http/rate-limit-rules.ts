@@ -84,6 +84,20 @@ export const RATE_LIMIT_RULES = {
    * that keeps a taken-over account from using us to spam. Fails closed like every mail route.
    */
   quotationSend: { name: "quotation_send", points: 20, durationSeconds: 3600, failClosed: true },
+  /**
+   * Deleting one's account (DELETE /users/me): 5 per 15 minutes per user, fails closed: each
+   * checks a password or a 6-digit mailed code, a guessing surface.
+   */
+  accountDelete: { name: "account_delete", points: 5, durationSeconds: 900, failClosed: true },
+  /** The mailed deletion code: 3 an hour per user, fails closed like every mail route. */
+  accountDeletionCode: {
+    name: "account_deletion_code",
+    points: 3,
+    durationSeconds: 3600,
+    failClosed: true,
+  },
+  /** The account's export (a zip of every record): 10 an hour per user; fails open. */
+  accountExport: { name: "account_export", points: 10, durationSeconds: 3600, failClosed: false },
   /** Using a mailed token (verify, reset): 20 per 15 minutes per IP; a reset hashes a password. */
   emailToken: { name: "email_token", points: 20, durationSeconds: 900, failClosed: true },
 } as const satisfies Record<string, RateLimitRule>;

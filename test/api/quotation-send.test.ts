@@ -37,7 +37,10 @@ const send = (user: Session, id: string, json: unknown, headers: Record<string, 
   });
 
 /** A seller with a customer they hold and a draft quotation for it (priced lines). */
-async function draft(items?: unknown[], name = "Li Wei") {
+async function draft(
+  items?: { name: string; quantity: number; unit_price: number }[],
+  name = "Li Wei",
+) {
   const user = await registerUser(app, { name });
   const t = typed(app);
   const customer = await t.post("/api/v1/customers", {

@@ -293,11 +293,52 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the account and its data; every session ends
+         * @description `{password}`, or for an account without one (WeChat sign-in) `{code}` mailed by POST /api/v1/users/me/deletion-code. The organisation's rules apply: the owner of an organisation with other members transfers ownership first (409); a member leaves as when removed (their customers to the pool, the company keeps its records). The records of the account's own organisation go; the credit ledger, payments, subscriptions and invoices stay as money records naming the anonymised account. Audited (`user.delete`).
+         */
+        delete: operations["deleteMe"];
         options?: never;
         head?: never;
         /** Update profile fields (send null to clear one) */
         patch: operations["updateMe"];
+        trace?: never;
+    };
+    "/api/v1/users/me/deletion-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a code that confirms DELETE /users/me (accounts without a password) */
+        post: operations["postUsersMeDeletionCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every record the caller holds, as a zip of JSON and CSV files
+         * @description Profile, organisation, customers held, follow-ups, products and quotations (with lines) made, credit ledger, payments, subscriptions, invoices, certifications, notifications, marketing, translations, assistant conversations, discovery records, agent runs and usage logs: `<kind>.json` and `<kind>.csv` each. Audited (`user.export`).
+         */
+        get: operations["exportMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/usage/stats": {
@@ -2528,7 +2569,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "csrf_missing" | "csrf_mismatch" | "csrf_invalid" | "admin_required" | "guest_not_allowed" | "account_disabled" | "feature_not_in_plan" | "plan_limit_reached" | "member_limit_reached" | "signature_invalid" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_conflict" | "payload_too_large" | "validation_failed" | "unknown_currency" | "no_exchange_rate" | "rate_limited" | "internal_error" | "service_unavailable" | "timed_out" | "quota_exhausted" | "quotation_unpriced" | "mail_failed" | "quotation_not_revisable" | "quotation_not_accepted";
+            code: "bad_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "csrf_missing" | "csrf_mismatch" | "csrf_invalid" | "admin_required" | "guest_not_allowed" | "account_disabled" | "feature_not_in_plan" | "plan_limit_reached" | "member_limit_reached" | "signature_invalid" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_conflict" | "payload_too_large" | "validation_failed" | "unknown_currency" | "no_exchange_rate" | "rate_limited" | "internal_error" | "service_unavailable" | "timed_out" | "quota_exhausted" | "quotation_unpriced" | "mail_failed" | "quotation_not_revisable" | "quotation_not_accepted" | "unsupported_script";
             request_id?: string;
         } & {
             [key: string]: unknown;
@@ -2761,6 +2802,16 @@ export interface components {
             phone?: string | null;
             country?: string | null;
             language?: string | null;
+        };
+        AccountDeletionCode: {
+            sent_to: string;
+            expires_in_seconds: number;
+        };
+        AccountDeleteInput: {
+            /** @description The account's password (required when it has one) */
+            password?: string;
+            /** @description For an account without a password: the code mailed by POST /api/v1/users/me/deletion-code */
+            code?: string;
         };
         UsageStats: {
             /** Format: date */
@@ -6589,6 +6640,116 @@ export interface operations {
             };
         };
     };
+    deleteMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountDeleteInput"];
+            };
+        };
+        responses: {
+            /** @description Deleted; the session is over */
+            204: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A guest session, or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owner of an organisation with other members: transfer ownership first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     updateMe: {
         parameters: {
             query?: never;
@@ -6645,6 +6806,197 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postUsersMeDeletionCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mailed to the account's address; good for 15 minutes */
+            202: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletionCode"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A guest session, or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has a password, or no address to mail */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The mail provider did not take the mail (`mail_failed`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip, as an attachment */
+            200: {
+                headers: {
+                    /** @description An attachment and its file name (`attachment; filename="..."`) */
+                    "Content-Disposition"?: string;
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": Blob;
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected failure (generic message and a request id) */
@@ -10113,13 +10465,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Request validation failed */
+            /** @description Validation failed, or `unsupported_script`: a PDF of right-to-left text (Arabic, Hebrew...), which it cannot shape (`script`, `field`); the xlsx carries it */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationError"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected failure (generic message and a request id) */

@@ -3,8 +3,8 @@ import { FollowupResultSchema } from "../customers/schemas";
 import { QuotationSchema } from "./schemas";
 
 /** To and cc together: a quotation goes to a buyer's few people, never to a list. */
-export const SEND_RECIPIENTS_MAX = 10;
-export const SEND_MESSAGE_MAX = 5000;
+const SEND_RECIPIENTS_MAX = 10;
+const SEND_MESSAGE_MAX = 5000;
 
 /** A mailbox address: no display name, no control characters (they would end a header). */
 const address = z

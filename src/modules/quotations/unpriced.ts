@@ -6,7 +6,7 @@ import { ApiError } from "../../http/errors";
  * line has a price (issue #23). One rule for every way a quotation is sent (POST .../send, a
  * status change to `sent`).
  */
-export function unpricedLines(items: readonly { position: number; unit_price: number }[]) {
+function unpricedLines(items: readonly { position: number; unit_price: number }[]) {
   return items.filter((item) => item.unit_price <= 0).map((item) => item.position);
 }
 

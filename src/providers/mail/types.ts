@@ -1,5 +1,5 @@
 /** A file sent with a message (a quotation's PDF or .xlsx). */
-export interface MailAttachment {
+interface MailAttachment {
   /** The name the recipient's mail program shows and saves it under. */
   filename: string;
   /** Its MIME type, e.g. `application/pdf`. */

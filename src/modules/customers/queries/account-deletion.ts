@@ -1,0 +1,18 @@
+import { type SQL, sql } from "drizzle-orm";
+import { customerOwnershipEvents, customers, followupLogs } from "../../../db/schema";
+
+/**
+ * An account's deletion (DELETE /api/v1/users/me, ADR 0107) as CTEs of the users module's one
+ * statement: this module's rows of the account (`userIds`) or of its personal organisation
+ * (`orgIds`, only ever the organisation it is the sole member of).
+ */
+export function accountDeletionCtes(p: { userIds: SQL; orgIds: SQL }): SQL {
+  return sql.join(
+    [
+      sql`customers_followupLogs as (delete from ${followupLogs} where ${followupLogs.orgId} in ${p.orgIds} returning 1)`,
+      sql`customers_customerOwnershipEvents as (delete from ${customerOwnershipEvents} where ${customerOwnershipEvents.orgId} in ${p.orgIds} returning 1)`,
+      sql`customers_customers as (delete from ${customers} where ${customers.orgId} in ${p.orgIds} returning 1)`,
+    ],
+    sql`, `,
+  );
+}

@@ -1,0 +1,16 @@
+import { type SQL, sql } from "drizzle-orm";
+import { notifications } from "../../../db/schema";
+
+/**
+ * An account's deletion (DELETE /api/v1/users/me, ADR 0107) as CTEs of the users module's one
+ * statement: this module's rows of the account (`userIds`) or of its personal organisation
+ * (`orgIds`, only ever the organisation it is the sole member of).
+ */
+export function accountDeletionCtes(p: { userIds: SQL; orgIds: SQL }): SQL {
+  return sql.join(
+    [
+      sql`notifications_notifications as (delete from ${notifications} where ${notifications.userId} in ${p.userIds} returning 1)`,
+    ],
+    sql`, `,
+  );
+}
