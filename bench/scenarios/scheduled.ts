@@ -129,9 +129,9 @@ function seedSql(users: number, customers: number): string[] {
     `insert into org_credits (org_id, balance)
      select ${userId("i")}, case when i % 50 = 5 then 95 else 100 end
      from generate_series(1, ${users}) i`,
-    `insert into subscriptions (user_id, plan_code, billing_cycle, order_no, monthly_credits,
+    `insert into subscriptions (user_id, org_id, plan_code, billing_cycle, order_no, monthly_credits,
        starts_at, ends_at)
-     select ${userId("i")}, 'pro', 'monthly', 'BS' || i, 300, ${now} - interval '10 days',
+     select ${userId("i")}, ${userId("i")}, 'pro', 'monthly', 'BS' || i, 300, ${now} - interval '10 days',
        ${now} + interval '20 days'
      from generate_series(1, ${users}) i where i % 10 = 1`,
     `insert into customers (org_id, user_id, company, contact_name, email, status, last_contact_at,
@@ -147,9 +147,9 @@ function seedSql(users: number, customers: number): string[] {
        ${now} - interval '60 days', ${now} - interval '60 days'
      from generate_series(1, ${customers}) i`,
     // Settled orders, so the pending ones are a minority of the table as in life.
-    `insert into payment_transactions (order_no, user_id, kind, credits, subject, pay_type,
+    `insert into payment_transactions (order_no, user_id, org_id, kind, credits, subject, pay_type,
        provider, amount, currency, status, expires_at, paid_at, created_at)
-     select 'BP' || i, ${userId(`((i - 1) % ${users} + 1)`)}, 'credits', 100, 'Credits', 'alipay',
+     select 'BP' || i, ${userId(`((i - 1) % ${users} + 1)`)}, ${userId(`((i - 1) % ${users} + 1)`)}, 'credits', 100, 'Credits', 'alipay',
        'alipay', 1000, 'CNY', 'paid', ${now} - interval '1 day', ${now} - interval '1 day',
        ${now} - interval '1 day'
      from generate_series(1, ${users}) i`,
@@ -279,9 +279,9 @@ const TASKS: TaskSpec[] = [
     reset: [
       `delete from credit_purchases where order_no like 'BX%'`,
       `delete from payment_transactions where order_no like 'BX%'`,
-      `insert into payment_transactions (order_no, user_id, kind, credits, subject, pay_type,
+      `insert into payment_transactions (order_no, user_id, org_id, kind, credits, subject, pay_type,
          provider, amount, currency, status, expires_at, created_at)
-       select 'BX' || i, ${userId("i")}, 'credits', 100, 'Credits', 'alipay', 'alipay', 1000, 'CNY',
+       select 'BX' || i, ${userId("i")}, ${userId("i")}, 'credits', 100, 'Credits', 'alipay', 'alipay', 1000, 'CNY',
          'pending', now() - interval '10 minutes', now() - interval '40 minutes'
        from generate_series(1, $USERS) i where i % 5 = 3`,
       `insert into credit_purchases (user_id, order_no, credits, amount, currency, status)

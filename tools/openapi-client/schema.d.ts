@@ -2273,7 +2273,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel at period end: the plan keeps working to its end, then the account is free
-         * @description Marks every running paid subscription of the caller; a repeat changes nothing. Paying for a plan again afterwards renews it (the new period is not cancelled).
+         * @description Owner only (billing is the owner's). Marks every running paid subscription of the caller's organisation, whoever paid it; a repeat changes nothing. Paying for a plan again afterwards renews it (the new period is not cancelled).
          */
         post: operations["postCreditsSubscriptionCancel"];
         delete?: never;
@@ -20270,7 +20270,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid CSRF token */
+            /** @description Missing or invalid CSRF token, or not the organisation's owner */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -12,6 +12,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { createdAt, id, tstz, updatedAt } from "./columns";
 import { creditPackages, subscriptionPlans } from "./credits";
+import { orgs } from "./orgs";
 import { users } from "./users";
 
 export const PAY_TYPES = ["alipay", "wxpay", "card"] as const;
@@ -36,6 +37,13 @@ export const paymentTransactions = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "restrict" }),
+    /**
+     * The organisation the order pays for, the payer's when it was created (issue #22; filled by
+     * a trigger): fulfilment, allowances and refunds act on it wherever the payer is now.
+     */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "restrict" }),
     kind: text("kind", { enum: ["credits", "subscription"] }).notNull(),
     packageId: uuid("package_id").references(() => creditPackages.id),
     planId: uuid("plan_id").references(() => subscriptionPlans.id),
@@ -62,6 +70,7 @@ export const paymentTransactions = pgTable(
   (t) => [
     uniqueIndex("payment_transactions_order_no_key").on(t.orderNo),
     index("payment_transactions_user_created_idx").on(t.userId, t.createdAt),
+    index("payment_transactions_org_created_idx").on(t.orgId, t.createdAt),
     index("payment_transactions_status_created_idx").on(t.status, t.createdAt),
     index("payment_transactions_pay_type_created_idx").on(t.payType, t.createdAt),
     index("payment_transactions_created_idx").on(t.createdAt),
@@ -106,9 +115,14 @@ export const subscriptions = pgTable(
   "subscriptions",
   {
     id: id(),
+    /** The member who paid (or was rewarded). */
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The organisation whose plan this row runs: its order's (issue #22; filled by a trigger). */
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     planId: uuid("plan_id").references(() => subscriptionPlans.id),
     planCode: text("plan_code").notNull(),
     billingCycle: text("billing_cycle", { enum: ["monthly", "yearly", "referral"] }).notNull(),
@@ -125,6 +139,7 @@ export const subscriptions = pgTable(
   (t) => [
     uniqueIndex("subscriptions_order_no_key").on(t.orderNo),
     index("subscriptions_user_ends_idx").on(t.userId, t.endsAt),
+    index("subscriptions_org_ends_idx").on(t.orgId, t.endsAt),
     index("subscriptions_active_idx").on(t.endsAt).where(sql`${t.cancelledAt} is null`),
   ],
 );

@@ -11,6 +11,7 @@ import {
 } from "../../http/errors";
 import { okResponse as ok, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { requireOrgOwner } from "../orgs/guard";
 import {
   BalanceSchema,
   LedgerPage,
@@ -94,14 +95,19 @@ const cancelSubscriptionRoute = createRoute({
   security: csrfSecurity,
   summary: "Cancel at period end: the plan keeps working to its end, then the account is free",
   description:
-    "Marks every running paid subscription of the caller; a repeat changes nothing. Paying " +
-    "for a plan again afterwards renews it (the new period is not cancelled).",
-  middleware: [requireAuth, requireCsrf] as const,
+    "Owner only (billing is the owner's). Marks every running paid subscription of the " +
+    "caller's organisation, whoever paid it; a repeat changes nothing. Paying for a plan again " +
+    "afterwards renews it (the new period is not cancelled).",
+  middleware: [requireAuth, requireCsrf, requireOrgOwner] as const,
   responses: {
     ...ok(SubscriptionSchema, "The subscription, now cancelled at period end"),
+    ...csrfErrorResponses,
+    403: errorResponse(
+      ErrorSchema,
+      "Missing or invalid CSRF token, or not the organisation's owner",
+    ),
     404: errorResponse(ErrorSchema, "No running paid subscription"),
     409: errorResponse(ErrorSchema, "On the trial, which ends by itself"),
-    ...csrfErrorResponses,
   },
 });
 

@@ -22,7 +22,7 @@ type SubscriptionStateRow = Pick<DbRow<typeof orgs>, "plan_expires_at" | "trial_
 
 /**
  * The plan in effect at `at` of a user's organisation with its running paid rows (monthly or
- * yearly, not refunded, not ended, bought by any member): the one covering `at` (the current
+ * yearly, not refunded, not ended, bought for it by any member): the one covering `at` (the current
  * period) and the last one (where the paid time ends and whether the payer cancelled).
  * Undefined for an unknown user.
  */
@@ -33,7 +33,6 @@ export async function getSubscriptionState(
   const { at } = params;
   const m = alias(orgMembers, "m");
   const o = alias(orgs, "o");
-  const om = alias(orgMembers, "om");
   const s = alias(subscriptions, "s");
   const p = alias(subscriptionPlans, "p");
   const [row] = await queryRows<SubscriptionStateRow>(
@@ -45,8 +44,7 @@ export async function getSubscriptionState(
         where ${m.userId} = ${params.userId}),
       running as (
         select ${columnList([s.id, s.billingCycle, s.startsAt, s.endsAt, s.cancelAtPeriodEnd, s.cancelRequestedAt])}
-        from u join ${orgMembers} ${om} on ${om.orgId} = u.org_id
-          join ${subscriptions} ${s} on ${s.userId} = ${om.userId}
+        from u join ${subscriptions} ${s} on ${s.orgId} = u.org_id
         where ${s.planCode} = u.plan and ${s.billingCycle} in ('monthly', 'yearly')
           and ${s.cancelledAt} is null and ${s.endsAt} > ${at}),
       current as (

@@ -11,11 +11,11 @@ const due = defineCte("due", ["id", "plan", "plan_expires_at", "was_trial"]);
 
 /**
  * One batch of the hourly plan downgrade (src/jobs/tasks.ts downgradeExpiredPlans):
- * organisations on a paid plan (trial included) whose plan ended and none of whose members has
- * a running subscription go back to free, with a notification to the owner and the admins in
+ * organisations on a paid plan (trial included) whose plan ended and that run no subscription
+ * (whoever paid it) go back to free, with a notification to the owner and the admins in
  * the same statement. The dedupe key names the episode (the plan end), so a rerun or a parallel
- * run never notifies twice. A trial is a plan end of an organisation none of whose members ever
- * paid for a subscription; otherwise it is a subscription end.
+ * run never notifies twice. A trial is a plan end of an organisation nobody ever paid a
+ * subscription for; otherwise it is a subscription end.
  *
  * `for no key update` (not `for update`): the statement changes no key column of orgs, and the
  * weaker lock does not conflict with the `for key share` a foreign key check takes, so a member
@@ -38,14 +38,12 @@ export async function downgradeExpiredPlansBatch(
     sql`with ${due.as(sql`
         select ${o.id}, ${o.plan}, ${o.planExpiresAt}, paid.user_id is null as was_trial
         from ${orgs} ${o}
-        left join lateral (select ${s.userId} from ${orgMembers} ${m}
-                           join ${subscriptions} ${s} on ${s.userId} = ${m.userId}
-                           where ${m.orgId} = ${o.id} and ${s.billingCycle} in ('monthly', 'yearly')
+        left join lateral (select ${s.userId} from ${subscriptions} ${s}
+                           where ${s.orgId} = ${o.id} and ${s.billingCycle} in ('monthly', 'yearly')
                            limit 1) paid on true
         where ${o.plan} <> 'free' and ${o.planExpiresAt} <= ${at}
-          and not exists (select 1 from ${orgMembers} ${m}
-                          join ${subscriptions} ${s} on ${s.userId} = ${m.userId}
-                          where ${m.orgId} = ${o.id} and ${s.cancelledAt} is null
+          and not exists (select 1 from ${subscriptions} ${s}
+                          where ${s.orgId} = ${o.id} and ${s.cancelledAt} is null
                             and ${s.startsAt} <= ${at} and ${s.endsAt} > ${at})
         order by ${o.planExpiresAt}, ${o.id}
         limit ${params.batchSize}
