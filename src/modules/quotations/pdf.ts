@@ -406,7 +406,7 @@ export async function drawQuotation(
     const cells: [keyof typeof col, Line[], boolean][] = [
       ["no", wrap(String(item.position), 9.5, col.no.w), false],
       ["qty", wrap(Number(item.quantity).toLocaleString("en-US"), 9.5, col.qty.w), true],
-      ["unit", wrap(item.unit, 9, col.unit.w), false],
+      ["unit", wrap(item.unit, 9.5, col.unit.w), false],
       ["price", wrap(money(item.unit_price), 9.5, col.price.w), true],
       ["amount", wrap(money(item.line_total), 9.5, col.amount.w), true],
     ];
