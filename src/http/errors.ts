@@ -54,6 +54,12 @@ export const ERROR_CODES = [
   "quotation_unpriced",
   /** The mail provider did not accept a mail a member sent (502; `reason` says why). */
   "mail_failed",
+  /** A draft (edit it) or an already superseded quotation cannot be revised (`status`). */
+  "quotation_not_revisable",
+  /** A proforma invoice is made of an accepted quotation only (`status`). */
+  "quotation_not_accepted",
+  /** A PDF of right-to-left text it cannot shape (`script`, `field`; ADR 0105). */
+  "unsupported_script",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -59,6 +59,41 @@ export const orgUsage = pgTable(
   (t) => [check("org_usage_customers_non_negative", sql`${t.customers} >= 0`)],
 );
 
+/**
+ * The seller block every document of the organisation prints (GET/PUT
+ * /api/v1/org/document-settings, ADR 0106): its own table, so the logo (up to 512 KB, kept as
+ * base64) is read by the documents alone, never with the organisation's row.
+ */
+export const orgDocumentSettings = pgTable(
+  "org_document_settings",
+  {
+    orgId: uuid("org_id")
+      .primaryKey()
+      .references((): AnyPgColumn => orgs.id, { onDelete: "cascade" }),
+    legalName: text("legal_name"),
+    address: text("address"),
+    phone: text("phone"),
+    email: text("email"),
+    website: text("website"),
+    /** The image's bytes as base64 (checked PNG or JPEG on write), and its media type. */
+    logo: text("logo"),
+    logoType: text("logo_type"),
+    bankDetails: text("bank_details"),
+    paymentTerms: text("payment_terms"),
+    validityDays: integer("validity_days"),
+    footer: text("footer"),
+    updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check(
+      "org_document_settings_logo_type_check",
+      sql`${t.logoType} in ('image/png', 'image/jpeg')`,
+    ),
+    check("org_document_settings_validity_days_check", sql`${t.validityDays} between 1 and 3650`),
+  ],
+);
+
 /** Every account belongs to exactly one organisation at a time: user_id is the key. */
 export const orgMembers = pgTable(
   "org_members",

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   check,
   date,
   index,
@@ -189,7 +190,15 @@ export const products = pgTable(
   ],
 );
 
-export const QUOTATION_STATUSES = ["draft", "sent", "accepted", "rejected", "expired"] as const;
+/** `superseded`: a later revision replaced it (POST /quotations/{id}/revisions, ADR 0106). */
+export const QUOTATION_STATUSES = [
+  "draft",
+  "sent",
+  "accepted",
+  "rejected",
+  "expired",
+  "superseded",
+] as const;
 export const INCOTERMS = [
   "EXW",
   "FCA",
@@ -232,11 +241,34 @@ export const quotations = pgTable(
       jsonb("exchange_rates").$type<
         { from: string; to: string; rate: string; date: string; source: string }[]
       >(),
+    /** 0: the original; a revision keeps quote_no and counts up (ADR 0106). */
+    revision: integer("revision").notNull().default(0),
+    /** The quotation this revision replaced (now `superseded`). */
+    previousId: uuid("previous_id").references((): AnyPgColumn => quotations.id, {
+      onDelete: "set null",
+    }),
+    /** What the documents print beside the customer's own fields (docs/quotations.md). */
+    buyerAddress: text("buyer_address"),
+    /** The Incoterm's named place ("Ningbo" of "FOB Ningbo"). */
+    namedPlace: text("named_place"),
+    portOfLoading: text("port_of_loading"),
+    leadTime: text("lead_time"),
+    /** Packing lines, one a line. */
+    packing: text("packing"),
+    /** The proforma invoice's number, of the organisation's own series; issued once, kept. */
+    proformaNo: text("proforma_no"),
+    proformaIssuedAt: tstz("proforma_issued_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("quotations_user_quote_no_key").on(t.userId, t.quoteNo),
+    // A revision keeps its number: the number and the revision together are one document.
+    uniqueIndex("quotations_user_quote_no_key").on(t.userId, t.quoteNo, t.revision),
+    uniqueIndex("quotations_org_proforma_no_key")
+      .on(t.orgId, t.proformaNo)
+      .where(sql`${t.proformaNo} is not null`),
+    index("quotations_previous_idx").on(t.previousId),
+    check("quotations_revision_non_negative", sql`${t.revision} >= 0`),
     index("quotations_user_created_idx").on(t.userId, t.createdAt),
     index("quotations_user_status_idx").on(t.userId, t.status, t.createdAt),
     index("quotations_org_created_idx").on(t.orgId, t.createdAt),

@@ -18,6 +18,8 @@ import {
 } from "../../http/openapi";
 import { RATE_LIMIT_RULES } from "../../http/rate-limit-rules";
 import { createRouter } from "../../http/router";
+import { actorOf } from "../admin/writes";
+import { DocumentSettingsBody, DocumentSettingsSchema } from "./document-settings";
 import {
   AcceptBody,
   DepartureSchema,
@@ -36,6 +38,7 @@ import {
 import {
   acceptInvitation,
   createInvitation,
+  getDocumentSettings,
   getOrg,
   type KeepAlive,
   leaveOrg,
@@ -43,6 +46,7 @@ import {
   listMembers,
   patchMember,
   patchOrg,
+  putDocumentSettings,
   removeMember,
   revokeInvitation,
   transferOwnership,
@@ -99,6 +103,36 @@ const patchOrgRoute = createRoute({
   middleware: write,
   request: { body: body(OrgPatchBody) },
   responses: { 200: json(OrgSchema, "Updated"), ...csrfErrorResponses, ...adminOnly },
+});
+
+const getDocumentSettingsRoute = createRoute({
+  method: "get",
+  path: "/api/v1/org/document-settings",
+  tags,
+  security,
+  summary: "The seller block every document of the organisation prints (any member)",
+  middleware: read,
+  responses: {
+    200: json(DocumentSettingsSchema, "Document settings; every field null when never set"),
+    ...csrfErrorResponses,
+  },
+});
+
+const putDocumentSettingsRoute = createRoute({
+  method: "put",
+  path: "/api/v1/org/document-settings",
+  tags,
+  security: csrfSecurity,
+  summary:
+    "Admin+: set the document settings (a field left out keeps its value, null clears it); audited",
+  middleware: write,
+  request: { body: body(DocumentSettingsBody) },
+  responses: {
+    200: json(DocumentSettingsSchema, "Updated"),
+    413: errorResponse(ErrorSchema, "`payload_too_large`: the logo is over 512 KB"),
+    ...csrfErrorResponses,
+    ...adminOnly,
+  },
 });
 
 const listMembersRoute = createRoute({
@@ -275,6 +309,12 @@ export function createOrgRoutes() {
   router.openapi(getOrgRoute, async (c) => c.json(await getOrg(c.get("deps"), user(c)), 200));
   router.openapi(patchOrgRoute, async (c) =>
     c.json(await patchOrg(c.get("deps"), user(c), c.req.valid("json")), 200),
+  );
+  router.openapi(getDocumentSettingsRoute, async (c) =>
+    c.json(await getDocumentSettings(c.get("deps"), user(c)), 200),
+  );
+  router.openapi(putDocumentSettingsRoute, async (c) =>
+    c.json(await putDocumentSettings(c.get("deps"), actorOf(c), c.req.valid("json")), 200),
   );
   router.openapi(listMembersRoute, async (c) =>
     c.json(await listMembers(c.get("deps"), user(c)), 200),

@@ -13,11 +13,15 @@ import { randomToken, sha256Hex } from "../../lib/crypto";
 import type { Deps } from "../../ports";
 import { MailError } from "../../providers/mail/types";
 import { frontendUrl } from "../account/links";
+import type { Actor } from "../admin/writes";
 import { noteSessionEnded } from "../auth/revocations";
 import { moveOrgCredits } from "../credits/queries/org-move";
+import { checkLogo, type DocumentSettings, type DocumentSettingsInput } from "./document-settings";
 import { invitationMail } from "./mails";
 import type { InvitationRow, MemberRow, OrgRow } from "./queries";
 import * as queries from "./queries";
+import type { DocumentSettingsField, DocumentSettingsRow } from "./queries/document-settings";
+import * as docQueries from "./queries/document-settings";
 import type { AcceptInput, InvitationInput, MemberPatchInput, OrgPatchInput } from "./schemas";
 import { parseOrgSettings } from "./settings";
 
@@ -418,4 +422,64 @@ async function joinOrganisation(deps: Deps, userId: string, input: AcceptInput) 
       products_without_sku: Number(done.products_without_sku),
     };
   });
+}
+
+function documentSettingsOut(row: Partial<DocumentSettingsRow> | undefined): DocumentSettings {
+  return {
+    legal_name: row?.legal_name ?? null,
+    address: row?.address ?? null,
+    phone: row?.phone ?? null,
+    email: row?.email ?? null,
+    website: row?.website ?? null,
+    logo: row?.logo ?? null,
+    logo_type: (row?.logo_type as DocumentSettings["logo_type"] | undefined) ?? null,
+    bank_details: row?.bank_details ?? null,
+    payment_terms: row?.payment_terms ?? null,
+    validity_days: row?.validity_days ?? null,
+    footer: row?.footer ?? null,
+    updated_at: row?.updated_at ? iso(row.updated_at) : null,
+  };
+}
+
+/** The seller block of the caller's organisation's documents (every field null when never set). */
+export async function getDocumentSettings(deps: Deps, userId: string) {
+  return documentSettingsOut(await docQueries.getCallerDocumentSettings(deps.db, { userId }));
+}
+
+/** Organisation `orgId`'s document settings, for the documents (quotations module). */
+export async function documentSettingsOf(deps: Deps, orgId: string) {
+  return documentSettingsOut(await docQueries.getDocumentSettings(deps.db, { orgId }));
+}
+
+/**
+ * Admin+: sets the fields given (a field left out keeps its value, null clears it), audited. The
+ * logo is checked (PNG or JPEG that decodes, at most 512 KB) before anything is written.
+ */
+export async function putDocumentSettings(
+  deps: Deps,
+  actor: Actor & { id: string },
+  input: DocumentSettingsInput,
+) {
+  const { logo, ...rest } = input;
+  const values: Partial<Record<DocumentSettingsField, string | number | null>> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (value !== undefined) values[key as DocumentSettingsField] = value;
+  }
+  if (logo === null) {
+    values.logo = null;
+    values.logo_type = null;
+  } else if (logo !== undefined) {
+    const checked = await checkLogo(logo);
+    values.logo = checked.base64;
+    values.logo_type = checked.type;
+  }
+  const row = await docQueries.putDocumentSettings(deps.db, {
+    userId: actor.id,
+    actor,
+    values,
+    now: nowIso(deps),
+  });
+  if (!row?.role) throw unauthorized("Account is not active");
+  if (!row.updated) throw ADMIN_NEEDED("Changing the document settings");
+  return documentSettingsOut(row);
 }

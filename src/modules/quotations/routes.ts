@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import {
+  ApiError,
   authErrorResponses,
   csrfErrorResponses,
   ErrorSchema,
@@ -29,9 +30,12 @@ import {
 import {
   createQuotation,
   deleteQuotation,
+  documentFileName,
+  duplicateQuotation,
   getQuotation,
   listQuotations,
   quotationDocument,
+  reviseQuotation,
   updateQuotation,
 } from "./service";
 import type { QuotationDocument } from "./view";
@@ -86,7 +90,7 @@ const updateQuotationRoute = createRoute({
   security,
   summary: "Edit a draft (items are replaced and totals recomputed) or move its status",
   description:
-    "Statuses: draft -> sent -> accepted | rejected | expired. Content edits need a draft (409 otherwise).",
+    "Statuses: draft -> sent -> accepted | rejected | expired (a revision makes one `superseded`). Content edits need a draft (409 otherwise). Marking it sent needs every line priced (409 `quotation_unpriced` naming the lines); sent moves its customer to `quoted`, accepted to `won`, never back.",
   middleware: [...writeGuard],
   request: { params: IdParam, body: jsonBody(QuotationPatch) },
   responses: {
@@ -108,6 +112,40 @@ const deleteQuotationRoute = createRoute({
   responses: { 204: { description: "Deleted" }, ...noSuchQuotation, ...csrfErrorResponses },
 });
 
+const reviseQuotationRoute = createRoute({
+  method: "post",
+  path: "/api/v1/quotations/{id}/revisions",
+  tags,
+  security,
+  summary: "A new draft revision of a sent, accepted, rejected or expired quotation",
+  description:
+    "Same quote number with `revision` + 1 and `previous_id`, the same terms and lines; the old one becomes `superseded`. 409 `quotation_not_revisable` for a draft or an already superseded quotation.",
+  middleware: [...writeGuard],
+  request: { params: IdParam },
+  responses: {
+    201: json(QuotationSchema, "The new revision (a draft)"),
+    409: errorResponse(ErrorSchema, "`quotation_not_revisable`: a draft, or already revised"),
+    ...noSuchQuotation,
+    ...csrfErrorResponses,
+  },
+});
+
+const duplicateQuotationRoute = createRoute({
+  method: "post",
+  path: "/api/v1/quotations/{id}/duplicate",
+  tags,
+  security,
+  summary: "A new draft with a new number, the same customer, terms and lines",
+  middleware: [...writeGuard],
+  request: { params: IdParam },
+  responses: {
+    201: json(QuotationSchema, "The copy (a draft)"),
+    409: errorResponse(ErrorSchema, "The customer is in the pool or held by another member"),
+    ...noSuchQuotation,
+    ...csrfErrorResponses,
+  },
+});
+
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 const exportQuotationRoute = createRoute({
@@ -115,7 +153,8 @@ const exportQuotationRoute = createRoute({
   path: "/api/v1/quotations/{id}/export",
   tags,
   security,
-  summary: "The quotation as a buyer-ready PDF (CJK font embedded) or .xlsx",
+  summary:
+    "The quotation (or, `document=proforma`, its proforma invoice) as a buyer-ready PDF (CJK font embedded) or .xlsx",
   middleware: [requireAuth] as const,
   request: { params: IdParam, query: ExportQuery },
   responses: {
@@ -127,11 +166,19 @@ const exportQuotationRoute = createRoute({
       },
     },
     ...noSuchQuotation,
+    409: errorResponse(
+      ErrorSchema,
+      "`quotation_not_accepted`: a proforma invoice of a quotation that is not accepted",
+    ),
     503: errorResponse(
       ErrorSchema,
       "PDF font not available on this runtime, too many documents being made, or the document not made within its time budget (DOCUMENT_TIME_BUDGET_MS)",
     ),
     ...authErrorResponses,
+    422: errorResponse(
+      ErrorSchema,
+      "Validation failed, or `unsupported_script`: a PDF of right-to-left text (Arabic, Hebrew...), which it cannot shape (`script`, `field`); the xlsx carries it",
+    ),
   },
 });
 
@@ -164,6 +211,12 @@ function refused(deps: Deps, refusal: DocumentRefusal) {
     case "failed":
       deps.logger.error("document thread failed", { error: refusal.error });
       return unavailable("The document could not be made; try again shortly");
+    case "unsupported-script":
+      return new ApiError(
+        422,
+        `The PDF cannot lay out ${refusal.script} text (in ${refusal.field}); export it as xlsx, or write that field in another script`,
+        { code: "unsupported_script", extra: { script: refusal.script, field: refusal.field } },
+      );
   }
 }
 
@@ -177,20 +230,33 @@ export function createQuotationRoutes() {
   );
   // Literal /export is a sub-path of /{id}, so it cannot collide with the id route.
   router.openapi(exportQuotationRoute, async (c) => {
-    const { format } = c.req.valid("query");
+    const { format, document } = c.req.valid("query");
     const doc = await quotationDocument(
       c.get("deps"),
       c.get("auth").userId,
       c.req.valid("param").id,
+      document,
     );
     const bytes = await makeDocument(c.get("deps"), format, doc);
-    const filename = `${doc.quotation.quote_no.replace(/[^A-Za-z0-9._-]/g, "_")}.${format}`;
+    const filename = documentFileName(doc, format);
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       "Content-Type": format === "pdf" ? "application/pdf" : XLSX_TYPE,
       "Content-Disposition": `attachment; filename="${filename}"`,
       "Content-Length": String(bytes.byteLength),
     });
   });
+  router.openapi(reviseQuotationRoute, async (c) =>
+    c.json(
+      await reviseQuotation(c.get("deps"), c.get("auth").userId, c.req.valid("param").id),
+      201,
+    ),
+  );
+  router.openapi(duplicateQuotationRoute, async (c) =>
+    c.json(
+      await duplicateQuotation(c.get("deps"), c.get("auth").userId, c.req.valid("param").id),
+      201,
+    ),
+  );
   router.openapi(getQuotationRoute, async (c) =>
     c.json(await getQuotation(c.get("deps"), c.get("auth").userId, c.req.valid("param").id), 200),
   );

@@ -44,6 +44,24 @@ const ItemInput = z
 export type ItemInputT = z.infer<typeof ItemInput>;
 
 const dateOnly = z.iso.date({ error: "A date, YYYY-MM-DD" });
+
+/** A document field the quotation prints (docs/quotations.md): trimmed, "" clears it. */
+const printed = (max: number, description: string) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .transform((value) => (value === "" ? null : value))
+    .openapi({ description });
+/** What a document prints beside the terms: the buyer's address and the delivery lines. */
+const tradeInput = {
+  buyer_address: printed(1000, 'The buyer\'s postal address, lines separated by "\\n"'),
+  named_place: printed(200, 'The Incoterm\'s named place ("Ningbo" of "FOB Ningbo")'),
+  port_of_loading: printed(200, "Port of loading"),
+  lead_time: printed(200, 'e.g. "25 days after deposit"'),
+  packing: printed(2000, 'Packing lines, separated by "\\n" ("20 pcs per carton")'),
+};
 const items = z
   .array(ItemInput)
   .min(1)
@@ -61,6 +79,11 @@ export const QuotationBody = z
     discount: minorUnits.default(0),
     shipping: minorUnits.default(0),
     notes: z.string().trim().max(5000).nullable().optional(),
+    buyer_address: tradeInput.buyer_address.optional(),
+    named_place: tradeInput.named_place.optional(),
+    port_of_loading: tradeInput.port_of_loading.optional(),
+    lead_time: tradeInput.lead_time.optional(),
+    packing: tradeInput.packing.optional(),
     items,
   })
   .strict()
@@ -76,6 +99,7 @@ export const QuotationPatch = z
     discount: minorUnits,
     shipping: minorUnits,
     notes: z.string().trim().max(5000).nullable(),
+    ...tradeInput,
     status: z.enum(QUOTATION_STATUSES),
     items: items.openapi({ description: "Replaces every item; totals are recomputed" }),
     reprice: z.boolean().openapi({
@@ -165,6 +189,25 @@ const quotationFields = {
     .string()
     .openapi({ description: "The member who made it (the seller on its documents)" }),
   owner_name: z.string().nullable().openapi({ description: "That member's name" }),
+  revision: z.number().int().openapi({
+    description: "0 for the original; each revision keeps quote_no and counts up (`-R1`, `-R2`)",
+  }),
+  previous_id: z
+    .string()
+    .nullable()
+    .openapi({ description: "The quotation this revision replaced (now `superseded`)" }),
+  buyer_address: z.string().nullable(),
+  named_place: z.string().nullable(),
+  port_of_loading: z.string().nullable(),
+  lead_time: z.string().nullable(),
+  packing: z.string().nullable(),
+  proforma_no: z.string().nullable().openapi({
+    description:
+      "The proforma invoice's number (the organisation's `PI-YYYY-NNNN` series), issued on its first export",
+  }),
+  proforma_date: calendarDay()
+    .nullable()
+    .openapi({ description: "The proforma invoice's issue date (UTC)" }),
 };
 
 export const QuotationSchema = z
@@ -180,7 +223,13 @@ export const QuotationsQuery = pageQuery().extend({
 });
 export const QuotationsPage = pageSchema(QuotationSummarySchema).openapi("QuotationsPage");
 
-export const ExportQuery = z.object({ format: z.enum(["pdf", "xlsx"]).default("pdf") });
+export const ExportQuery = z.object({
+  format: z.enum(["pdf", "xlsx"]).default("pdf"),
+  document: z.enum(["quotation", "proforma"]).default("quotation").openapi({
+    description:
+      "`proforma`: the proforma invoice of an accepted quotation (409 `quotation_not_accepted` otherwise), numbered on its first export and the same on every later one",
+  }),
+});
 
 /** GET /quotations/{id}/export: the PDF or .xlsx bytes. */
 export const BinaryDocument = z.string().openapi({ format: "binary" });

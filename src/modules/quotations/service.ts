@@ -10,9 +10,10 @@ import { pgConstraint, pgErrorCode } from "../../lib/db-errors";
 import type { Deps } from "../../ports";
 import { withRateAges } from "../exchange/age";
 import { convert, minorUnit } from "../exchange/service";
+import { documentSettingsOf } from "../orgs/service";
 import { getProductRefs, type ProductRef } from "../products/queries";
 import { convertMinor } from "./money";
-import type { QuotationItemValues } from "./queries";
+import type { QuotationItemValues, TradeValues } from "./queries";
 import * as queries from "./queries";
 import {
   type FrozenRate,
@@ -21,6 +22,7 @@ import {
   type QuotationInput,
   type QuotationPatchInput,
 } from "./schemas";
+import { assertPriced } from "./unpriced";
 import { frozenRates, out, type QuotationDocument, quotationView } from "./view";
 
 const INT4_MAX = 2_147_483_647;
@@ -36,6 +38,8 @@ const TRANSITIONS: Record<QuotationStatus, readonly QuotationStatus[]> = {
   accepted: [],
   rejected: [],
   expired: [],
+  // Only a revision supersedes a quotation (reviseQuotation); never a PATCH.
+  superseded: [],
 };
 const allowedFrom = (to: QuotationStatus) =>
   (Object.keys(TRANSITIONS) as QuotationStatus[]).filter((from) => TRANSITIONS[from]?.includes(to));
@@ -265,6 +269,15 @@ function writeErrors(error: unknown, overflowField: "items" | "shipping" = "item
   throw error;
 }
 
+/** The document fields of a create (null when not given). */
+const tradeValues = (input: QuotationInput): TradeValues => ({
+  buyer_address: input.buyer_address ?? null,
+  named_place: input.named_place ?? null,
+  port_of_loading: input.port_of_loading ?? null,
+  lead_time: input.lead_time ?? null,
+  packing: input.packing ?? null,
+});
+
 export async function createQuotation(deps: Deps, userId: string, input: QuotationInput) {
   await checkCustomer(deps, userId, input.customer_id);
   const { items: priced, exchangeRates } = await priceItems(
@@ -297,6 +310,7 @@ export async function createQuotation(deps: Deps, userId: string, input: Quotati
         shipping: input.shipping,
         total: totals.total,
         notes: input.notes ?? null,
+        trade: tradeValues(input),
         exchangeRates,
         items,
       });
@@ -370,6 +384,8 @@ export async function updateQuotation(
       exchangeRates,
       subtotal: totals.subtotal,
     };
+    // Sent together with new items: those are the lines the buyer gets.
+    if (status === "sent") assertPriced(priced.items);
   }
 
   // A PATCH of shipping alone adds to the subtotal stored in the row, so only the statement
@@ -391,7 +407,12 @@ export async function updateQuotation(
     if (status !== undefined && !allowedFrom(status).includes(current.status)) {
       throw conflict(`A ${current.status} quotation cannot become ${status}`);
     }
-    throw conflict(`Only a draft quotation can be edited; this one is ${current.status}`);
+    if (editsContent && current.status !== "draft") {
+      throw conflict(`Only a draft quotation can be edited; this one is ${current.status}`);
+    }
+    // The statement refused a line priced 0 (src/modules/quotations/unpriced.ts names them).
+    if (status === "sent") assertPriced(current.items);
+    throw conflict(`The quotation changed meanwhile (now ${current.status}); try again`);
   }
   return getQuotation(deps, userId, id);
 }
@@ -403,17 +424,210 @@ export async function deleteQuotation(deps: Deps, userId: string, id: string) {
   }
 }
 
+/**
+ * A new draft revision of a sent, accepted, rejected or expired quotation (ADR 0106): the same
+ * number with `revision` + 1 and `previous_id`, the same terms and lines; the old one becomes
+ * `superseded`. One statement, so two revisions at once leave one. 409 `quotation_not_revisable`
+ * for a draft (edit it instead) or a quotation already superseded by a revision.
+ */
+export async function reviseQuotation(deps: Deps, userId: string, id: string) {
+  const newId = deps.ids.uuid();
+  if (await queries.reviseQuotation(deps.db, { userId, id, newId })) {
+    return getQuotation(deps, userId, newId);
+  }
+  const current = await getQuotation(deps, userId, id); // 404 when the caller does not see it
+  const why =
+    current.status === "draft"
+      ? "A draft is edited, not revised: change it with PATCH, or send it first"
+      : current.status === "superseded"
+        ? "This quotation was already revised: revise its latest revision"
+        : `A ${current.status} quotation cannot be revised`;
+  throw new ApiError(409, why, {
+    code: "quotation_not_revisable",
+    extra: { status: current.status },
+  });
+}
+
+/**
+ * A fresh draft with a new number, the same customer, terms and lines (prices as they stand,
+ * frozen rates kept). The customer must be one the caller may quote (docs/teams.md).
+ */
+export async function duplicateQuotation(deps: Deps, userId: string, sourceId: string) {
+  const source = await getQuotation(deps, userId, sourceId); // 404 when the caller does not see it
+  if (source.customer_id) {
+    const quotable = await queries.quotableCustomer(deps.db, { userId, id: source.customer_id });
+    if (quotable !== "yes") {
+      throw conflict(
+        quotable === "pool"
+          ? "The quotation's customer is in the pool: claim it before quoting it again"
+          : "The quotation's customer is held by another member: they quote it",
+      );
+    }
+  }
+  const day = deps.clock.now().toISOString().slice(0, 10).replaceAll("-", "");
+  const id = deps.ids.uuid();
+  for (let attempt = 0; ; attempt++) {
+    const inserted = await queries
+      .duplicateQuotation(deps.db, { userId, sourceId, id, prefix: `Q-${day}` })
+      .catch((error: unknown) => writeErrors(error));
+    if (inserted) break;
+    // The source vanished (deleted meanwhile): not found; else a number race, numbered again.
+    if (attempt >= NUMBERING_ATTEMPTS) {
+      throw new ApiError(503, "The quotation could not be numbered; please try again");
+    }
+    if (!(await queries.getQuotationPricing(deps.db, { userId, id: sourceId }))) {
+      throw notFound("Quotation not found");
+    }
+  }
+  return getQuotation(deps, userId, id);
+}
+
+/** Times a proforma is numbered again after losing the race for a number. */
+const PROFORMA_ATTEMPTS = 20;
+
+/**
+ * The proforma invoice number of an accepted quotation, issued on its first export and kept
+ * (ADR 0106): the organisation's series `PI-YYYY-NNNN`. An issued one is exported again as it
+ * was, whatever became of the quotation since; issuing needs `accepted` (409
+ * `quotation_not_accepted`).
+ */
+async function issueProforma(
+  deps: Deps,
+  userId: string,
+  quotation: { id: string; status: QuotationStatus; proforma_no: string | null },
+) {
+  if (quotation.proforma_no) return;
+  const notAccepted = (status: string) =>
+    new ApiError(
+      409,
+      `A proforma invoice is made of an accepted quotation; this one is ${status} (mark it accepted first)`,
+      { code: "quotation_not_accepted", extra: { status } },
+    );
+  if (quotation.status !== "accepted") throw notAccepted(quotation.status);
+  const now = deps.clock.now();
+  const prefix = `PI-${now.getUTCFullYear()}`;
+  for (let attempt = 0; attempt < PROFORMA_ATTEMPTS; attempt++) {
+    try {
+      const issued = await queries.issueProformaNumber(deps.db, {
+        userId,
+        id: quotation.id,
+        prefix,
+        now: now.toISOString(),
+      });
+      if (issued) return;
+    } catch (error) {
+      // Another quotation of the organisation took the number: number again.
+      if (pgErrorCode(error) === "23505") continue;
+      throw error;
+    }
+    const current = await getQuotation(deps, userId, quotation.id);
+    if (current.proforma_no) return; // issued by a concurrent export
+    throw notAccepted(current.status);
+  }
+  throw new ApiError(503, "The proforma invoice could not be numbered; please try again");
+}
+
+/**
+ * The deposit's share in basis points from payment terms: the first percentage before
+ * "deposit", "advance", "down payment" or "prepayment" (or 定金, 预付, 订金), or after one of
+ * them ("deposit of 30%"). Null when the terms name none.
+ */
+export function depositBasisPoints(terms: string | null | undefined): number | null {
+  if (!terms) return null;
+  const words = "deposit|advance|down[- ]payment|prepayment|定金|订金|预付";
+  const pct = "(\\d{1,3}(?:[.,]\\d{1,2})?)\\s*%";
+  const m =
+    new RegExp(`${pct}\\s*(?:t/t\\s*)?(?:in\\s+)?(?:${words})`, "i").exec(terms) ??
+    new RegExp(`(?:${words})[^%\\d]{0,20}${pct}`, "i").exec(terms);
+  if (!m) return null;
+  const [whole = "0", fraction = ""] = m[1]!.replace(",", ".").split(".");
+  const bp = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  return bp <= 10_000 ? bp : null;
+}
+
+/**
+ * Deposit and balance of `total` (minor units) at `bp` basis points, exact: the deposit rounded
+ * half up to the minor unit, the balance the rest (deposit + balance = total).
+ */
+export function splitTotal(total: number, bp: number | null) {
+  if (bp === null) return { deposit: 0, balance: total, deposit_percent: null };
+  const deposit = Number((BigInt(total) * BigInt(bp) + 5000n) / 10000n);
+  return { deposit, balance: total - deposit, deposit_percent: bp / 100 };
+}
+
 /** What a document (PDF, xlsx) shows: the quotation, its seller and its customer. */
 export async function quotationDocument(
   deps: Deps,
   userId: string,
   id: string,
+  kind: "quotation" | "proforma" = "quotation",
 ): Promise<QuotationDocument> {
-  const quotation = await getQuotation(deps, userId, id);
-  const parties = await queries.getQuotationParties(deps.db, {
-    sellerId: quotation.user_id,
-    orgId: quotation.org_id,
-    customerId: quotation.customer_id,
-  });
-  return { quotation, parties };
+  let quotation = await getQuotation(deps, userId, id);
+  if (kind === "proforma" && !quotation.proforma_no) {
+    await issueProforma(deps, userId, quotation);
+    quotation = await getQuotation(deps, userId, id);
+  }
+  const [parties, seller] = await Promise.all([
+    queries.getQuotationParties(deps.db, {
+      sellerId: quotation.user_id,
+      orgId: quotation.org_id,
+      customerId: quotation.customer_id,
+    }),
+    documentSettingsOf(deps, quotation.org_id),
+  ]);
+  const packing = quotation.packing
+    ?.split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  return {
+    kind,
+    quotation,
+    parties,
+    revision: quotation.revision,
+    seller: {
+      legal_name: seller.legal_name,
+      address: seller.address,
+      phone: seller.phone,
+      email: seller.email,
+      website: seller.website,
+      logo: seller.logo,
+      bank_details: seller.bank_details,
+      payment_terms: seller.payment_terms,
+      validity_days: seller.validity_days,
+      footer: seller.footer,
+    },
+    buyer: {
+      company: parties.customer_company,
+      contact: parties.customer_contact,
+      address: quotation.buyer_address,
+      country: parties.customer_country,
+    },
+    trade: {
+      incoterm: quotation.incoterm,
+      named_place: quotation.named_place,
+      port_of_loading: quotation.port_of_loading,
+      lead_time: quotation.lead_time,
+      packing: packing && packing.length > 0 ? packing : null,
+    },
+    proforma:
+      kind === "proforma" && quotation.proforma_no
+        ? {
+            proforma_no: quotation.proforma_no,
+            issue_date: quotation.proforma_date ?? quotation.created_at.slice(0, 10),
+            ...splitTotal(quotation.total, depositBasisPoints(seller.payment_terms)),
+          }
+        : null,
+  };
+}
+
+/** The file name of a document: the quote number (with `-R<n>` for a revision), or the proforma's. */
+export function documentFileName(doc: QuotationDocument, format: string) {
+  const { quotation } = doc;
+  const base =
+    doc.kind === "proforma" && doc.proforma
+      ? doc.proforma.proforma_no
+      : quotation.revision > 0
+        ? `${quotation.quote_no}-R${quotation.revision}`
+        : quotation.quote_no;
+  return `${base.replace(/[^A-Za-z0-9._-]/g, "_")}.${format}`;
 }

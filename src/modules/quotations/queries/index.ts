@@ -11,6 +11,7 @@ import {
 } from "../../../db/schema";
 import { type ScopeAccess, type ScopedTable, visibleTo } from "../../../db/scope";
 import { type ColumnName, col, columnList, columnNames, type DbRow } from "../../../db/sql";
+import { customerStageForward } from "../../customers/queries/quotation-stage";
 
 type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
 
@@ -48,7 +49,17 @@ export type QuotationRow = Pick<
   | "updated_at"
   | "org_id"
   | "user_id"
+  | "revision"
+  | "previous_id"
+  | "buyer_address"
+  | "named_place"
+  | "port_of_loading"
+  | "lead_time"
+  | "packing"
+  | "proforma_no"
 > & {
+  /** The proforma invoice's issue day (UTC, YYYY-MM-DD); null until one is issued. */
+  proforma_date: string | null;
   /** The name of the member who made it. */
   owner_name: string | null;
   /** jsonb may arrive parsed or as text depending on the driver. */
@@ -62,6 +73,8 @@ const held = alias(customers, "held");
 
 const COLUMNS = sql`${columnList([q.id, q.quoteNo, q.customerId, q.status, q.currency, q.incoterm])},
   ${q.validUntil}::text as valid_until, ${columnList([q.subtotal, q.discount, q.shipping, q.total, q.notes, q.exchangeRates, q.createdAt, q.updatedAt, q.orgId, q.userId])},
+  ${columnList([q.revision, q.previousId, q.buyerAddress, q.namedPlace, q.portOfLoading, q.leadTime, q.packing, q.proformaNo])},
+  to_char(${q.proformaIssuedAt} at time zone 'UTC', 'YYYY-MM-DD') as proforma_date,
   (select ${owner.name} from ${users} ${owner} where ${owner.id} = ${q.userId}) as owner_name`;
 
 /**
@@ -90,6 +103,38 @@ const insertItems = (quotationIdFrom: SQL, items: QuotationItemValues[]) => sql`
     i->>'unit', (i->>'quantity')::int, (i->>'unit_price')::int, (i->>'line_total')::int
   from ${quotationIdFrom} q, jsonb_array_elements(${JSON.stringify(items)}::jsonb) as t(i)`;
 
+/** The fields a document prints beside the terms (docs/quotations.md), as stored. */
+export type TradeValues = Pick<
+  DbRow<typeof quotations>,
+  "buyer_address" | "named_place" | "port_of_loading" | "lead_time" | "packing"
+>;
+const TRADE_KEYS = [
+  "buyer_address",
+  "named_place",
+  "port_of_loading",
+  "lead_time",
+  "packing",
+] as const satisfies readonly (keyof TradeValues)[];
+const TRADE_COLUMNS = [
+  quotations.buyerAddress,
+  quotations.namedPlace,
+  quotations.portOfLoading,
+  quotations.leadTime,
+  quotations.packing,
+] as const;
+
+/** `<prefix>-NNN`: padded to at least three digits, never cut to them. */
+const nextNumber = (prefix: string, n: SQL) =>
+  sql`${prefix} || '-' || lpad(${n}::text, greatest(3, length(${n}::text)), '0')`;
+
+/** The next number of the seller's quotations numbered `<prefix>-N` (a subquery with `n`). */
+const numberCounter = (prefix: string, userId: string) => {
+  const t = quotations;
+  return sql`(select coalesce(max(substring(${t.quoteNo} from ${prefix.length + 2}::int)::bigint), 0) + 1 as n
+    from ${t}
+    where ${t.userId} = ${userId} and ${t.quoteNo} ~ ${`^${prefix}-[0-9]+$`})`;
+};
+
 /**
  * Inserts a quotation and its items in one statement, numbered `<prefix>-NNN` (the next number
  * of the user's quotations with that prefix, which is `Q-YYYYMMDD`). Padded to at least three
@@ -115,6 +160,7 @@ export async function insertQuotation(
     shipping: number;
     total: number;
     notes: string | null;
+    trade: TradeValues;
     exchangeRates: FrozenRates;
     items: QuotationItemValues[];
   },
@@ -124,16 +170,18 @@ export async function insertQuotation(
   const inserted = await queryRows(
     db,
     sql`with q as (
-          insert into ${t} (${columnNames([t.id, t.userId, t.customerId, t.quoteNo, t.currency, t.incoterm, t.validUntil, t.subtotal, t.discount, t.shipping, t.total, t.notes, t.exchangeRates])})
+          insert into ${t} (${columnNames([t.id, t.userId, t.customerId, t.quoteNo, t.currency, t.incoterm, t.validUntil, t.subtotal, t.discount, t.shipping, t.total, t.notes, t.exchangeRates, ...TRADE_COLUMNS])})
           select ${params.id}, ${userId}, ${params.customerId},
-            ${prefix} || '-' || lpad(counter.n::text, greatest(3, length(counter.n::text)), '0'),
+            ${nextNumber(prefix, sql`counter.n`)},
             ${params.currency}, ${params.incoterm}, ${params.validUntil},
             ${params.subtotal}, ${params.discount}, ${params.shipping}, ${params.total},
-            ${params.notes}, ${JSON.stringify(params.exchangeRates)}::jsonb
-          from (select coalesce(max(substring(${t.quoteNo} from ${prefix.length + 2}::int)::bigint), 0) + 1 as n
-                from ${t}
-                where ${t.userId} = ${userId} and ${t.quoteNo} ~ ${`^${prefix}-[0-9]+$`}) counter
-          on conflict (${columnNames([t.userId, t.quoteNo])}) do nothing
+            ${params.notes}, ${JSON.stringify(params.exchangeRates)}::jsonb,
+            ${sql.join(
+              TRADE_KEYS.map((k) => sql`${params.trade[k]}`),
+              sql`, `,
+            )}
+          from ${numberCounter(prefix, userId)} counter
+          on conflict (${columnNames([t.userId, t.quoteNo, t.revision])}) do nothing
           returning ${t.id}
         ), items as (${insertItems(sql`q`, params.items)} returning 1)
         select id from q`,
@@ -209,6 +257,11 @@ const PATCHABLE = {
   currency: quotations.currency,
   discount: quotations.discount,
   shipping: quotations.shipping,
+  buyer_address: quotations.buyerAddress,
+  named_place: quotations.namedPlace,
+  port_of_loading: quotations.portOfLoading,
+  lead_time: quotations.leadTime,
+  packing: quotations.packing,
 } as const satisfies Partial<Record<ColumnName<typeof quotations>, Column>>;
 
 /**
@@ -234,7 +287,14 @@ export function updateQuotation(
   const t = quotations;
   const { fields, status, priced } = params;
   const sets: SQL[] = [sql`${col(t.updatedAt)} = now()`];
-  for (const key of ["customer_id", "incoterm", "valid_until", "notes", "currency"] as const) {
+  for (const key of [
+    "customer_id",
+    "incoterm",
+    "valid_until",
+    "notes",
+    "currency",
+    ...TRADE_KEYS,
+  ] as const) {
     if (fields[key] !== undefined) sets.push(sql`${col(PATCHABLE[key])} = ${fields[key]}`);
   }
   if (fields.discount !== undefined) sets.push(sql`${col(t.discount)} = ${fields.discount}`);
@@ -259,15 +319,26 @@ export function updateQuotation(
       params.allowedFrom.length > 0 ? sql`${col(t.status)} in ${params.allowedFrom}` : sql`false`,
     );
   }
+  // Sent with its stored items: none may be priced 0 (new items are checked by the service).
+  if (status === "sent" && !priced) {
+    conditions.push(sql`not exists (select 1 from ${quotationItems} ${qi}
+      where ${qi.quotationId} = ${t.id} and ${qi.unitPrice} = 0)`);
+  }
   const update = sql`update ${t} set ${sql.join(sets, sql`, `)}
-    where ${sql.join(conditions, sql` and `)} returning ${col(t.id)}`;
+    where ${sql.join(conditions, sql` and `)} returning ${col(t.id)}, ${col(t.customerId)}`;
+  // Sent or accepted moves the customer's stage forward, never back (the customers module's
+  // fragment, in this statement).
+  const stage =
+    status === "sent" || status === "accepted"
+      ? sql`, stage as (${customerStageForward(sql`select customer_id from q`, status === "sent" ? "quoted" : "won")})`
+      : sql``;
   const statement = priced
     ? sql`with q as (${update}),
             del as (delete from ${quotationItems}
               where ${quotationItems.quotationId} in (select id from q)),
-            ins as (${insertItems(sql`q`, priced.items)} returning 1)
+            ins as (${insertItems(sql`q`, priced.items)} returning 1)${stage}
           select id from q`
-    : update;
+    : sql`with q as (${update})${stage} select id from q`;
   return queryRows<Pick<DbRow<typeof quotations>, "id">>(db, statement);
 }
 
@@ -338,4 +409,137 @@ export async function quotableCustomer(
         from ${c} where ${c.id} = ${params.id} and ${visibleTo(c, params.userId, { pool: true })}`,
   );
   return row?.quotable;
+}
+
+/** The statuses a quotation may be revised from (ADR 0106). */
+export const REVISABLE_STATUSES = ["sent", "accepted", "rejected", "expired"] as const;
+
+/** The quotation columns a revision or a copy takes over as they are. */
+const COPIED = [
+  quotations.customerId,
+  quotations.currency,
+  quotations.incoterm,
+  quotations.validUntil,
+  quotations.subtotal,
+  quotations.discount,
+  quotations.shipping,
+  quotations.total,
+  quotations.notes,
+  quotations.exchangeRates,
+  ...TRADE_COLUMNS,
+] as const;
+
+/** Copies the items of quotation `sourceId` to the quotation(s) `target` returns. */
+const copyItems = (target: SQL, sourceId: string) => {
+  const i = quotationItems;
+  const cols = [
+    i.productId,
+    i.position,
+    i.name,
+    i.description,
+    i.unit,
+    i.quantity,
+    i.unitPrice,
+    i.lineTotal,
+  ];
+  return sql`insert into ${i} (${columnNames([i.quotationId, ...cols])})
+    select n.id, ${columnList(cols)} from ${target} n, ${i} where ${i.quotationId} = ${sourceId}`;
+};
+
+/**
+ * One statement: quotation `id` (one the caller may change, sent, accepted, rejected or expired,
+ * or superseded with its revision deleted) becomes `superseded`, and `newId` is its next
+ * revision: a draft with the same number, `revision` + 1, `previous_id` the old one, the same
+ * terms and items, the same seller and organisation. False when nothing was revised.
+ */
+export async function reviseQuotation(
+  db: Db,
+  params: { userId: string; id: string; newId: string },
+): Promise<boolean> {
+  const t = quotations;
+  const n = alias(quotations, "n");
+  const copied = columnNames([...COPIED]);
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`with old as (
+          update ${t} set ${col(t.status)} = 'superseded', ${col(t.updatedAt)} = now()
+          where ${col(t.id)} = ${params.id} and ${quotationScope(t, params.userId, "write")}
+            and (${col(t.status)} in ${REVISABLE_STATUSES}
+              or (${col(t.status)} = 'superseded'
+                and not exists (select 1 from ${quotations} ${n} where ${n.previousId} = ${params.id})))
+          returning *
+        ), q as (
+          insert into ${t} (${columnNames([t.id, t.orgId, t.userId, t.quoteNo, t.revision, t.previousId, t.status])}, ${copied})
+          select ${params.newId}, org_id, user_id, quote_no, revision + 1, id, 'draft', ${copied}
+          from old
+          returning ${col(t.id)}
+        ), items as (${copyItems(sql`q`, params.id)} returning 1)
+        select id from q`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * One statement: a copy of quotation `sourceId` as a fresh draft `id` of seller `userId`,
+ * numbered `<prefix>-NNN` as a new quotation is (insertQuotation), with its terms and items.
+ * False when the number was taken meanwhile (the caller numbers again) or the source is gone.
+ */
+export async function duplicateQuotation(
+  db: Db,
+  params: { userId: string; sourceId: string; id: string; prefix: string },
+): Promise<boolean> {
+  const t = quotations;
+  const copied = columnNames([...COPIED]);
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`with q as (
+          insert into ${t} (${columnNames([t.id, t.userId, t.quoteNo])}, ${copied})
+          select ${params.id}, ${params.userId}, ${nextNumber(params.prefix, sql`counter.n`)}, ${copied}
+          from ${t}, ${numberCounter(params.prefix, params.userId)} counter
+          where ${t.id} = ${params.sourceId} and ${quotationScope(t, params.userId, "read")}
+          on conflict (${columnNames([t.userId, t.quoteNo, t.revision])}) do nothing
+          returning ${col(t.id)}
+        ), items as (${copyItems(sql`q`, params.sourceId)} returning 1)
+        select id from q`,
+  );
+  return rows.length > 0;
+}
+
+/** The items priced 0 of a quotation (position and name), which block marking it sent. */
+export function unpricedItems(db: Db, params: { id: string }) {
+  return queryRows<Pick<QuotationItemValues, "position" | "name">>(
+    db,
+    sql`select ${qi.position}, ${qi.name} from ${quotationItems} ${qi}
+        where ${qi.quotationId} = ${params.id} and ${qi.unitPrice} = 0 order by ${qi.position}`,
+  );
+}
+
+/**
+ * Issues the proforma invoice number of an accepted quotation the caller sees, once: the next of
+ * the organisation's `<prefix>-NNNN` series (`PI-YYYY`), with the issue time `now`. No row
+ * when it already has one, is not accepted or is not the caller's to see. Two quotations of one
+ * organisation issued at once meet on the unique (org_id, proforma_no): the loser's statement
+ * raises 23505 and the caller numbers again.
+ */
+export async function issueProformaNumber(
+  db: Db,
+  params: { userId: string; id: string; prefix: string; now: string },
+): Promise<boolean> {
+  const t = quotations;
+  const o = alias(quotations, "o");
+  const { prefix } = params;
+  const n = sql`counter.n`;
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`update ${t} set ${col(t.proformaNo)} = ${prefix} || '-' || lpad(${n}::text, greatest(4, length(${n}::text)), '0'),
+          ${col(t.proformaIssuedAt)} = ${params.now}::timestamptz
+        from (select coalesce(max(substring(${o.proformaNo} from ${prefix.length + 2}::int)::bigint), 0) + 1 as n
+              from ${quotations} ${o}
+              where ${o.orgId} = (select ${q.orgId} from ${quotations} ${q} where ${q.id} = ${params.id})
+                and ${o.proformaNo} ~ ${`^${prefix}-[0-9]+$`}) counter
+        where ${col(t.id)} = ${params.id} and ${col(t.proformaNo)} is null
+          and ${col(t.status)} = 'accepted' and ${quotationScope(t, params.userId, "read")}
+        returning ${col(t.id)}`,
+  );
+  return rows.length > 0;
 }
