@@ -128,6 +128,24 @@ describe("GET /users/me/export", () => {
     const csv = strFromU8(files["customers.csv"]!);
     expect(csv.split("\r\n")[0]).toContain("company");
     expect(csv).toContain(customerId);
+    // A cell a spreadsheet would run as a formula is text in the CSV.
+    const notes = strFromU8(files["followups.csv"]!);
+    expect(notes).toContain("Sent the catalogue");
+    const formula = await call(app, `/api/v1/customers/${customerId}/followups`, {
+      token: user.accessToken,
+      json: { channel: "other", note: '=HYPERLINK("http://evil.example")' },
+    });
+    expect(formula.status).toBe(201);
+    const again = unzipSync(
+      new Uint8Array(
+        await (
+          await app.request("/api/v1/users/me/export", {
+            headers: { Authorization: `Bearer ${user.accessToken}` },
+          })
+        ).arrayBuffer(),
+      ),
+    );
+    expect(strFromU8(again["followups.csv"]!)).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
 
     const audit = await one<{ action: string; actor_id: string }>(
       sql`select action, actor_id from admin_audit_log
