@@ -7,10 +7,11 @@
  *
  * Needs pdftoppm (poppler-utils). Run it again after a layout change and commit the PNGs.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { renderQuotationPdf } from "../src/modules/quotations/pdf";
 import { nodeCjkFont } from "../src/runtime/node/cjk-font";
 import { GOLDEN } from "../test/documents/golden-set";
@@ -21,6 +22,7 @@ const PAGES: { golden: string; page: number; out: string }[] = [
   { golden: "11-proforma", page: 1, out: "proforma-invoice.png" },
 ];
 
+const run = promisify(execFile);
 const outDir = join(import.meta.dirname, "..", "docs", "img");
 mkdirSync(outDir, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), "quotation-doc-images-"));
@@ -31,7 +33,7 @@ try {
     const pdf = join(work, `${golden}.pdf`);
     writeFileSync(pdf, await renderQuotationPdf(doc, font));
     const stem = join(work, out.replace(/\.png$/, ""));
-    execFileSync("pdftoppm", [
+    await run("pdftoppm", [
       "-r",
       "60",
       "-png",

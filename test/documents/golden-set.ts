@@ -13,7 +13,7 @@ type Item = Quotation["items"][number];
 type Stamp = Quotation["created_at"];
 
 /** A solid PNG (8-bit RGB), made here so the logo path is exercised without a binary fixture. */
-export function solidPng(width: number, height: number, [r, g, b]: [number, number, number]) {
+function solidPng(width: number, height: number, [r, g, b]: [number, number, number]) {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -51,7 +51,7 @@ export function solidPng(width: number, height: number, [r, g, b]: [number, numb
 }
 
 /** A name of exactly `length` characters: words of real-looking company copy, then cut. */
-export function nameOf(length: number, seed: string): string {
+function nameOf(length: number, seed: string): string {
   const words = `${seed} International Trading Import Export Manufacturing Holdings Industrial Supplies Components Logistics Services`;
   let out = "";
   while (out.length < length) out += `${out ? " " : ""}${words}`;
@@ -149,7 +149,7 @@ const lines = (count: number, nameLength: number, unitPrice: number) =>
     return item(i + 1, name, 10 * (i + 1), unitPrice + i);
   });
 
-export const SELLER_FULL: NonNullable<QuotationDocument["seller"]> = {
+const SELLER_FULL: NonNullable<QuotationDocument["seller"]> = {
   legal_name: "Ningbo Cups Manufacturing Co., Ltd.",
   address: "No. 88 Jiangnan Road, Beilun District\nNingbo, Zhejiang 315800, China",
   phone: "+86 574 8888 0000",
@@ -163,7 +163,7 @@ export const SELLER_FULL: NonNullable<QuotationDocument["seller"]> = {
   footer: "Ningbo Cups Manufacturing Co., Ltd. - registered in Ningbo, VAT no. CN913302001234",
 };
 
-export const TRADE_FULL: NonNullable<QuotationDocument["trade"]> = {
+const TRADE_FULL: NonNullable<QuotationDocument["trade"]> = {
   incoterm: "FOB",
   named_place: "Ningbo",
   port_of_loading: "Ningbo-Zhoushan",

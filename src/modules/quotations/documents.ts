@@ -77,9 +77,7 @@ const ANY_RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
  * that has no Arabic or Hebrew glyphs, so such text would come out as empty boxes in reverse
  * order: the export is refused instead, saying which field to change (ADR 0105).
  */
-export function rightToLeftText(
-  doc: QuotationDocument,
-): { script: string; field: string } | undefined {
+function rightToLeftText(doc: QuotationDocument): { script: string; field: string } | undefined {
   const fields: [string, unknown][] = [
     ...Object.entries(doc.parties).map(([key, value]): [string, unknown] => [
       `parties.${key}`,

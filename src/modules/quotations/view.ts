@@ -32,7 +32,7 @@ export function quotationView(row: QuotationRow & { items: QuotationItemRow[] | 
  * (GET/PUT /api/v1/org/document-settings). Every field optional; an absent block falls back to
  * the member's own name, company and contacts (`parties`).
  */
-export interface DocumentSeller {
+interface DocumentSeller {
   legal_name?: string | null;
   /** Multi-line postal address ("\n" between lines). */
   address?: string | null;
@@ -52,7 +52,7 @@ export interface DocumentSeller {
 }
 
 /** The buyer block; absent fields fall back to the quotation's customer (`parties`). */
-export interface DocumentBuyer {
+interface DocumentBuyer {
   company?: string | null;
   contact?: string | null;
   /** Multi-line postal address. */
@@ -61,7 +61,7 @@ export interface DocumentBuyer {
 }
 
 /** Delivery terms printed under the parties, each only when set. */
-export interface DocumentTrade {
+interface DocumentTrade {
   /** Overrides the quotation's own incoterm when given. */
   incoterm?: string | null;
   /** The Incoterm's named place ("FOB Ningbo", "DAP Hamburg"). */
@@ -74,7 +74,7 @@ export interface DocumentTrade {
 }
 
 /** A proforma invoice's own fields; its lines and totals are the quotation's. */
-export interface ProformaDetails {
+interface ProformaDetails {
   /** Its own number series. */
   proforma_no: string;
   /** YYYY-MM-DD. */
@@ -98,13 +98,4 @@ export interface QuotationDocument {
   proforma?: ProformaDetails | null;
   /** Revision number (0 or absent: the original); printed as the number's suffix "-R2". */
   revision?: number | null;
-}
-
-/**
- * Deposit and balance of `total` (minor units) for a deposit of `percent` per cent, rounded to
- * the minor unit (half up), so that deposit + balance = total exactly.
- */
-export function splitDeposit(total: number, percent: number): { deposit: number; balance: number } {
-  const deposit = Math.round((total * percent) / 100);
-  return { deposit, balance: total - deposit };
 }

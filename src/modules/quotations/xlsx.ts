@@ -32,7 +32,7 @@ function cellLines(text: string, width: number): number {
  * tallest cell's lines, plus one line of slack when it wraps at all (no reader clips then).
  * Without it exceljs writes no height and LibreOffice shows one line of a wrapped cell.
  */
-export function wrappedRowHeight(cells: [string, number][]): number {
+function wrappedRowHeight(cells: [string, number][]): number {
   const lines = Math.max(1, ...cells.map(([text, width]) => cellLines(text, width)));
   return (lines > 1 ? lines + 0.5 : 1) * LINE_POINTS;
 }
