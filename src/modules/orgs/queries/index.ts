@@ -24,6 +24,7 @@ import {
 } from "../../customers/queries/org-membership";
 import { discoveryOrgMove } from "../../discovery/queries/org-move";
 import { effectivePlanSql } from "../../entitlements/queries";
+import { paymentsOrgMove } from "../../payments/queries/org-move";
 import { movedProducts, productsOrgMove } from "../../products/queries/org-move";
 import { quotationsOrgMove } from "../../quotations/queries/org-move";
 
@@ -510,6 +511,7 @@ export async function acceptInvitation(
         discoveryOrgMove(from, to, used),
         agentOrgMove(from, to, used),
         productsOrgMove(from, to, used),
+        paymentsOrgMove(from, to, used),
       ]
     : [movedProducts.as(sql`select false as lost_sku where false`)];
   const [row] = await queryRows<{
