@@ -5,12 +5,13 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
+import { sha256Hex } from "../../src/lib/crypto";
 import { provideCjkFont } from "../../src/modules/quotations/pdf-font";
 import { depositBasisPoints, splitTotal } from "../../src/modules/quotations/service";
 import { nodeCjkFont } from "../../src/runtime/node/cjk-font";
 import { call, registerUser, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
-import { createCompany } from "../support/orgs";
+import { createCompany, orgIdOf } from "../support/orgs";
 
 // Issue #23 item 3: the proforma invoice of an accepted quotation (API.md "Trade documents",
 // docs/quotations.md, ADR 0106): its own number series per organisation, issued once and kept,
@@ -174,6 +175,53 @@ describe("proforma invoice", () => {
     // The manager sees the organisation's: the same number as before.
     const byManager = await exportDoc(company.manager, a.id, "document=proforma&format=xlsx");
     expect(byManager.headers.get("Content-Disposition")).toBe(names[0]);
+  });
+
+  it("moved by bring_data into an organisation that issued the same number: kept with a suffix", async () => {
+    const year = new Date().getUTCFullYear();
+    const host = await registerUser(app);
+    const joiner = await registerUser(app);
+    const hosted = await quotation(host, "accepted");
+    const brought = await quotation(joiner, "accepted");
+    for (const [user, q] of [
+      [host, hosted],
+      [joiner, brought],
+    ] as const) {
+      const res = await exportDoc(user, q.id, "document=proforma&format=xlsx");
+      expect(res.headers.get("Content-Disposition")).toContain(`PI-${year}-0001`);
+    }
+    // An invitation of the host's organisation, accepted with bring_data (seats enough).
+    const hostOrg = await orgIdOf(database, host);
+    const token = `proforma-move-${Math.random().toString(36).slice(2)}`;
+    await database.db.execute(
+      sql`update subscription_plans set limits = limits || '{"seats": 100}'::jsonb`,
+    );
+    await database.db.execute(
+      sql`update users set email_verified_at = now() where id = ${joiner.userId}::uuid`,
+    );
+    const [account] = await queryRows<{ email: string }>(
+      database.db,
+      sql`select email from users where id = ${joiner.userId}::uuid`,
+    );
+    await database.db.execute(sql`insert into org_invitations (org_id, email, role, token_hash, invited_by, expires_at)
+      values (${hostOrg}::uuid, ${account!.email.toLowerCase()}, 'member', ${await sha256Hex(token)},
+        ${host.userId}::uuid, now() + interval '1 day')`);
+    const accepted = await call(app, "/api/v1/org/invitations/accept", {
+      ...as(joiner),
+      json: { token, bring_data: true },
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+
+    const moved = await call(app, `${Q}/${brought.id}`, { token: host.accessToken });
+    expect(moved.body.org_id).toBe(hostOrg);
+    expect(moved.body.proforma_no).toBe(`PI-${year}-0001-${brought.id.slice(0, 8)}`);
+    expect(
+      (await call(app, `${Q}/${hosted.id}`, { token: host.accessToken })).body.proforma_no,
+    ).toBe(`PI-${year}-0001`);
+    // The organisation's series goes on from its own numbers.
+    const next = await quotation(host, "accepted");
+    const res = await exportDoc(host, next.id, "document=proforma&format=xlsx");
+    expect(res.headers.get("Content-Disposition")).toContain(`PI-${year}-0002`);
   });
 
   it("without a deposit in the payment terms: the whole total is the balance", async () => {

@@ -7,7 +7,7 @@ import { httpUrlWithoutCredentials } from "../../http/url-schema";
 // documents' reader (parseDocumentSettings), as settings.ts does for the pool rules.
 
 /** The largest logo, decoded: a letterhead's logo is tens of KB; 512 KB leaves room for a photo. */
-export const LOGO_MAX_BYTES = 512 * 1024;
+const LOGO_MAX_BYTES = 512 * 1024;
 
 /** Longest validity: ten years, as the pool rules' day counts. */
 const MAX_VALIDITY_DAYS = 3650;

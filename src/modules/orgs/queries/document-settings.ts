@@ -12,7 +12,7 @@ export type DocumentSettingsRow = Omit<DbRow<typeof orgDocumentSettings>, "updat
 const COLUMNS = sql`${columnList([s.orgId, s.legalName, s.address, s.phone, s.email, s.website, s.logo, s.logoType, s.bankDetails, s.paymentTerms, s.validityDays, s.footer, s.updatedAt])}`;
 
 /** The fields a PUT may set, by their API name. */
-export const DOCUMENT_SETTINGS_COLUMNS = {
+const DOCUMENT_SETTINGS_COLUMNS = {
   legal_name: s.legalName,
   address: s.address,
   phone: s.phone,

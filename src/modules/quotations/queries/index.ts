@@ -412,7 +412,7 @@ export async function quotableCustomer(
 }
 
 /** The statuses a quotation may be revised from (ADR 0106). */
-export const REVISABLE_STATUSES = ["sent", "accepted", "rejected", "expired"] as const;
+const REVISABLE_STATUSES = ["sent", "accepted", "rejected", "expired"] as const;
 
 /** The quotation columns a revision or a copy takes over as they are. */
 const COPIED = [
@@ -503,15 +503,6 @@ export async function duplicateQuotation(
         select id from q`,
   );
   return rows.length > 0;
-}
-
-/** The items priced 0 of a quotation (position and name), which block marking it sent. */
-export function unpricedItems(db: Db, params: { id: string }) {
-  return queryRows<Pick<QuotationItemValues, "position" | "name">>(
-    db,
-    sql`select ${qi.position}, ${qi.name} from ${quotationItems} ${qi}
-        where ${qi.quotationId} = ${params.id} and ${qi.unitPrice} = 0 order by ${qi.position}`,
-  );
 }
 
 /**
