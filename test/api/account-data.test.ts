@@ -259,6 +259,19 @@ describe("DELETE /users/me", () => {
     expect((await call(app, "/api/v1/auth/me", { token: user.accessToken })).status).toBe(401);
   });
 
+  it("a guest session has no account to delete (403 guest_not_allowed)", async () => {
+    const guest = await call(app, "/api/v1/auth/guest", { method: "POST", ip: randomIp() });
+    expect(guest.status).toBe(201);
+    const res = await call(app, "/api/v1/users/me", {
+      method: "DELETE",
+      token: guest.body.access_token,
+      csrf: guest.body.csrf_token,
+      json: {},
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe("guest_not_allowed");
+  });
+
   it("an account with a password gets no code (409), and CSRF is required", async () => {
     const user = await registerUser(app);
     const sent = await call(app, "/api/v1/users/me/deletion-code", {
