@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { call, registerUser, type Session } from "../support/client";
+import { call, randomIp, registerUser, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
 import { createCompany } from "../support/orgs";
 
@@ -188,6 +188,31 @@ describe("quotation revisions", () => {
   });
 });
 
+describe("printed fields", () => {
+  it('are set on a draft by PATCH ("" clears one) and refused on a sent quotation', async () => {
+    const user = await registerUser(app);
+    const q = await quotation(user, null);
+    const changed = await patch(user, q.id, {
+      named_place: "Shanghai",
+      lead_time: "",
+      packing: "10 pcs per carton",
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toMatchObject({
+      named_place: "Shanghai",
+      lead_time: null,
+      packing: "10 pcs per carton",
+      port_of_loading: TRADE.port_of_loading,
+    });
+    const tooLong = await patch(user, q.id, { port_of_loading: "x".repeat(201) });
+    expect(tooLong.status).toBe(422);
+    expect((await patch(user, q.id, { status: "sent" })).status).toBe(200);
+    const refused = await patch(user, q.id, { named_place: "Ningbo" });
+    expect(refused.status).toBe(409);
+    expect((await get(user, q.id)).body.named_place).toBe("Shanghai");
+  });
+});
+
 describe("quotation duplicate", () => {
   it("makes a fresh draft with a new number and the same lines", async () => {
     const user = await registerUser(app);
@@ -283,5 +308,47 @@ describe("marking sent or accepted", () => {
     expect(priced.status, JSON.stringify(priced.body)).toBe(200);
     expect(priced.body.status).toBe("sent");
     expect(await customerStatus(customerId)).toBe("quoted");
+  });
+});
+
+describe("a guest's quotations moved into an account", () => {
+  it("keep a revision chain under one number and their proforma numbers apart", async () => {
+    const year = new Date().getUTCFullYear();
+    const account = await registerUser(app);
+    const own = await sent(account);
+    expect((await patch(account, own.id, { status: "accepted" })).status).toBe(200);
+    const ownPi = await app.request(`${Q}/${own.id}/export?document=proforma&format=xlsx`, {
+      headers: { Authorization: `Bearer ${account.accessToken}` },
+    });
+    expect(ownPi.status).toBe(200);
+
+    const started = await call(app, "/api/v1/auth/guest", { method: "POST", ip: randomIp() });
+    expect(started.status).toBe(201);
+    const g = { accessToken: started.body.access_token, csrfToken: "" } as Session;
+    const original = await sent(g);
+    expect(original.quote_no).toBe(own.quote_no); // the same day's first number
+    const r1 = await post(g, `${Q}/${original.id}/revisions`);
+    expect(r1.status).toBe(201);
+    expect((await patch(g, r1.body.id, { status: "sent" })).status).toBe(200);
+    expect((await patch(g, r1.body.id, { status: "accepted" })).status).toBe(200);
+    const guestPi = await app.request(`${Q}/${r1.body.id}/export?document=proforma&format=xlsx`, {
+      headers: { Authorization: `Bearer ${g.accessToken}` },
+    });
+    expect(guestPi.headers.get("Content-Disposition")).toContain(`PI-${year}-0001`);
+
+    const login = await call(app, "/api/v1/auth/login", {
+      token: g.accessToken,
+      ip: randomIp(),
+      json: { email: account.email, password: account.password },
+    });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const moved = [(await get(account, original.id)).body, (await get(account, r1.body.id)).body];
+    // One new number for the chain, distinct from the account's own.
+    expect(moved[0].quote_no).not.toBe(own.quote_no);
+    expect(moved[0].quote_no).toMatch(new RegExp(`^${own.quote_no}-G[0-9A-F]{6}$`));
+    expect(moved[1].quote_no).toBe(moved[0].quote_no);
+    expect(moved.map((q) => q.revision)).toEqual([0, 1]);
+    expect(moved[1].proforma_no).toBe(`PI-${year}-0001-${r1.body.id.slice(0, 8)}`);
+    expect((await get(account, own.id)).body.proforma_no).toBe(`PI-${year}-0001`);
   });
 });
