@@ -137,6 +137,11 @@ describe("POST /quotations/{id}/send", () => {
     expect(logs[0]!.note).toContain(quotation.quote_no);
     expect(logs[0]!.note).toContain("as discussed, our offer for the flasks.");
     expect(await balance(user)).toBe(before); // sending costs nothing
+    // Sent moves the customer's stage forward (new -> quoted), as PATCH {status: "sent"} does.
+    const customer = await call(app, `/api/v1/customers/${customerId}`, {
+      token: user.accessToken,
+    });
+    expect(customer.body.status).toBe("quoted");
 
     // The same key again: the first answer, no second mail, no second follow-up.
     const mails = smtp.messages.length;
@@ -286,6 +291,20 @@ describe("POST /quotations/{id}/send", () => {
     const res = await send(user, quotation.id, { to: "buyer@acme.example" });
     expect(res.status).toBe(409);
     expect(res.body.detail).toMatch(/accepted quotation cannot be sent/);
+
+    // A revision supersedes it: the old one cannot be sent, the new draft can.
+    const revised = await call(app, `/api/v1/quotations/${quotation.id}/revisions`, {
+      token: user.accessToken,
+      json: {},
+    });
+    expect(revised.status).toBe(201);
+    const old = await send(user, quotation.id, { to: "buyer@acme.example" });
+    expect(old.status).toBe(409);
+    expect(old.body.detail).toMatch(/superseded quotation cannot be sent/);
+    const sent = await send(user, revised.body.id, { to: "buyer@acme.example" });
+    expect(sent.status).toBe(200);
+    expect(sent.body.mail.filename).toBe(`${revised.body.quote_no}-R1.pdf`);
+    expect(sent.body.mail.subject).toBe(`Quotation ${revised.body.quote_no}-R1 from Li Wei`);
   });
 
   it("needs the CSRF token (C) and is rate-limited per member (20 an hour)", async () => {

@@ -7,7 +7,7 @@ import { getAccount } from "../users/queries/account";
 import { type DocumentRefusal, renderDocument } from "./documents";
 import * as queries from "./queries";
 import type { QuotationSendInput } from "./send-schemas";
-import { getQuotation, quotableCustomer, quotationDocument } from "./service";
+import { documentFileName, getQuotation, quotableCustomer, quotationDocument } from "./service";
 import { assertPriced } from "./unpriced";
 import type { QuotationDocument } from "./view";
 
@@ -98,16 +98,17 @@ async function sendableDocument(deps: Deps, userId: string, id: string) {
 function composeMail(doc: QuotationDocument, input: QuotationSendInput, replyTo: string | null) {
   const { quotation, parties } = doc;
   const seller = parties.seller_company || parties.seller_name || "";
-  const subject =
-    input.subject ?? `Quotation ${quotation.quote_no}${seller ? ` from ${seller}` : ""}`;
-  const filename = `${quotation.quote_no.replace(/[^A-Za-z0-9._-]/g, "_")}.${input.format}`;
+  // A revision's number names it (Q-...-R1), as the export's file name does.
+  const number =
+    quotation.revision > 0 ? `${quotation.quote_no}-R${quotation.revision}` : quotation.quote_no;
+  const subject = input.subject ?? `Quotation ${number}${seller ? ` from ${seller}` : ""}`;
+  const filename = documentFileName(doc, input.format);
   const greeting = parties.customer_contact ? `Dear ${parties.customer_contact},` : "Hello,";
-  const body =
-    input.message ?? `${greeting}\n\nPlease find attached our quotation ${quotation.quote_no}.`;
+  const body = input.message ?? `${greeting}\n\nPlease find attached our quotation ${number}.`;
   const signature = [parties.seller_name, parties.seller_company, replyTo]
     .filter(Boolean)
     .join("\n");
-  return { subject, filename, text: `${body}\n\n${signature ? `--\n${signature}\n` : ""}` };
+  return { number, subject, filename, text: `${body}\n\n${signature ? `--\n${signature}\n` : ""}` };
 }
 
 /** Hands the mail to the provider; a refusal or failure is a 502 `mail_failed` with its reason. */
@@ -153,7 +154,7 @@ export async function sendQuotation(
   if (!(rendered instanceof Uint8Array)) throw documentRefused(deps, rendered);
 
   const replyTo = (await getAccount(deps.db, { id: userId }))?.email ?? null;
-  const { subject, filename, text } = composeMail(doc, input, replyTo);
+  const { number, subject, filename, text } = composeMail(doc, input, replyTo);
   await mail(
     deps,
     { id, userId },
@@ -193,7 +194,7 @@ export async function sendQuotation(
     if (!customerId) return null;
     const logged = await logFollowup({ ...deps, db: tx }, userId, customerId, {
       channel: "email",
-      note: followupNote(quotation.quote_no, [...to, ...cc], input.message),
+      note: followupNote(number, [...to, ...cc], input.message),
     });
     return logged.followup;
   });
