@@ -6,7 +6,7 @@ import { startFakeSmtp, tokenOf } from "../fakes/smtp";
 import { call, registerUser, type Session } from "../support/client";
 import { createTestContext, registerAdmin } from "../support/harness";
 import { createCompany, orgIdOf } from "../support/orgs";
-import { deliver, packageByCredits, paidEvent } from "./payments-helpers";
+import { deliver, packageByCredits, paidEvent, planByCode } from "./payments-helpers";
 
 /** `call`'s answers are untyped: the status checked with the body in the message. */
 function expectStatus(answer: { status: number; body: unknown }, status: number) {
@@ -137,5 +137,37 @@ describe("a credit order of an organisation whose wallet bring_data moved", () =
           where kind = 'admin_adjustment' and note like ${`%${order.order_no}%`}`,
     );
     expect(row).toEqual({ org_id: companyOrg, delta: -100 });
+  });
+});
+
+describe("a plan paid by an owner who then joined a company with bring_data", () => {
+  it("refunded in full, ends the allowance the move brought into the company", async () => {
+    const { owner: companyOwner } = await createCompany(ctx);
+    const companyOrg = await orgIdOf(database, companyOwner);
+    const solo = await verified(await registerUser(app, { name: "Solo" }));
+    const soloOrg = await orgIdOf(database, solo);
+    const pro = await planByCode(app, "pro");
+    const ordered = await call(app, "/api/v1/credits/subscribe", {
+      ...write(solo),
+      json: { plan_id: pro.id, billing_cycle: "monthly", pay_type: "alipay" },
+    });
+    expectStatus(ordered, 201);
+    const order = ordered.body as { order_no: string; amount: number; currency: string };
+    await pay(order);
+    const soloBalance = await balance(soloOrg);
+    expect(soloBalance).toBeGreaterThanOrEqual(pro.monthly_credits);
+    const companyBefore = await balance(companyOrg);
+    await joinWithData(companyOwner, solo);
+    expect(await balance(companyOrg)).toBe(companyBefore + soloBalance);
+
+    const refunded = await refund(order.order_no);
+    expect(refunded.order_status).toBe("refunded");
+    // The allowance the refunded plan granted no longer counts, wherever it went.
+    expect(await balance(companyOrg)).toBe(companyBefore + soloBalance - pro.monthly_credits);
+    const expired = await queryRows<{ org_id: string; delta: number }>(
+      db,
+      sql`select org_id, delta from credit_ledger where kind = 'expiry' and user_id = ${solo.userId}::uuid`,
+    );
+    expect(expired).toEqual([{ org_id: companyOrg, delta: -pro.monthly_credits }]);
   });
 });
