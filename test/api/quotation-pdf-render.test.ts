@@ -131,9 +131,19 @@ describe.skipIf(skip)(
         ["MuPDF", mupdfText],
       ] as const) {
         const seen = squeeze(text);
+        // OCR is fuzzy (docs/quotations.md, the golden set): a Chinese name counts as read when
+        // all but one of its characters are, in order; Latin words and figures must be exact.
+        const read = (word: string) => {
+          if (seen.includes(word)) return true;
+          if (!/[\u4e00-\u9fff]/.test(word)) return false;
+          const chars = [...word];
+          return chars.some((_, skip) =>
+            seen.includes(chars.filter((_, i) => i !== skip).join("")),
+          );
+        };
         expect
           .soft(
-            expected.filter((word) => !seen.includes(word)),
+            expected.filter((word) => !read(word)),
             `missing from the ${reader} page as OCR read it:\n${text}`,
           )
           .toEqual([]);

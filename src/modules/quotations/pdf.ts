@@ -13,6 +13,13 @@ const RIGHT_COL = 215;
 const GUTTER = 20;
 const LEFT_COL = WIDTH - RIGHT_COL - GUTTER;
 
+/**
+ * The size of an item's name and figures: one size, so the row's cells share their baseline
+ * (OCR, and a reader's eye, follow a row along it; top-aligned cells of two sizes sat a point
+ * apart and tesseract read the Chinese name of such a row as Latin noise).
+ */
+const ROW_SIZE = 10;
+
 /** The items table's columns: No. | Product (and description) | Qty | Unit | Unit price | Amount. */
 const COLUMNS = {
   no: { x: MARGIN, w: 22 },
@@ -400,15 +407,15 @@ export async function drawQuotation(
   q.items.forEach((item, index) => {
     const last = index === lastIndex;
     const nameLines = [
-      ...wrap(item.name, 10, col.name.w),
+      ...wrap(item.name, ROW_SIZE, col.name.w),
       ...wrap(item.description, 8, col.name.w, true),
     ];
     const cells: [keyof typeof col, Line[], boolean][] = [
-      ["no", wrap(String(item.position), 9.5, col.no.w), false],
-      ["qty", wrap(Number(item.quantity).toLocaleString("en-US"), 9.5, col.qty.w), true],
-      ["unit", wrap(item.unit, 9.5, col.unit.w), false],
-      ["price", wrap(money(item.unit_price), 9.5, col.price.w), true],
-      ["amount", wrap(money(item.line_total), 9.5, col.amount.w), true],
+      ["no", wrap(String(item.position), ROW_SIZE, col.no.w), false],
+      ["qty", wrap(Number(item.quantity).toLocaleString("en-US"), ROW_SIZE, col.qty.w), true],
+      ["unit", wrap(item.unit, ROW_SIZE, col.unit.w), false],
+      ["price", wrap(money(item.unit_price), ROW_SIZE, col.price.w), true],
+      ["amount", wrap(money(item.line_total), ROW_SIZE, col.amount.w), true],
     ];
     const cellsHeight = Math.max(...cells.map(([, lines]) => height(lines)));
     const rowHeight = Math.max(height(nameLines), cellsHeight) + 6;
