@@ -62,6 +62,13 @@ function png(width: number, height: number, noise = false): Buffer {
 }
 
 /** A 2 x 2 baseline JPEG. */
+/** A copy of a PNG with one byte of its first IDAT chunk's data flipped. */
+function damaged(file: Buffer): Buffer {
+  const copy = Buffer.from(file);
+  copy[copy.indexOf("IDAT") + 6]! ^= 0xff;
+  return copy;
+}
+
 const JPEG_BASE64 =
   "/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAACAAIDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAf/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABgj/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCdABykX//Z";
 
@@ -178,6 +185,10 @@ describe("document settings", () => {
         "validation_failed",
       ],
       [Buffer.from([0xff, 0xd8, 0xff, 0x00, 0x01]).toString("base64"), 422, "validation_failed"],
+      // One byte of the image data changed: its chunk's checksum no longer matches.
+      [damaged(png(4, 4)).toString("base64"), 422, "validation_failed"],
+      // A PNG cut short before its end chunk.
+      [png(4, 4).subarray(0, 40).toString("base64"), 422, "validation_failed"],
       ["", 422, "validation_failed"],
       [png(440, 400, true).toString("base64"), 413, "payload_too_large"],
     ];

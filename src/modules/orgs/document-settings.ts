@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError, validationError } from "../../http/errors";
 import { httpUrlWithoutCredentials } from "../../http/url-schema";
+import { readLogoImage } from "./logo-image";
 
 // The seller block of an organisation's documents (GET/PUT /api/v1/org/document-settings,
 // docs/quotations.md, ADR 0106): one definition for the PUT body, the GET answer and the
@@ -93,8 +94,6 @@ export type DocumentSettings = z.infer<typeof DocumentSettingsSchema>;
 
 export type LogoType = "image/png" | "image/jpeg";
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
 const badLogo = (msg: string) =>
   validationError([{ loc: ["body", "logo"], msg, type: "invalid_image" }], msg);
 
@@ -113,11 +112,11 @@ function decodeBase64(value: string): Uint8Array | null {
 }
 
 /**
- * A logo as sent: base64 of a PNG or JPEG of at most LOGO_MAX_BYTES. Checks the size (413), the
- * signature, and that the image decodes as the PDF writer will embed it (422), so a document
- * never fails on a logo. Answers the canonical base64 (no prefix, no whitespace) and the type.
+ * A logo as sent: base64 of a PNG or JPEG of at most LOGO_MAX_BYTES. Checks the size (413) and
+ * the file's structure as the PDF writer will read it (422, logo-image.ts: without pdf-lib,
+ * which stays in the documents Worker). Answers the canonical base64 (no prefix, no whitespace) and the type.
  */
-export async function checkLogo(value: string): Promise<{ base64: string; type: LogoType }> {
+export function checkLogo(value: string): { base64: string; type: LogoType } {
   const prefixed = /^data:(image\/(?:png|jpeg|jpg));base64,/i.exec(value);
   const body = prefixed ? value.slice(prefixed[0].length) : value;
   const bytes = decodeBase64(body);
@@ -129,20 +128,17 @@ export async function checkLogo(value: string): Promise<{ base64: string; type: 
       { code: "payload_too_large" },
     );
   }
-  const isPng = PNG_SIGNATURE.every((b, i) => bytes[i] === b);
-  const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-  if (!isPng && !isJpeg) throw badLogo("The logo must be a PNG or JPEG image");
-  try {
-    const { PDFDocument } = await import("pdf-lib");
-    const pdf = await PDFDocument.create();
-    const image = isPng ? await pdf.embedPng(bytes) : await pdf.embedJpg(bytes);
-    if (!(image.width > 0 && image.height > 0)) throw new Error("empty image");
-  } catch {
-    throw badLogo(`The logo is not a readable ${isPng ? "PNG" : "JPEG"} image`);
+  const image = readLogoImage(bytes);
+  if (!image.ok) {
+    throw badLogo(
+      image.reason === "it is not a PNG or JPEG image"
+        ? "The logo must be a PNG or JPEG image"
+        : `The logo is not a readable image: ${image.reason}`,
+    );
   }
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) {
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
-  return { base64: btoa(binary), type: isPng ? "image/png" : "image/jpeg" };
+  return { base64: btoa(binary), type: image.type };
 }

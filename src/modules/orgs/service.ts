@@ -469,7 +469,7 @@ export async function putDocumentSettings(
     values.logo = null;
     values.logo_type = null;
   } else if (logo !== undefined) {
-    const checked = await checkLogo(logo);
+    const checked = checkLogo(logo);
     values.logo = checked.base64;
     values.logo_type = checked.type;
   }
