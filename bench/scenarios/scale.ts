@@ -101,7 +101,7 @@ type PlanName = "listSearch" | "listFirst" | "overview";
 interface PlanSummary {
   /**
    * Reading every match for the list's exact total, ms of executionMs: the search's materialised
-   * matches (CTE m, src/db/page.ts selectMatchedPage) or else the count subquery (an InitPlan);
+   * matches (CTE m, src/db/page.ts matchedPageSql) or else the count subquery (an InitPlan);
    * null where neither is.
    */
   matchesMs: number | null;

@@ -107,21 +107,9 @@ export interface MatchedPageQuery {
  * the page, and sorts whole rows. Here the matches' keys and sort keys are materialised once,
  * counted, the page's keys taken from them, and only the page's rows read, by key.
  * Not for lists whose total is kept elsewhere or whose order an index serves: those stop at the
- * page's last row, which this never does.
+ * page's last row, which this never does. This is the statement, its limit and offset given
+ * (values or placeholders); prebuiltMatchedPage renders it once.
  */
-export async function selectMatchedPage<T>(
-  db: Db,
-  query: MatchedPageQuery,
-): Promise<{ rows: T[]; total: number }> {
-  const { from, where, page, size } = query;
-  const rows = await queryRowsPrepared<T & { total_count: number | string }>(
-    db,
-    matchedPageSql(query, size, offsetOf(page, size)),
-  );
-  return pageOf(rows, page, () => queryRows<{ n: number }>(db, countSql(from, where)));
-}
-
-/** selectMatchedPage's statement, its limit and offset given (values or placeholders). */
 function matchedPageSql(
   {
     columns,
@@ -174,7 +162,7 @@ export function prebuiltPage(query: Omit<PageQuery, "page" | "size">): PrebuiltP
   };
 }
 
-/** selectMatchedPage's statement rendered once; its values placeholders. */
+/** matchedPageSql's statement rendered once; its values placeholders. */
 export function prebuiltMatchedPage(query: Omit<MatchedPageQuery, "page" | "size">): PrebuiltPage {
   return {
     page: prebuilt(matchedPageSql(query, LIMIT, OFFSET)),
@@ -184,7 +172,7 @@ export function prebuiltMatchedPage(query: Omit<MatchedPageQuery, "page" | "size
 
 /**
  * A page of a prebuilt page statement with `values` for its placeholders: the same rows, total
- * and statement text as selectPage or selectMatchedPage built from the same parts.
+ * and statement text as selectPage or matchedPageSql built from the same parts.
  */
 export async function runPrebuiltPage<T>(
   db: Db,
