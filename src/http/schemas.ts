@@ -9,3 +9,16 @@ import { z } from "@hono/zod-openapi";
 export const timestamp = () =>
   z.string().openapi({ format: "date-time", example: "2026-11-24T08:30:00.000Z" });
 export const calendarDay = () => z.string().openapi({ format: "date", example: "2026-11-24" });
+
+/**
+ * An optional text input a document prints (document settings, a quotation's trade fields):
+ * trimmed, at most `max` characters, and "" or null clears it (stored as null).
+ */
+export const clearableText = (max: number, description: string) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .transform((value) => (value === "" ? null : value))
+    .openapi({ description });

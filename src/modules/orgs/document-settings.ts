@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError, validationError } from "../../http/errors";
+import { clearableText } from "../../http/schemas";
 import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { readLogoImage } from "./logo-image";
 
@@ -14,14 +15,7 @@ const LOGO_MAX_BYTES = 512 * 1024;
 const MAX_VALIDITY_DAYS = 3650;
 
 /** A text field: trimmed, "" or null clears it. */
-const text = (max: number, description: string) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullable()
-    .transform((value) => (value === "" ? null : value))
-    .openapi({ description });
+const text = clearableText;
 
 const fields = {
   legal_name: text(200, "The company's registered name, printed at the head of every document"),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { INCOTERMS, QUOTATION_STATUSES } from "../../db/schema";
-import { calendarDay } from "../../http/schemas";
+import { calendarDay, clearableText } from "../../http/schemas";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { currencyCode, minorUnits } from "../products/schemas";
 
@@ -46,14 +46,7 @@ export type ItemInputT = z.infer<typeof ItemInput>;
 const dateOnly = z.iso.date({ error: "A date, YYYY-MM-DD" });
 
 /** A document field the quotation prints (docs/quotations.md): trimmed, "" clears it. */
-const printed = (max: number, description: string) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullable()
-    .transform((value) => (value === "" ? null : value))
-    .openapi({ description });
+const printed = clearableText;
 /** What a document prints beside the terms: the buyer's address and the delivery lines. */
 const tradeInput = {
   buyer_address: printed(1000, 'The buyer\'s postal address, lines separated by "\\n"'),
