@@ -76,7 +76,7 @@ const HEAVY_ITEMS: [string, QuotationDocument["quotation"]["items"]][] = [
  * show what a long quotation costs beside a short one. The aim: 120 lines in under 10 times the
  * one line's time (the document's fixed cost, font subset and file, is paid once).
  */
-const LINES_AIM_RATIO = 10;
+export const LINES_AIM_RATIO = 10;
 const LINE_COUNTS = [1, 120] as const;
 
 function withLines(count: number): QuotationDocument {

@@ -1,7 +1,7 @@
 import { HEALTH_DURING_DOCUMENTS_AIM_MS } from "./documents";
 import { fmt, table } from "./format";
 import { median } from "./load";
-import { HEAVY_PDF_AIM_MS } from "./pdf";
+import { HEAVY_PDF_AIM_MS, LINES_AIM_RATIO } from "./pdf";
 import { type BenchResults, derive } from "./report";
 import { scaleVerdicts } from "./scale-report";
 import { SETTINGS } from "./settings";
@@ -120,6 +120,14 @@ export function summaryRows(r: BenchResults): SummaryRow[] {
         verdict: h.renderMs < HEAVY_PDF_AIM_MS ? "MET" : "MISSED",
       }),
     ),
+    {
+      figure: "quotation PDF, 120 lines beside 1 line",
+      value: `${fmt(r.pdf.lines.manyMs, 1)} ms (${r.pdf.lines.pages} pages)`,
+      against: `1 line ${fmt(r.pdf.lines.oneMs, 1)} ms`,
+      ratio: `${fmt(r.pdf.lines.ratio, 2)}x`,
+      aim: `< ${LINES_AIM_RATIO}x`,
+      verdict: r.pdf.lines.ratio < LINES_AIM_RATIO ? "MET" : "MISSED",
+    },
     ...(r.pdf.healthDuringDocuments
       ? [
           <SummaryRow>{
