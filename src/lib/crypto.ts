@@ -1,16 +1,27 @@
 const encoder = new TextEncoder();
 
-export function base64url(bytes: ArrayBuffer | Uint8Array): string {
+/** Standard base64, in chunks so a large file never builds one huge argument list. */
+export function base64(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   let binary = "";
-  for (const byte of view) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  for (let i = 0; i < view.length; i += 0x8000) {
+    binary += String.fromCharCode(...view.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** Standard base64 (padding optional) to bytes; throws on anything else, as atob does. */
+export function base64Decode(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+}
+
+export function base64url(bytes: ArrayBuffer | Uint8Array): string {
+  return base64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 export function base64urlDecode(text: string): Uint8Array {
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  const binary = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
-  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  return base64Decode(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
 }
 
 export function hex(bytes: ArrayBuffer | Uint8Array): string {

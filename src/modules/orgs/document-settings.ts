@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError, validationError } from "../../http/errors";
 import { clearableText } from "../../http/schemas";
 import { httpUrlWithoutCredentials } from "../../http/url-schema";
+import { base64, base64Decode } from "../../lib/crypto";
 import { readLogoImage } from "./logo-image";
 
 // The seller block of an organisation's documents (GET/PUT /api/v1/org/document-settings,
@@ -96,10 +97,7 @@ function decodeBase64(value: string): Uint8Array | null {
   const compact = value.replace(/\s+/g, "");
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) return null;
   try {
-    const binary = atob(compact);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
+    return base64Decode(compact);
   } catch {
     return null;
   }
@@ -130,9 +128,5 @@ export function checkLogo(value: string): { base64: string; type: LogoType } {
         : `The logo is not a readable image: ${image.reason}`,
     );
   }
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return { base64: btoa(binary), type: image.type };
+  return { base64: base64(bytes), type: image.type };
 }

@@ -1,4 +1,5 @@
 import type { PDFDocument, PDFFont, PDFImage, PDFPage } from "pdf-lib";
+import { base64Decode } from "../../lib/crypto";
 import { displayRateLine } from "../exchange/display";
 import { formatMinor } from "./money";
 import { pdfFontkit } from "./pdf-fontkit";
@@ -78,10 +79,7 @@ function logoBytes(logo: Uint8Array | string | null | undefined): Uint8Array | u
   if (!logo) return undefined;
   if (logo instanceof Uint8Array) return logo;
   try {
-    const binary = atob(logo.replace(/^data:[^,]*,/, "").replace(/\s+/g, ""));
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
+    return base64Decode(logo.replace(/^data:[^,]*,/, "").replace(/\s+/g, ""));
   } catch {
     return undefined;
   }

@@ -5,6 +5,7 @@
  * attachments?: [{filename, content (base64), content_type}]}`; success is 200 `{id}`, failure a
  * JSON `{statusCode, message, name}`. Edge-safe: fetch only.
  */
+import { base64 } from "../../lib/crypto";
 import { MailError, type Mailer, type MailMessage, recipientsOf } from "./types";
 
 export interface HttpMailerOptions {
@@ -34,15 +35,6 @@ function errorName(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const name = (body as { name?: unknown }).name;
   return typeof name === "string" && ERROR_NAME_RE.test(name) ? name : undefined;
-}
-
-/** Standard base64 (Resend's `content`), in chunks so a large PDF never builds one huge argument list. */
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
 }
 
 /** The documented JSON body of one message. */
