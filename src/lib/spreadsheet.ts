@@ -1,7 +1,7 @@
 /**
  * Spreadsheet input and output for imports and exports: format detection by magic bytes, an
- * RFC 4180 CSV reader and writer, the in-memory .xlsx writer (small sheets: the import's errors
- * file), and the header aliases (English and Chinese) each importable column accepts; .xlsx
+ * RFC 4180 CSV reader (the writer and its formula guard: src/lib/csv.ts), the in-memory .xlsx
+ * writer (small sheets: the import's errors file), and the header aliases (English and Chinese) each importable column accepts; .xlsx
  * reading is src/lib/xlsx-stream.ts, the streamed .xlsx writer of exports src/lib/xlsx-writer.ts.
  * Runs on Workers.
  */
@@ -10,6 +10,7 @@ import type ExcelJS from "exceljs";
 /** exceljs costs ~170 ms to import: loaded by the first spreadsheet, not at start-up. */
 export const loadExcel = async () => (await import("exceljs")).default;
 
+import { CSV_BOM, csvLine, unguardCell } from "./csv";
 import { hasZipMagic } from "./zip-guard";
 
 export type SheetFormat = "xlsx" | "csv";
@@ -146,59 +147,9 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/**
- * Quoted: anything a reader could take for a field or row boundary in any locale. Excel and
- * LibreOffice split on `;` where the decimal mark is a comma and some tools on tab or `|`, so an
- * unquoted `;=1+1` would be a formula cell there; quoted, it is one text cell everywhere.
- */
-const csvNeedsQuotes = /[",;|\t\r\n]|^\s|\s$/;
-/** What starts a formula: `=`, `+`, `-`, `@` and their full-width forms (CJK input methods). */
-const TRIGGER = "=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20";
-/** A cell that starts a formula, also after blanks some readers skip; tab and CR (OWASP). */
-const leadingFormula = new RegExp(`^(?:[\\t\\r]|\\s*[${TRIGGER}])`);
-/**
- * Where a reader may start a new cell or a new line inside one of ours: field separators
- * (`;` where the decimal mark is a comma, tab, `|`) and line breaks. A reader that splits lines
- * before it honours quotes (line-by-line tools, `split("\n")`, a paste into a sheet) starts a
- * row at a CR or LF inside a quoted cell, and some also break at VT, FF, NEL, U+2028 and U+2029.
- */
-const BREAK = ",;|\\t\\r\\n\\v\\f\\u0085\\u2028\\u2029";
-/** A formula behind a separator or line break inside the cell, quotes or not. */
-const innerFormula = new RegExp(`([${BREAK}])([\\s"]*)(?=[${TRIGGER}])`, "g");
-const innerGuard = new RegExp(`([${BREAK}])([\\s"]*)'(?=[${TRIGGER}])`, "g");
-
-/**
- * Neutralises every place a spreadsheet could read as the start of a formula, in any locale:
- * an apostrophe before it (OWASP CSV injection), which spreadsheets show as text.
- */
-export function guardCell(value: string): string {
-  const inner = value.replace(innerFormula, "$1$2'");
-  return leadingFormula.test(inner) ? `'${inner}` : inner;
-}
-
-function csvCell(value: string): string {
-  const safe = guardCell(value);
-  return csvNeedsQuotes.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-/** Starts every CSV written here: a UTF-8 BOM, so Excel opens Chinese text correctly. */
-export const CSV_BOM = "\uFEFF";
-
-/** One CSV record, formula-guarded and quoted where needed, with its CRLF line end. */
-export function csvLine(cells: string[]): string {
-  return `${cells.map(csvCell).join(",")}\r\n`;
-}
-
 /** CSV with a UTF-8 BOM and CRLF line ends. */
 export function writeCsv(header: string[], rows: string[][]): Uint8Array {
   return new TextEncoder().encode(CSV_BOM + [header, ...rows].map(csvLine).join(""));
-}
-
-/** Undoes the export's formula guard: `'=x` / `'+86...` / `a;'=b` come back as they were. */
-export function unguardCell(value: string): string {
-  const outer =
-    value.startsWith("'") && leadingFormula.test(value.slice(1)) ? value.slice(1) : value;
-  return outer.includes("'") ? outer.replace(innerGuard, "$1$2") : outer;
 }
 
 function isEmptyRow(cells: string[]): boolean {

@@ -3,13 +3,8 @@
  * worksheet reader fed from the zip guard's bounded inflate. Runs on Workers.
  */
 import type ExcelJS from "exceljs";
-import {
-  cellText,
-  type Sheet,
-  SpreadsheetError,
-  type SpreadsheetErrorKind,
-  unguardCell,
-} from "./spreadsheet";
+import { unguardCell } from "./csv";
+import { cellText, type Sheet, SpreadsheetError, type SpreadsheetErrorKind } from "./spreadsheet";
 import {
   DEFAULT_ZIP_LIMITS,
   inflateEntry,

@@ -1,7 +1,8 @@
 import { parse } from "csv-parse/sync";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
-import { guardCell, readCsv, unguardCell, writeCsv, writeXlsx } from "../../src/lib/spreadsheet";
+import { guardCell, unguardCell } from "../../src/lib/csv";
+import { readCsv, writeCsv, writeXlsx } from "../../src/lib/spreadsheet";
 
 /** Cells a seller (or a buyer writing into a form) could have typed. */
 const HOSTILE = [

@@ -1,10 +1,5 @@
-import {
-  CSV_BOM,
-  csvLine,
-  type SheetFormat,
-  type XlsxCell,
-  type XlsxColumnFormat,
-} from "../../lib/spreadsheet";
+import { CSV_BOM, csvLine } from "../../lib/csv";
+import type { SheetFormat, XlsxCell, XlsxColumnFormat } from "../../lib/spreadsheet";
 import { streamChunks } from "../../lib/spreadsheet-stream";
 import { xlsxChunks } from "../../lib/xlsx-writer";
 import type { Deps } from "../../ports";

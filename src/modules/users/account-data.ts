@@ -1,6 +1,7 @@
 import { strToU8, zipSync } from "fflate";
 import { ApiError, conflict, forbidden, unauthorized, validationError } from "../../http/errors";
 import { hex, hmacSign } from "../../lib/crypto";
+import { CSV_BOM, csvLine } from "../../lib/csv";
 import type { Deps } from "../../ports";
 import { MailError } from "../../providers/mail/types";
 import type { Actor } from "../admin/queries/audit";
@@ -125,17 +126,6 @@ export async function deleteAccount(
   }
   for (const session of result.sessions) noteSessionEnded(deps, session);
 }
-
-// Not lib/spreadsheet's writer: it imports exceljs, which the auth Worker must not bundle
-// (docs/adr/0079-worker-size.md, scripts/worker-sizes.ts).
-const CSV_BOM = "\uFEFF";
-/** A cell a spreadsheet could read as a formula gets an apostrophe first (OWASP CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
-const csvCell = (value: string) => {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-};
-const csvLine = (cells: string[]) => `${cells.map(csvCell).join(",")}\r\n`;
 
 /** A CSV of rows (objects): the union of their keys as the header, nested values as JSON. */
 function csvOf(rows: readonly unknown[]): string {
