@@ -4,7 +4,7 @@ import type { Deps } from "../../ports";
 import { MailError, type MailErrorReason, type MailMessage } from "../../providers/mail/types";
 import { logFollowup } from "../customers/service";
 import { getAccount } from "../users/queries/account";
-import { type DocumentRefusal, renderDocument } from "./documents";
+import { makeDocument } from "./make-document";
 import * as queries from "./queries";
 import type { QuotationSendInput } from "./send-schemas";
 import { documentFileName, getQuotation, quotableCustomer, quotationDocument } from "./service";
@@ -18,28 +18,6 @@ import type { QuotationDocument } from "./view";
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 /** Statuses a quotation may be sent from: a draft, or one already sent (sent again). */
 const SENDABLE = ["draft", "sent"] as const;
-
-/** The document refused by the renderer, as the export route answers it (503). */
-function documentRefused(deps: Deps, refusal: DocumentRefusal): ApiError {
-  if (refusal.reason === "font-failed" || refusal.reason === "failed") {
-    deps.logger.error("quotation send: document not made", {
-      reason: refusal.reason,
-      error: refusal.error,
-    });
-  }
-  switch (refusal.reason) {
-    case "no-font":
-      return unavailable("PDF documents are not available on this runtime; send the xlsx");
-    case "busy":
-      return unavailable("Too many documents are being made right now; try again shortly");
-    case "over-budget":
-      return unavailable(
-        `The document could not be made within ${refusal.budgetMs / 1000} s; try again shortly, or shorten or split the quotation`,
-      );
-    default:
-      return unavailable("The document could not be made; try again shortly");
-  }
-}
 
 /** What the member is told when the provider did not take the mail (no provider text, ever). */
 const MAIL_FAILED: Record<MailErrorReason, string> = {
@@ -148,10 +126,7 @@ export async function sendQuotation(
   }
   const to = lower(recipients(input.to));
   const cc = lower(input.cc ?? []).filter((a) => !to.includes(a));
-  const rendered = await (deps.documents
-    ? deps.documents.render(input.format, doc)
-    : renderDocument(input.format, doc));
-  if (!(rendered instanceof Uint8Array)) throw documentRefused(deps, rendered);
+  const rendered = await makeDocument(deps, input.format, doc);
 
   const replyTo = (await getAccount(deps.db, { id: userId }))?.email ?? null;
   const { number, subject, filename, text } = composeMail(doc, input, replyTo);
