@@ -174,6 +174,10 @@ export const products = pgTable(
     price: integer("price"),
     currency: text("currency").notNull().default("USD"),
     moq: integer("moq"),
+    /** Days from order to shipment the seller quotes (issue #24: checked in AI drafts). */
+    leadTimeDays: integer("lead_time_days"),
+    /** Other names buyers use for the product (issue #24: inquiry lines match them). */
+    aliases: text("aliases").array().notNull().default(sql`'{}'::text[]`),
     hsCode: text("hs_code"),
     imageUrl: text("image_url"),
     specs: jsonb("specs").$type<Record<string, string>>(),

@@ -8,13 +8,14 @@ import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
 import { IdParam, jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
+import { quotationFromInquiry } from "./from-inquiry";
 import {
   FollowupDraftBody,
   FollowupDraftSchema,
   FromInquiryBody,
   FromInquirySchema,
 } from "./schemas";
-import { type CallerContext, draftFollowup, quotationFromInquiry } from "./service";
+import { type CallerContext, draftFollowup } from "./service";
 
 // Billable writes: a cookie session needs the CSRF token (requireAuth checks it); an
 // Idempotency-Key makes a retry replay the first outcome instead of charging again.

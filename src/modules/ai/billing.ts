@@ -22,6 +22,8 @@ export interface BilledInput {
   ip?: string | null;
   /** The status the route answers a success with, kept with the answer under the key. */
   status?: number;
+  /** A quote of this operation (POST /credits/quote, body field `quote_id`): charged as quoted. */
+  quoteId?: string | undefined;
 }
 
 /** A billed operation in its steps (billed()). */
