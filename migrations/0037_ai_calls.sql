@@ -16,30 +16,12 @@ CREATE TABLE "ai_calls" (
 	CONSTRAINT "ai_calls_latency_non_negative" CHECK ("ai_calls"."latency_ms" >= 0)
 );
 --> statement-breakpoint
-CREATE TABLE "credit_quotes" (
-	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
-	"org_id" uuid NOT NULL,
-	"user_id" uuid NOT NULL,
-	"operation" text NOT NULL,
-	"credits" integer NOT NULL,
-	"expires_at" timestamp with time zone NOT NULL,
-	"used_at" timestamp with time zone,
-	"consumption_id" uuid,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "credit_quotes_credits_check" CHECK ("credit_quotes"."credits" >= 0)
-);
---> statement-breakpoint
 ALTER TABLE "ai_calls" ADD CONSTRAINT "ai_calls_org_id_orgs_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."orgs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ai_calls" ADD CONSTRAINT "ai_calls_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ai_calls" ADD CONSTRAINT "ai_calls_consumption_id_credit_consumptions_id_fk" FOREIGN KEY ("consumption_id") REFERENCES "public"."credit_consumptions"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "credit_quotes" ADD CONSTRAINT "credit_quotes_org_id_orgs_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."orgs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "credit_quotes" ADD CONSTRAINT "credit_quotes_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "credit_quotes" ADD CONSTRAINT "credit_quotes_consumption_id_credit_consumptions_id_fk" FOREIGN KEY ("consumption_id") REFERENCES "public"."credit_consumptions"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "ai_calls_org_created_idx" ON "ai_calls" USING btree ("org_id","created_at");--> statement-breakpoint
 CREATE INDEX "ai_calls_user_created_idx" ON "ai_calls" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "ai_calls_created_idx" ON "ai_calls" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "ai_calls_task_created_idx" ON "ai_calls" USING btree ("task","created_at");--> statement-breakpoint
 CREATE INDEX "ai_calls_provider_created_idx" ON "ai_calls" USING btree ("provider","created_at");--> statement-breakpoint
-CREATE INDEX "ai_calls_outcome_created_idx" ON "ai_calls" USING btree ("outcome","created_at");--> statement-breakpoint
-CREATE INDEX "credit_quotes_user_idx" ON "credit_quotes" USING btree ("user_id");--> statement-breakpoint
-CREATE INDEX "credit_quotes_expires_idx" ON "credit_quotes" USING btree ("expires_at");
+CREATE INDEX "ai_calls_outcome_created_idx" ON "ai_calls" USING btree ("outcome","created_at");
