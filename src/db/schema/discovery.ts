@@ -66,7 +66,14 @@ export const discoveryRecords = pgTable(
   ],
 );
 
-export const PIPELINE_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+export const PIPELINE_STATUSES = [
+  "queued",
+  "running",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "budget_exhausted",
+] as const;
 export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
 
 /**
@@ -94,6 +101,9 @@ export const agentPipelines = pgTable(
       .default({ stages: [], leads: [], summary: null }),
     /** The consumption the run was charged under, refunded if the run fails. */
     consumptionId: uuid("consumption_id"),
+    /** The run's price (quoted or configured) and the caller's cap on it (ADR 0108). */
+    price: integer("price"),
+    maxCredits: integer("max_credits"),
     error: text("error"),
     attempts: integer("attempts").notNull().default(0),
     /** A worker holds the run until then; past it another worker may take it over. */
@@ -115,7 +125,7 @@ export const agentPipelines = pgTable(
       .where(sql`${t.status} in ('queued', 'running')`),
     check(
       "agent_pipelines_status_check",
-      sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'cancelled')`,
+      sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exhausted')`,
     ),
     check("agent_pipelines_max_leads_check", sql`${t.maxLeads} between 1 and 50`),
   ],
