@@ -6,6 +6,7 @@ import { createCustomerPoolRoutes } from "../modules/customers/pool/routes";
 import { createCustomerRoutes } from "../modules/customers/routes";
 import { createDiscoveryRoutes } from "../modules/discovery/routes";
 import { createExchangeRoutes } from "../modules/exchange/routes";
+import { createGlossaryRoutes } from "../modules/glossary/routes";
 import { createMarketingRoutes } from "../modules/marketing/routes";
 import { createNotificationRoutes } from "../modules/notifications/routes";
 import { createProductRoutes } from "../modules/products/routes";
@@ -22,6 +23,7 @@ export const apiRouters = [
   createExchangeRoutes,
   createNotificationRoutes,
   createTranslateRoutes,
+  createGlossaryRoutes,
   createAssistantRoutes,
   createMarketingRoutes,
   createAiDraftRoutes,

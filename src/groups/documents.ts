@@ -1,4 +1,5 @@
 import type { AppRouter } from "../http/router";
+import { createGlossaryImportRoutes } from "../modules/glossary/import-routes";
 import { createImportExportRoutes } from "../modules/imports/routes";
 import { createQuotationRoutes } from "../modules/quotations/routes";
 import { createQuotationSendRoutes } from "../modules/quotations/send-routes";
@@ -13,6 +14,7 @@ export const documentsRouters = [
   createImportExportRoutes,
   createQuotationRoutes,
   createQuotationSendRoutes,
+  createGlossaryImportRoutes,
 ] as const;
 
 export const documentsRoutes = (): AppRouter[] => documentsRouters.map((create) => create());

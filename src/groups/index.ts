@@ -6,6 +6,8 @@ import { createCustomerPoolRoutes } from "../modules/customers/pool/routes";
 import { createCustomerRoutes } from "../modules/customers/routes";
 import { createDiscoveryRoutes } from "../modules/discovery/routes";
 import { createExchangeRoutes } from "../modules/exchange/routes";
+import { createGlossaryImportRoutes } from "../modules/glossary/import-routes";
+import { createGlossaryRoutes } from "../modules/glossary/routes";
 import { createImportExportRoutes } from "../modules/imports/routes";
 import { createMarketingRoutes } from "../modules/marketing/routes";
 import { createNotificationRoutes } from "../modules/notifications/routes";
@@ -59,6 +61,8 @@ export const WORKSPACE_ORDER: readonly RouterFactory[] = [
   createExchangeRoutes,
   createNotificationRoutes,
   createTranslateRoutes,
+  createGlossaryImportRoutes,
+  createGlossaryRoutes,
   createAssistantRoutes,
   createMarketingRoutes,
   createAiDraftRoutes,
