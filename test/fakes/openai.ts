@@ -10,7 +10,8 @@ import type { AddressInfo } from "node:net";
  *    total_tokens}}
  * or, with `stream: true`, `text/event-stream` of `data: {chat.completion.chunk}` lines (the
  * first with `delta.role`, then `delta.content` pieces, then `finish_reason`), ending in
- * `data: [DONE]`. A wrong key is 401 with OpenAI's `{error: {message, type, code}}` body.
+ * `data: [DONE]` (with `stream_options: {include_usage: true}`, a chunk of no choices carrying
+ * `usage` comes before it). A wrong key is 401 with OpenAI's `{error: {message, type, code}}` body.
  *
  * What it answers is scripted with `reply(fn)`: fn gets the request's messages and model and
  * returns the assistant's text. `fail(mode)` scripts failures.
@@ -162,6 +163,12 @@ export async function startFakeOpenAi(apiKey = "sk-fake-openai-key"): Promise<Fa
       send({ content: piece }, null);
     }
     send({}, "stop");
+    // `stream_options: {include_usage: true}`: a last chunk with no choices carries the usage.
+    if ((body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true) {
+      res.write(
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage })}\n\n`,
+      );
+    }
     res.write("data: [DONE]\n\n");
     res.end();
   }

@@ -1,11 +1,8 @@
 import type { z } from "@hono/zod-openapi";
 import type { Deps } from "../../ports";
-import {
-  generateWithLlm,
-  type LlmRequest,
-  type LlmResult,
-} from "../../providers/llm/openai-compatible";
-import { type AiTask, aiUnavailable, llmCandidates, llmTarget } from "./routing";
+import type { LlmRequest, LlmResult } from "../../providers/llm/openai-compatible";
+import { type AiCaller, aiCallLog } from "./call-log";
+import { type AiTask, aiUnavailable, callLlm, llmCandidates } from "./routing";
 
 /**
  * Structured answers from an LLM: the model is asked for one JSON object; what it says is
@@ -53,29 +50,37 @@ export function parseJsonOutput<S extends z.ZodType>(
  * Runs an LLM task whose answer must parse (`parse` returns undefined when it does not). As
  * runLlmTask, providers are tried in the task's routing order and a provider that fails is
  * skipped; an answer that does not parse is retried on the next provider once, and a second
- * unusable answer (or none left to ask) is aiUnavailable(): 503, and billed() refunds.
+ * unusable answer (or none left to ask) is aiUnavailable(): 503, and billed() refunds. Every
+ * attempt is on record for `caller` (an answer that did not parse as `unusable`).
  */
 export async function runLlmParsedTask<T>(
   deps: Deps,
   task: AiTask,
   request: LlmRequest,
   parse: (text: string) => T | undefined,
+  caller?: AiCaller,
 ): Promise<{ value: T; result: LlmResult }> {
-  let unparseable = 0;
-  for (const row of await llmCandidates(deps, task)) {
-    let result: LlmResult;
-    try {
-      result = await generateWithLlm(await llmTarget(deps, row), request, deps.fetch);
-    } catch (error) {
-      deps.logger.warn("llm provider failed", { task, provider: row.name, error: String(error) });
-      continue;
+  const log = aiCallLog(deps, caller);
+  try {
+    let unparseable = 0;
+    for (const row of await llmCandidates(deps, task)) {
+      let result: LlmResult;
+      try {
+        result = await callLlm(deps, log, task, row, request);
+      } catch (error) {
+        deps.logger.warn("llm provider failed", { task, provider: row.name, error: String(error) });
+        continue;
+      }
+      const value = parse(result.text);
+      if (value !== undefined) return { value, result };
+      log.unusable();
+      // Never log the model's text: it can carry the seller's or the buyer's data.
+      deps.logger.warn("llm answer unusable", { task, provider: row.name });
+      unparseable += 1;
+      if (unparseable >= 2) break;
     }
-    const value = parse(result.text);
-    if (value !== undefined) return { value, result };
-    // Never log the model's text: it can carry the seller's or the buyer's data.
-    deps.logger.warn("llm answer unusable", { task, provider: row.name });
-    unparseable += 1;
-    if (unparseable >= 2) break;
+    throw aiUnavailable();
+  } finally {
+    log.flush();
   }
-  throw aiUnavailable();
 }

@@ -3,7 +3,15 @@ import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../db/client";
 import { defineCte } from "../../db/cte";
 import { selectPage } from "../../db/page";
-import { aiProviders, type QuotaPeriod, translationQuotas } from "../../db/schema";
+import {
+  aiCalls,
+  aiProviders,
+  creditConsumptions,
+  orgMembers,
+  type QuotaPeriod,
+  translationQuotas,
+} from "../../db/schema";
+import { callerOrgSql, callerSeesAllSql } from "../../db/scope";
 import { col, type DbRow } from "../../db/sql";
 import { type Actor, type AuditedWrite, auditCte, lockBefore } from "../admin/queries/audit";
 import { settledHold } from "../credits/queries/ai-holds";
@@ -306,3 +314,152 @@ const refundedVerdict = defineCte("refunded", ["yes"]);
 
 /** The verdict of settleHoldAndLog's `refunded` CTE, for the fragments it runs. */
 export const notRefundedSql = sql`not (select ${refundedVerdict.col("yes")} from ${refundedVerdict})`;
+
+// ---------------------------------------------------------------- ai calls
+
+/** One provider attempt as written (modules/ai/call-log.ts). */
+export type AiCallRow = Pick<
+  DbRow<typeof aiCalls>,
+  | "user_id"
+  | "task"
+  | "provider"
+  | "model"
+  | "tokens_in"
+  | "tokens_out"
+  | "latency_ms"
+  | "outcome"
+  | "credits"
+  | "consumption_id"
+> & { created_at: string };
+
+const ac = aiCalls;
+
+/**
+ * Writes a task's attempts in one statement; each row's organisation is its user's, read in
+ * the same statement (org_members' primary key). A consumption that is not (or no longer)
+ * there is not linked rather than failing the row.
+ */
+export async function insertAiCalls(db: Db, rows: AiCallRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const cc = creditConsumptions;
+  await queryRows(
+    db,
+    sql`insert into ${ac} (${col(ac.orgId)}, ${col(ac.userId)}, ${col(ac.task)}, ${col(ac.provider)},
+          ${col(ac.model)}, ${col(ac.tokensIn)}, ${col(ac.tokensOut)}, ${col(ac.latencyMs)},
+          ${col(ac.outcome)}, ${col(ac.credits)}, ${col(ac.consumptionId)}, ${col(ac.createdAt)})
+        select (select ${orgMembers.orgId} from ${orgMembers} where ${orgMembers.userId} = x.user_id),
+          x.user_id, x.task, x.provider, x.model, x.tokens_in, x.tokens_out, x.latency_ms,
+          x.outcome, x.credits,
+          (select ${cc.id} from ${cc} where ${cc.id} = x.consumption_id), x.created_at
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
+          user_id uuid, task text, provider text, model text, tokens_in int, tokens_out int,
+          latency_ms int, outcome text, credits int, consumption_id uuid, created_at timestamptz)`,
+  );
+}
+
+/** A call as the lists show it: credits are 0 when its operation's charge was refunded. */
+export type AiCallListRow = Pick<
+  DbRow<typeof aiCalls>,
+  | "id"
+  | "org_id"
+  | "user_id"
+  | "task"
+  | "provider"
+  | "model"
+  | "tokens_in"
+  | "tokens_out"
+  | "latency_ms"
+  | "outcome"
+  | "credits"
+  | "consumption_id"
+  | "created_at"
+>;
+
+const a = alias(aiCalls, "a");
+
+/** A call's credits as they stand: none when its consumption was refunded. */
+const creditsOf = (calls: typeof a) =>
+  sql`case when ${calls.credits} > 0 and exists (select 1 from ${creditConsumptions}
+      where ${creditConsumptions.id} = ${calls.consumptionId}
+        and ${creditConsumptions.status} = 'refunded') then 0 else ${calls.credits} end`;
+
+export interface AiCallFilters {
+  task?: string | undefined;
+  provider?: string | undefined;
+  outcome?: string | undefined;
+  /** UTC days, both included. */
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+}
+
+function filterSql(f: AiCallFilters): SQL[] {
+  const where: SQL[] = [];
+  if (f.task) where.push(sql`${a.task} = ${f.task}`);
+  if (f.provider) where.push(sql`${a.provider} = ${f.provider}`);
+  if (f.outcome) where.push(sql`${a.outcome} = ${f.outcome}`);
+  if (f.startDate) {
+    where.push(sql`${a.createdAt} >= (${f.startDate}::date)::timestamp at time zone 'UTC'`);
+  }
+  if (f.endDate) {
+    where.push(sql`${a.createdAt} < (${f.endDate}::date + 1)::timestamp at time zone 'UTC'`);
+  }
+  return where;
+}
+
+/**
+ * AI calls newest first. With `viewer`, those the viewer may see (GET /ai/usage): their own,
+ * and for a manager+ every call of their organisation (role and organisation read in the
+ * statement, src/db/scope.ts); without, every call (GET /admin/ai-calls).
+ */
+export function listAiCallsPage(
+  db: Db,
+  query: AiCallFilters & { viewer?: string; page: number; size: number },
+) {
+  const where = filterSql(query);
+  if (query.viewer) {
+    where.push(sql`(${a.userId} = ${query.viewer}::uuid or (${callerSeesAllSql(query.viewer)}
+      and ${a.orgId} = ${callerOrgSql(query.viewer)}))`);
+  }
+  return selectPage<AiCallListRow>(db, {
+    columns: sql`${a.id}, ${a.orgId}, ${a.userId}, ${a.task}, ${a.provider}, ${a.model},
+      ${a.tokensIn}, ${a.tokensOut}, ${a.latencyMs}, ${a.outcome}, ${creditsOf(a)} as credits,
+      ${a.consumptionId}, ${a.createdAt}`,
+    from: sql`${aiCalls} ${a}`,
+    where: where.length > 0 ? sql.join(where, sql` and `) : sql`true`,
+    order: sql`${a.createdAt} desc, ${a.id} desc`,
+    page: query.page,
+    size: query.size,
+  });
+}
+
+/**
+ * The admin stats' per-provider figures over [from, until) as a jsonb array, a scalar
+ * subquery for modules/admin's statement: calls, failures (any outcome but ok) and their
+ * rate, tokens, credits (what the answered operations cost, refunds excluded) and the mean
+ * latency, busiest provider first.
+ */
+export function aiCallsByProviderJson(range: { from: SQL; until: SQL }): SQL {
+  return sql`coalesce((select jsonb_agg(jsonb_build_object(
+      'provider', provider, 'calls', calls, 'failures', failures,
+      'failure_rate', round(failures::numeric / calls, 4), 'tokens_in', tokens_in,
+      'tokens_out', tokens_out, 'credits', credits, 'avg_latency_ms', avg_latency_ms)
+      order by calls desc, provider)
+    from (select ${a.provider} as provider, count(*)::int as calls,
+        (count(*) filter (where ${a.outcome} <> 'ok'))::int as failures,
+        coalesce(sum(${a.tokensIn}), 0)::bigint as tokens_in,
+        coalesce(sum(${a.tokensOut}), 0)::bigint as tokens_out,
+        coalesce(sum(${creditsOf(a)}), 0)::bigint as credits,
+        round(avg(${a.latencyMs}))::int as avg_latency_ms
+      from ${aiCalls} ${a}
+      where ${a.createdAt} >= ${range.from} and ${a.createdAt} < ${range.until}
+      group by ${a.provider}) per_provider), '[]'::jsonb)`;
+}
+
+/**
+ * An account's deletion (users/queries/account-deletion.ts, ADR 0107): the calls the account
+ * made (`userIds`) and those of its personal organisation (`orgIds`) go with it.
+ */
+export function accountDeletionCtes(p: { userIds: SQL; orgIds: SQL }): SQL {
+  return sql`ai_aiCalls as (delete from ${aiCalls} where ${aiCalls.userId} in ${p.userIds}
+    or ${aiCalls.orgId} in ${p.orgIds} returning 1)`;
+}

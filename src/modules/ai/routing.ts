@@ -13,6 +13,9 @@ import {
   mtProviders as enabledMtProviders,
   llmCandidates as providerCandidates,
 } from "../ai-admin/queries";
+import { type AiCaller, type AiCallLog, aiCallLog, failureOutcome } from "./call-log";
+
+export type { AiCaller } from "./call-log";
 
 /** Tasks routed to LLMs; each has an ordered `provider:model` list in system config `ai.routing`. */
 export const AI_TASKS = [
@@ -65,33 +68,117 @@ export async function llmTarget(deps: Deps, row: ProviderRow): Promise<LlmTarget
 }
 
 /**
+ * One LLM call of a routed candidate, on `log` (call-log.ts): timed, its tokens and outcome
+ * noted. The caller flushes the log once the task has its answer.
+ */
+export async function callLlm(
+  deps: Deps,
+  log: AiCallLog,
+  task: string,
+  row: ProviderRow,
+  request: LlmRequest,
+): Promise<LlmResult> {
+  const target = await llmTarget(deps, row);
+  return log.call(
+    { task, provider: target.provider, model: target.model },
+    () => generateWithLlm(target, request, deps.fetch),
+    (result) => result,
+  );
+}
+
+/**
  * Runs an LLM request on the task's providers in order until one answers. Each failure is
  * logged (provider, status, reason; never the key or the provider's text) and the next is
- * tried; when none answers, aiUnavailable().
+ * tried; when none answers, aiUnavailable(). Every attempt is on record (ai_calls) for
+ * `caller`: the one that answers carries the charge's credits.
  */
 export async function runLlmTask(
   deps: Deps,
   task: AiTask,
   request: LlmRequest,
+  caller?: AiCaller,
 ): Promise<LlmResult> {
+  const log = aiCallLog(deps, caller);
+  try {
+    for (const row of await llmCandidates(deps, task)) {
+      try {
+        return await callLlm(deps, log, task, row, request);
+      } catch (error) {
+        deps.logger.warn("llm provider failed", { task, provider: row.name, error: String(error) });
+      }
+    }
+    throw aiUnavailable();
+  } finally {
+    log.flush();
+  }
+}
+
+/**
+ * As runLlmTask, streamed: falls back only until a provider has produced its first chunk. The
+ * answering attempt goes on record when its stream ends (latency to the last chunk, tokens
+ * from the stream's `usage` chunk) or breaks off (`error`).
+ */
+export async function streamLlmTask(
+  deps: Deps,
+  task: AiTask,
+  request: LlmRequest,
+  caller?: AiCaller,
+) {
+  const log = aiCallLog(deps, caller);
   for (const row of await llmCandidates(deps, task)) {
+    const start = performance.now();
+    let target: LlmTarget | undefined;
     try {
-      return await generateWithLlm(await llmTarget(deps, row), request, deps.fetch);
+      target = await llmTarget(deps, row);
+      const stream = await streamWithLlm(target, request, deps.fetch);
+      return { ...stream, chunks: recorded(log, task, stream, start) };
     } catch (error) {
+      if (target) {
+        const attempt = { task, provider: target.provider, model: target.model };
+        log.note({ ...attempt, outcome: failureOutcome(error) }, elapsed(start));
+      }
       deps.logger.warn("llm provider failed", { task, provider: row.name, error: String(error) });
     }
   }
+  log.flush();
   throw aiUnavailable();
 }
 
-/** As runLlmTask, streamed: falls back only until a provider has produced its first chunk. */
-export async function streamLlmTask(deps: Deps, task: AiTask, request: LlmRequest) {
-  for (const row of await llmCandidates(deps, task)) {
-    try {
-      return await streamWithLlm(await llmTarget(deps, row), request, deps.fetch);
-    } catch (error) {
-      deps.logger.warn("llm provider failed", { task, provider: row.name, error: String(error) });
+const elapsed = (start: number) => Math.max(0, Math.round(performance.now() - start));
+
+/**
+ * A stream's chunks, passed through; when they end the attempt goes on record: `ok` with the
+ * tokens the provider reported (read after the end, off the consumer's path), or a failure
+ * when the stream broke off or its consumer left before the end.
+ */
+async function* recorded(
+  log: AiCallLog,
+  task: string,
+  stream: Awaited<ReturnType<typeof streamWithLlm>>,
+  start: number,
+): AsyncGenerator<string> {
+  const attempt = { task, provider: stream.provider, model: stream.model };
+  let finished = false;
+  let failure: unknown;
+  try {
+    for await (const chunk of stream.chunks) yield chunk;
+    finished = true;
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    const latency = elapsed(start);
+    if (finished) {
+      void stream.usage().then(({ inputTokens, outputTokens }) => {
+        log.note(
+          { ...attempt, outcome: "ok", tokensIn: inputTokens, tokensOut: outputTokens },
+          latency,
+        );
+        log.flush();
+      });
+    } else {
+      log.note({ ...attempt, outcome: failure ? failureOutcome(failure) : "error" }, latency);
+      log.flush();
     }
   }
-  throw aiUnavailable();
 }

@@ -34,18 +34,30 @@ export interface LlmResult {
 export class LlmCallError extends Error {
   readonly provider: string;
   readonly status: number | undefined;
+  /** `timeout`, `empty answer`, or the SDK's error name: what the call log records. */
+  readonly reason: string;
   constructor(provider: string, reason: string, status?: number) {
     super(`LLM provider ${provider} failed: ${reason}${status ? ` (HTTP ${status})` : ""}`);
     this.name = "LlmCallError";
     this.provider = provider;
     this.status = status;
+    this.reason = reason;
   }
+}
+
+/** Tokens as the provider reported them (OpenAI's `usage`); undefined when it did not. */
+export interface LlmUsage {
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
 }
 
 function modelOf(target: LlmTarget, fetchImpl: typeof fetch | undefined) {
   const provider = createOpenAICompatible({
     name: target.provider,
     baseURL: target.baseUrl.replace(/\/+$/, ""),
+    // A streamed answer's tokens: `stream_options: {include_usage: true}` asks for a last chunk
+    // carrying `usage` (OpenAI, vLLM, Ollama, DeepSeek...); a server without it sends none.
+    includeUsage: true,
     ...(target.apiKey ? { apiKey: target.apiKey } : {}),
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
@@ -97,7 +109,13 @@ export async function streamWithLlm(
   target: LlmTarget,
   request: LlmRequest,
   fetchImpl?: typeof fetch,
-): Promise<{ provider: string; model: string; chunks: AsyncIterable<string> }> {
+): Promise<{
+  provider: string;
+  model: string;
+  chunks: AsyncIterable<string>;
+  /** The tokens, once `chunks` has ended (undefined counts when the provider sent none). */
+  usage: () => Promise<LlmUsage>;
+}> {
   let failure: unknown;
   const timeout = AbortSignal.timeout(target.timeoutMs);
   const result = streamText({
@@ -132,5 +150,13 @@ export async function streamWithLlm(
       yield next.value;
     }
   }
-  return { provider: target.provider, model: target.model, chunks: chunks() };
+  const usage = async (): Promise<LlmUsage> => {
+    try {
+      const total = await result.totalUsage;
+      return { inputTokens: total.inputTokens, outputTokens: total.outputTokens };
+    } catch {
+      return { inputTokens: undefined, outputTokens: undefined };
+    }
+  };
+  return { provider: target.provider, model: target.model, chunks: chunks(), usage };
 }
