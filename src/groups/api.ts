@@ -6,6 +6,7 @@ import { createCustomerPoolRoutes } from "../modules/customers/pool/routes";
 import { createCustomerRoutes } from "../modules/customers/routes";
 import { createDiscoveryRoutes } from "../modules/discovery/routes";
 import { createExchangeRoutes } from "../modules/exchange/routes";
+import { createFaqRoutes } from "../modules/faq/routes";
 import { createGlossaryRoutes } from "../modules/glossary/routes";
 import { createMarketingRoutes } from "../modules/marketing/routes";
 import { createNotificationRoutes } from "../modules/notifications/routes";
@@ -25,6 +26,7 @@ export const apiRouters = [
   createTranslateRoutes,
   createGlossaryRoutes,
   createAssistantRoutes,
+  createFaqRoutes,
   createMarketingRoutes,
   createAiDraftRoutes,
   createDiscoveryRoutes,

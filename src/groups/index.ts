@@ -6,6 +6,7 @@ import { createCustomerPoolRoutes } from "../modules/customers/pool/routes";
 import { createCustomerRoutes } from "../modules/customers/routes";
 import { createDiscoveryRoutes } from "../modules/discovery/routes";
 import { createExchangeRoutes } from "../modules/exchange/routes";
+import { createFaqRoutes } from "../modules/faq/routes";
 import { createGlossaryImportRoutes } from "../modules/glossary/import-routes";
 import { createGlossaryRoutes } from "../modules/glossary/routes";
 import { createImportExportRoutes } from "../modules/imports/routes";
@@ -64,6 +65,7 @@ export const WORKSPACE_ORDER: readonly RouterFactory[] = [
   createGlossaryImportRoutes,
   createGlossaryRoutes,
   createAssistantRoutes,
+  createFaqRoutes,
   createMarketingRoutes,
   createAiDraftRoutes,
   createDiscoveryRoutes,

@@ -1,5 +1,7 @@
-import type { z } from "@hono/zod-openapi";
-import { CustomerBody } from "../customers/schemas";
+import { z } from "@hono/zod-openapi";
+import { FOLLOWUP_CHANNELS, INCOTERMS } from "../../db/schema";
+import { CustomerBody, FollowupBody } from "../customers/schemas";
+import { QuotationBody } from "../quotations/schemas";
 
 /**
  * Action extraction: the model is told to append one fenced block
@@ -9,17 +11,21 @@ import { CustomerBody } from "../customers/schemas";
  *   ```
  *
  * when the user asks for something the app can do. The block is cut out of the visible answer
- * and its data validated; what survives is returned to the client as a proposal only (nothing
- * is written: for add_customer the client confirms by calling POST /api/v1/customers itself).
+ * and its data validated; what survives is stored as a proposal (ai_actions, its `id` in the
+ * message's action) and nothing else is written until the user confirms it: POST
+ * /api/v1/ai/actions/{id}/confirm performs it once through its owning service (confirm.ts).
  *
- * To add an action type: add an entry to ACTION_TYPES (its instruction line for the model and a
- * `validate` that returns clean data or null), add the type to ActionSchema's enum in
- * schemas.ts, and test it in test/api/assistant.test.ts.
+ * To add an action type: add an entry to ACTION_TYPES (its instruction line for the model, a
+ * `validate` that returns clean data or null, and `body`, the owning route's body schema the
+ * confirmed data must pass), add it to AI_ACTION_TYPES (db/schema/faq.ts, with a migration for
+ * the check), its performer in confirm.ts, and test it in test/api/h6-actions.test.ts.
  */
 
 const ACTION_MARKER = "```action";
 
 export interface AssistantAction {
+  /** Set once stored: the id POST /api/v1/ai/actions/{id}/confirm takes. */
+  id?: string;
   type: ActionType;
   data: Record<string, unknown>;
 }
@@ -29,6 +35,8 @@ interface ActionDefinition {
   instruction: string;
   /** Clean data, or null when nothing usable remains. Invalid fields are dropped, not fatal. */
   validate(data: Record<string, unknown>): Record<string, unknown> | null;
+  /** The owning route's body: what the proposal with the user's edits must pass to be done. */
+  body: z.ZodType;
 }
 
 /** The customer fields the assistant may propose, all from the customer create body. */
@@ -58,15 +66,61 @@ function validateCustomer(data: Record<string, unknown>): Record<string, unknown
   return CustomerBody.safeParse(clean).success ? clean : null;
 }
 
+/**
+ * The fields of `data` that each pass their own schema of `shape`; null when none does. A
+ * proposal may lack what the user adds when confirming (a customer_id, a price): the whole body
+ * is checked then.
+ */
+function keepValidFields(
+  shape: Record<string, z.ZodType>,
+  data: Record<string, unknown>,
+): Record<string, unknown> | null {
+  const clean: Record<string, unknown> = {};
+  for (const [field, schema] of Object.entries(shape)) {
+    if (!Object.hasOwn(data, field) || data[field] === undefined) continue;
+    const parsed = schema.safeParse(data[field]);
+    if (parsed.success && parsed.data !== undefined) clean[field] = data[field];
+  }
+  return Object.keys(clean).length > 0 ? clean : null;
+}
+
+/** A follow-up's body as its route takes it (POST /customers/{id}/followups) plus the customer. */
+export const FollowupActionBody = FollowupBody.extend({
+  customer_id: z.uuid({ error: "Not a valid id" }),
+}).strict();
+
 const ACTION_TYPES = {
   add_customer: {
     instruction:
       'add_customer: when the user asks to add, save or create a customer (a buyer or contact), append {"type":"add_customer","data":{"company":string,"contact_name":string,"email":string,"phone":string,"whatsapp":string,"country":string,"notes":string}} with only the fields the user gave.',
     validate: validateCustomer,
+    body: CustomerBody,
+  },
+  log_followup: {
+    instruction: `log_followup: when the user asks to log or record a contact with a customer, append {"type":"log_followup","data":{"customer_id":string (only an id you were given),"channel":one of ${FOLLOWUP_CHANNELS.map((c) => `"${c}"`).join(", ")},"note":string,"contacted_at":ISO 8601 date-time,"next_followup_at":ISO 8601 date-time}} with only the fields the user gave.`,
+    validate: (data) => keepValidFields(FollowupActionBody.shape, data),
+    body: FollowupActionBody,
+  },
+  create_quotation: {
+    instruction: `create_quotation: when the user asks to make or draft a quotation, append {"type":"create_quotation","data":{"customer_id":string (only an id you were given),"currency":ISO 4217 code,"incoterm":one of ${INCOTERMS.join(", ")},"items":[{"name":string,"quantity":integer,"unit_price":integer minor units}],"notes":string}} with only what the user gave.`,
+    validate: (data) => keepValidFields(QuotationBody.shape, data),
+    body: QuotationBody,
   },
 } satisfies Record<string, ActionDefinition>;
 
-type ActionType = keyof typeof ACTION_TYPES;
+export type ActionType = keyof typeof ACTION_TYPES;
+
+/**
+ * The data an action is performed with: the proposal with the user's `edits` over it, checked
+ * by the owning route's body schema (the zod error, for a 422, when it does not pass).
+ */
+export function actionBody(
+  type: ActionType,
+  data: Record<string, unknown>,
+  edits: Record<string, unknown> | undefined,
+) {
+  return ACTION_TYPES[type].body.safeParse({ ...data, ...edits });
+}
 
 /** Appended to the admin's `ai.prompt`: how to propose actions. */
 export function actionInstructions(): string {

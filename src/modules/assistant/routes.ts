@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { SSEStreamingApi } from "hono/streaming";
 import { requireAuth } from "../../http/auth";
-import { featureGateResponses, requireFeature } from "../../http/entitlements";
+import { featureGateResponses, planLimitResponses, requireFeature } from "../../http/entitlements";
 import type { AppEnv } from "../../http/env";
 import {
   authErrorResponses,
@@ -27,12 +27,16 @@ import {
 import {
   IdParam,
   jsonResponse as json,
+  jsonBody,
   notFoundResponse,
   bearerSecurity as security,
 } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { completeIdempotencyKey, releaseIdempotencyKey } from "../credits/idempotency";
+import { confirmAction } from "./confirm";
 import {
+  ActionConfirmBody,
+  ActionConfirmResult,
   ChatBody,
   ChatEventStream,
   ChatQuery,
@@ -181,6 +185,30 @@ const deleteConversationRoute = createRoute({
   },
 });
 
+const confirmActionRoute = createRoute({
+  method: "post",
+  path: "/api/v1/ai/actions/{id}/confirm",
+  tags,
+  security,
+  summary: "Perform an action the assistant proposed to the caller, once",
+  description:
+    "Performs the `action` of an assistant message (add_customer, log_followup, " +
+    "create_quotation) through the owning route's service, with `edits` over its data, checked " +
+    "by that route's body schema (422, nothing done). Once only: a later confirm (also a " +
+    "concurrent one) answers 200 with the first outcome and `replayed: true`, doing nothing. " +
+    "Errors of the owning route pass through (e.g. 404 for a customer the caller does not see, " +
+    "the customer plan limit). Another user's action, a colleague's included, is 404.",
+  middleware: [requireAuth] as const,
+  request: { params: IdParam, body: jsonBody(ActionConfirmBody) },
+  responses: {
+    200: json(ActionConfirmResult, "Performed now, or before (replayed)"),
+    ...notFoundResponse("No such action of the caller (or a customer it names)"),
+    409: errorResponse(ErrorSchema, "The owning route refused (e.g. a pool customer)"),
+    ...csrfErrorResponses,
+    ...planLimitResponses("customers"),
+  },
+});
+
 /** What a finished streamed turn keeps for its Idempotency-Key. */
 interface StoredStreamTurn {
   conversation_id: string;
@@ -307,6 +335,17 @@ export function createAssistantRoutes() {
       }
     });
   });
+  router.openapi(confirmActionRoute, async (c) =>
+    c.json(
+      await confirmAction(
+        c.get("deps"),
+        c.get("auth").userId,
+        c.req.valid("param").id,
+        c.req.valid("json"),
+      ),
+      200,
+    ),
+  );
   router.openapi(quickQuestionsRoute, async (c) =>
     c.json(await quickQuestions(c.get("deps")), 200),
   );

@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { AI_ACTION_TYPES } from "../../db/schema";
 import { booleanQuery } from "../../http/query";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { quoteIdField } from "../credits/quote-field";
 
 /** Longest message a user may send in one turn (characters). */
 const MAX_MESSAGE_CHARS = 4000;
@@ -20,6 +22,7 @@ export const ChatBody = z
       description:
         "true: answer as text/event-stream, the same as `?stream=true` (either one streams)",
     }),
+    quote_id: quoteIdField,
   })
   .strict()
   .openapi("ChatInput");
@@ -35,14 +38,58 @@ export const ChatQuery = z.object({
 
 const ActionSchema = z
   .object({
-    type: z.enum(["add_customer"]),
+    id: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          "Perform it with POST /api/v1/ai/actions/{id}/confirm (absent on actions proposed " +
+          "before actions could be confirmed)",
+      }),
+    type: z.enum(AI_ACTION_TYPES),
     data: z.record(z.string(), z.unknown()).openapi({
       description:
-        "add_customer: fields of the customer create body (company, contact_name, email, phone, " +
-        "whatsapp, country, notes); nothing is saved until the client POSTs /api/v1/customers",
+        "The proposed body of the owning route: add_customer, the customer create body " +
+        "(company, contact_name, email, phone, whatsapp, country, notes); log_followup, the " +
+        "follow-up body plus customer_id; create_quotation, the quotation create body (possibly " +
+        "partial: the confirm's `edits` complete it). Nothing is saved until it is confirmed",
     }),
   })
   .openapi("AssistantAction");
+
+export const ActionConfirmBody = z
+  .object({
+    edits: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({
+        description:
+          "Fields over the proposal's data; the result must pass the owning route's body " +
+          "schema (422 naming `body.<field>` otherwise, nothing done)",
+      }),
+  })
+  .strict()
+  .openapi("ActionConfirmInput");
+export type ActionConfirmInput = z.infer<typeof ActionConfirmBody>;
+
+export const ActionConfirmResult = z
+  .object({
+    action_id: z.string(),
+    type: z.enum(AI_ACTION_TYPES),
+    performed_at: z.string(),
+    result_id: z.string().openapi({
+      description: "The customer, follow-up or quotation the action made",
+    }),
+    result: z.record(z.string(), z.unknown()).openapi({
+      description: "What the owning route answers: a Customer, a FollowupResult or a Quotation",
+    }),
+    replayed: z.boolean().openapi({
+      description:
+        "true: the action had already been performed; this is that first outcome and nothing " +
+        "was done now (the edits of this call are ignored)",
+    }),
+  })
+  .openapi("ActionConfirmResult");
 
 const MESSAGE_SOURCES = ["faq", "llm"] as const;
 

@@ -5,6 +5,8 @@ import type { Deps } from "../../ports";
 import { billed, billedHold } from "../ai/billing";
 import { aiUnavailable, runLlmTask, streamLlmTask } from "../ai/routing";
 import type { FaqMatch } from "../ai-admin/queries";
+import type { OrgFaqMatch } from "../faq/queries";
+import { countFaqHit, crossLanguageFaq, ORG_FAQ_THRESHOLD } from "../faq/service";
 import { getConfigEntry } from "../system-config/queries/config-entry";
 import {
   type AssistantAction,
@@ -46,6 +48,8 @@ function conversationTitle(message: string): string {
 interface ChatContext {
   conversationOk: boolean;
   faq: FaqMatch | null;
+  orgFaq: OrgFaqMatch | null;
+  orgFaqLanguages: string[];
   history: ModelMessage[];
   prompt: string;
 }
@@ -61,10 +65,13 @@ async function loadChatContext(deps: Deps, userId: string, input: ChatInput): Pr
     conversationId: input.conversation_id ?? null,
     message: input.message,
     history: HISTORY_MESSAGES,
+    orgFaqThreshold: ORG_FAQ_THRESHOLD,
   });
   return {
     conversationOk: row.conversation_ok,
     faq: fromJson(row.faq),
+    orgFaq: fromJson(row.org_faq),
+    orgFaqLanguages: fromJson(row.org_faq_languages) ?? [],
     history: (fromJson(row.history) ?? []).map((m) => ({ role: m.role, content: m.content })),
     prompt: row.prompt ?? "",
   };
@@ -94,12 +101,17 @@ interface StoredTurn {
  * both carry the same instant.
  */
 async function storeTurn(deps: Deps, turn: Turn): Promise<StoredTurn> {
+  // Drawn in this order: the user's message sorts first.
+  const userMessageId = deps.ids.uuid();
+  const answerId = deps.ids.uuid();
+  // A proposal is stored as an action row (ai_actions) its id names: confirm performs it.
+  const action = turn.action ? { id: deps.ids.uuid(), ...turn.action } : null;
   const row = await insertTurn(deps.db, {
     ...turn,
+    action,
     title: conversationTitle(turn.message),
-    // Drawn in this order: the user's message sorts first.
-    userMessageId: deps.ids.uuid(),
-    answerId: deps.ids.uuid(),
+    userMessageId,
+    answerId,
     answeredAt: nowIso(deps),
   });
   if (!row) throw conversationNotFound();
@@ -109,7 +121,7 @@ async function storeTurn(deps: Deps, turn: Turn): Promise<StoredTurn> {
       role: "assistant",
       content: turn.content,
       source: turn.source,
-      action: turn.action,
+      action,
       created_at: iso(row.created_at),
     },
     balance: row.balance ?? 0,
@@ -145,12 +157,47 @@ async function beginTurn(deps: Deps, request: ChatRequest) {
   return { context, base, llm };
 }
 
+/** An answer given at once and free: the platform FAQ's or the organisation's. */
+interface InstantAnswer {
+  answer: string;
+  /** The organisation's entry it came from: its hit is counted once the turn is stored. */
+  orgFaqId: string | null;
+}
+
+/**
+ * The free answer of a turn, if any: the platform FAQ (admins'), else the organisation's FAQ
+ * as asked, else in another language of its entries (the question translated by the MT tier,
+ * faq/service.ts crossLanguageFaq).
+ */
+async function instantAnswer(
+  deps: Deps,
+  request: ChatRequest,
+  context: ChatContext,
+): Promise<InstantAnswer | null> {
+  if (context.faq) return { answer: context.faq.answer, orgFaqId: null };
+  const org =
+    context.orgFaq ??
+    (await crossLanguageFaq(deps, request.userId, request.input.message, context.orgFaqLanguages));
+  return org ? { answer: org.answer, orgFaqId: org.id } : null;
+}
+
+/** Counts an organisation FAQ entry's answer; a failure to count never fails the turn. */
+async function countHit(deps: Deps, instant: InstantAnswer) {
+  if (!instant.orgFaqId) return;
+  try {
+    await countFaqHit(deps, instant.orgFaqId);
+  } catch (error) {
+    deps.logger.warn("faq hit not counted", { error: String(error) });
+  }
+}
+
 function billedInput(request: ChatRequest) {
   return {
     userId: request.userId,
     operation: "chat" as const,
     requires: "llm" as const,
     ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
+    ...(request.input.quote_id ? { quoteId: request.input.quote_id } : {}),
     ip: request.ip ?? null,
   };
 }
@@ -163,19 +210,22 @@ function answerOf(text: string) {
 }
 
 /**
- * One chat turn. An FAQ match answers at once and free; otherwise the model answers inside
+ * One chat turn. An FAQ match (the platform's, else the organisation's in any language of its
+ * entries) answers at once and free; otherwise the model answers inside
  * billed() (charge, answer, refund on failure), with the admin's prompt, the action
  * instructions and the last 20 messages as context. Either way both messages are stored.
  */
 export async function chat(deps: Deps, request: ChatRequest) {
   const { context, base, llm } = await beginTurn(deps, request);
-  if (context.faq) {
+  const instant = await instantAnswer(deps, request, context);
+  if (instant) {
     const stored = await storeTurn(deps, {
       ...base,
-      content: context.faq.answer,
+      content: instant.answer,
       source: "faq",
       action: null,
     });
+    await countHit(deps, instant);
     return respond(base.conversationId, stored, 0, stored.balance);
   }
   const { answer } = await billed(deps, billedInput(request), {
@@ -230,7 +280,7 @@ export async function chatStream(
       balance,
     },
   });
-  const faq = context.faq;
+  const faq = await instantAnswer(deps, request, context);
   if (faq) {
     return (async function* faqEvents(): AsyncGenerator<ChatEvent> {
       yield meta;
@@ -242,6 +292,7 @@ export async function chatStream(
           source: "faq",
           action: null,
         });
+        await countHit(deps, faq);
         yield done(stored, 0, stored.balance);
       } catch (error) {
         yield failure(deps, error, "The answer could not be saved; please try again");

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { aiConversations, aiMessages } from "../../../db/schema";
+import { aiActions, aiConversations, aiMessages } from "../../../db/schema";
 
 /**
  * An account's deletion (DELETE /api/v1/users/me, ADR 0107) as CTEs of the users module's one
@@ -9,6 +9,7 @@ import { aiConversations, aiMessages } from "../../../db/schema";
 export function accountDeletionCtes(p: { userIds: SQL; orgIds: SQL }): SQL {
   return sql.join(
     [
+      sql`assistant_aiActions as (delete from ${aiActions} where ${aiActions.userId} in ${p.userIds} returning 1)`,
       sql`assistant_aiMessages as (delete from ${aiMessages} where ${aiMessages.userId} in ${p.userIds} returning 1)`,
       sql`assistant_aiConversations as (delete from ${aiConversations} where ${aiConversations.userId} in ${p.userIds} returning 1)`,
     ],

@@ -2,9 +2,16 @@ import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { selectPage } from "../../../db/page";
-import { aiConversations, aiMessages, systemConfig, userCredits } from "../../../db/schema";
+import {
+  aiActions,
+  aiConversations,
+  aiMessages,
+  systemConfig,
+  userCredits,
+} from "../../../db/schema";
 import { col, type DbRow } from "../../../db/sql";
 import { type FaqMatch, faqMatchSql } from "../../ai-admin/queries";
+import { type OrgFaqMatch, orgFaqLanguagesSql, orgFaqMatchSql } from "../../faq/queries";
 
 /** The SQL of ai_conversations and ai_messages (owned by assistant). */
 
@@ -17,12 +24,19 @@ type Role = DbRow<typeof aiMessages>["role"];
 
 /**
  * Everything a turn needs before any charge, in one query: whether the conversation is the
- * caller's, the best FAQ match (ai-admin's fragment), the conversation's last `history`
+ * caller's, the best FAQ match (ai-admin's fragment), the best entry of the organisation's FAQ
+ * as asked and the languages of its entries (faq's fragments), the conversation's last `history`
  * messages (oldest first) and the admin's system prompt.
  */
 export async function chatContext(
   db: Db,
-  input: { userId: string; conversationId: string | null; message: string; history: number },
+  input: {
+    userId: string;
+    conversationId: string | null;
+    message: string;
+    history: number;
+    orgFaqThreshold: number;
+  },
 ) {
   const { userId, conversationId } = input;
   const h = alias(aiMessages, "h");
@@ -30,6 +44,8 @@ export async function chatContext(
   const [row] = await queryRows<{
     conversation_ok: boolean;
     faq: FaqMatch | string | null;
+    org_faq: OrgFaqMatch | string | null;
+    org_faq_languages: string[] | string;
     history: { role: Role; content: string }[] | string;
     prompt: string | null;
   }>(
@@ -40,6 +56,8 @@ export async function chatContext(
           where ${conv.id} = ${conversationId}::uuid and ${conv.userId} = ${userId}::uuid))
           as conversation_ok,
         (select to_jsonb(best) from (${faqMatchSql(input.message)}) best) as faq,
+        ${orgFaqMatchSql(userId, input.message, input.orgFaqThreshold)} as org_faq,
+        ${orgFaqLanguagesSql(userId)} as org_faq_languages,
         coalesce((select jsonb_agg(jsonb_build_object('role', x.role, 'content', x.content)
             order by x.created_at, x.id)
           from (select ${h.role}, ${h.content}, ${h.createdAt}, ${h.id} from ${msg} ${h}
@@ -70,10 +88,12 @@ export async function insertTurn(
     answerId: string;
     content: string;
     source: string;
-    action: object | null;
+    action: { id?: string; type: string; data: object } | null;
   },
 ) {
   const uc = userCredits;
+  const act = aiActions;
+  const action = turn.action?.id ? turn.action : null;
   const [row] = await queryRows<
     Pick<DbRow<typeof aiMessages>, "id" | "created_at"> & {
       balance: DbRow<typeof userCredits>["balance"] | null;
@@ -108,7 +128,15 @@ export async function insertTurn(
           ${turn.source}, ${turn.action ? JSON.stringify(turn.action) : null}::jsonb,
           ${turn.answeredAt}::timestamptz
         from target
-        returning ${col(msg.id)}, ${col(msg.createdAt)})
+        returning ${col(msg.id)}, ${col(msg.createdAt)}),
+      proposed as (
+        insert into ${act} (${col(act.id)}, ${col(act.userId)}, ${col(act.conversationId)},
+          ${col(act.messageId)}, ${col(act.type)}, ${col(act.data)}, ${col(act.createdAt)})
+        select ${action?.id ?? null}::uuid, ${turn.userId}::uuid, t.id, a.id, ${action?.type ?? null},
+          ${action ? JSON.stringify(action.data) : null}::jsonb, ${turn.answeredAt}::timestamptz
+        from answered a, target t
+        where ${action?.id ?? null}::uuid is not null
+        returning 1)
       select a.id, a.created_at,
         (select ${uc.balance} from ${uc} where ${uc.userId} = ${turn.userId}::uuid) as balance
       from answered a`,
