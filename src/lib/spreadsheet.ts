@@ -359,6 +359,8 @@ export const PRODUCT_COLUMNS = {
   category: ["category", "类别", "分类", "类目"],
   description: ["description", "desc", "描述", "产品描述", "说明"],
   hs_code: ["hs_code", "hs code", "hscode", "海关编码", "hs编码"],
+  lead_time_days: ["lead_time_days", "lead time", "lead time days", "交期", "交货期", "生产周期"],
+  aliases: ["aliases", "alias", "other names", "别名", "又名"],
 } as const satisfies Record<string, readonly string[]>;
 
 /**

@@ -333,6 +333,8 @@ describe("product export", () => {
       "category",
       "description",
       "hs_code",
+      "lead_time_days",
+      "aliases",
     ]);
     expect(sheet.cells.get(`${col.get("price")}2`)).toMatchObject({ t: null, v: "12.99" });
     expect(sheet.cells.get(`${col.get("moq")}2`)).toMatchObject({ t: null, v: "1000" });
@@ -357,7 +359,7 @@ describe("product export", () => {
         expect(out.res.headers.get("content-type")).toContain("text/csv");
         const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(out.bytes);
         expect(text.split("\r\n")[0]).toBe(
-          "\uFEFFname,sku,price,currency,unit,moq,category,description,hs_code",
+          "\uFEFFname,sku,price,currency,unit,moq,category,description,hs_code,lead_time_days,aliases",
         );
         expect(text).toContain("'@Sample only");
       }

@@ -55,7 +55,7 @@ const SPECS: Record<ImportKind, ExportSpec> = {
     },
     money: "price",
     dates: [],
-    integers: ["moq"],
+    integers: ["moq", "lead_time_days"],
   },
 };
 

@@ -93,6 +93,8 @@ const PRODUCT_FIELDS: Record<keyof typeof PRODUCT_COLUMNS, FieldSpec> = {
   category: text(100),
   description: text(5000),
   hs_code: { parse: parseHsCode },
+  lead_time_days: { parse: parsePositiveInt },
+  aliases: { parse: parseTags },
 };
 
 function safeCurrency(raw: string | undefined): string {

@@ -19,6 +19,19 @@ export const ProductBody = z
     price: minorUnits.nullable().optional().openapi({ description: "Minor units of currency" }),
     currency: currencyCode.default("USD"),
     moq: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
+    lead_time_days: z.number().int().min(0).max(3650).nullable().optional().openapi({
+      description: "Days from order to shipment the seller quotes",
+    }),
+    aliases: z
+      .array(z.string().trim().min(1).max(200))
+      .max(50)
+      .transform((list) => [...new Set(list)])
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "Other names buyers use for the product (any language): an inquiry line naming one matches it",
+      }),
     hs_code: z
       .string()
       .regex(/^[0-9][0-9.]{3,13}$/, { error: "HS code: digits and dots, e.g. 8517.62" })
@@ -57,6 +70,8 @@ export const ProductSchema = z
     price: z.number().int().nullable(),
     currency: z.string(),
     moq: z.number().int().nullable(),
+    lead_time_days: z.number().int().nullable(),
+    aliases: z.array(z.string()),
     hs_code: z.string().nullable(),
     image_url: z.string().nullable(),
     specs: z.record(z.string(), z.string()).nullable(),

@@ -76,6 +76,8 @@ export async function createProduct(deps: Deps, userId: string, input: ProductIn
         price: input.price ?? null,
         currency: input.currency,
         moq: input.moq ?? null,
+        lead_time_days: input.lead_time_days ?? null,
+        aliases: input.aliases ?? [],
         hs_code: input.hs_code ?? null,
         image_url: imageUrl ?? null,
         specs: input.specs ?? null,

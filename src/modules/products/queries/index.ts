@@ -14,6 +14,10 @@ const p = products;
 // a manager, an admin or the owner keeps it (creates, edits, deletes, imports), so what the
 // whole company quotes from is not changed by whoever happens to edit it.
 
+/** A text[] parameter, passed as JSON (the drivers differ on array parameters). */
+const textArray = (values: readonly string[]) =>
+  sql`array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))::text[]`;
+
 /** The products the caller sees: all of their organisation's. */
 const readable = (table: { orgId: AnyPgColumn }, userId: string) => inCallerOrg(table, userId);
 
@@ -38,6 +42,8 @@ const COLUMNS = columnList([
   p.price,
   p.currency,
   p.moq,
+  p.leadTimeDays,
+  p.aliases,
   p.hsCode,
   p.imageUrl,
   p.specs,
@@ -56,6 +62,8 @@ export type ProductRow = Pick<
   | "price"
   | "currency"
   | "moq"
+  | "lead_time_days"
+  | "aliases"
   | "hs_code"
   | "image_url"
   | "specs"
@@ -132,6 +140,8 @@ export interface ProductValues {
   price: number | null;
   currency: string;
   moq: number | null;
+  lead_time_days: number | null;
+  aliases: string[];
   hs_code: string | null;
   image_url: string | null;
   specs: Record<string, string> | null;
@@ -145,10 +155,10 @@ export async function insertProduct(
   const v = params.values;
   const [row] = await queryRows<ProductRow>(
     db,
-    sql`insert into ${p} (${columnNames([p.id, p.orgId, p.userId, p.name, p.sku, p.description, p.category, p.unit, p.price, p.currency, p.moq, p.hsCode, p.imageUrl, p.specs])})
+    sql`insert into ${p} (${columnNames([p.id, p.orgId, p.userId, p.name, p.sku, p.description, p.category, p.unit, p.price, p.currency, p.moq, p.leadTimeDays, p.aliases, p.hsCode, p.imageUrl, p.specs])})
         select ${params.id}, ${callerOrgSql(params.userId)}, ${params.userId}, ${v.name}, ${v.sku},
           ${v.description}, ${v.category}, ${v.unit},
-          ${v.price}, ${v.currency}, ${v.moq},
+          ${v.price}, ${v.currency}, ${v.moq}, ${v.lead_time_days}, ${textArray(v.aliases)},
           ${v.hs_code}, ${v.image_url},
           ${v.specs ? JSON.stringify(v.specs) : null}::jsonb
         where ${canKeepCatalogue(params.userId)}
@@ -167,6 +177,7 @@ const PATCHABLE = {
   price: p.price,
   currency: p.currency,
   moq: p.moq,
+  lead_time_days: p.leadTimeDays,
   hs_code: p.hsCode,
   image_url: p.imageUrl,
 } as const satisfies Partial<Record<ColumnName<typeof products>, Column>>;
@@ -182,6 +193,7 @@ export async function updateProduct(
     id: string;
     patch: Partial<Record<keyof typeof PATCHABLE, unknown>> & {
       specs?: Record<string, string> | null;
+      aliases?: string[] | null;
     };
   },
 ): Promise<ProductRow | undefined> {
@@ -191,6 +203,9 @@ export async function updateProduct(
     .map((k) => sql`${col(PATCHABLE[k])} = ${patch[k]}`);
   if (patch.specs !== undefined) {
     sets.push(sql`${col(p.specs)} = ${patch.specs ? JSON.stringify(patch.specs) : null}::jsonb`);
+  }
+  if (patch.aliases !== undefined) {
+    sets.push(sql`${col(p.aliases)} = ${textArray(patch.aliases ?? [])}`);
   }
   const [row] = await queryRows<ProductRow>(
     db,
@@ -223,7 +238,7 @@ export async function getProductFacts(
 ): Promise<ProductFacts | undefined> {
   const [row] = await queryRows<ProductFacts>(
     db,
-    sql`select ${columnList([p.id, p.name, p.sku, p.description, p.category, p.unit, p.price, p.currency, p.moq, p.hsCode, p.specs])}
+    sql`select ${columnList([p.id, p.name, p.sku, p.description, p.category, p.unit, p.price, p.currency, p.moq, p.leadTimeDays, p.aliases, p.hsCode, p.specs])}
         from ${p} where ${p.id} = ${params.id} and ${readable(p, params.userId)}`,
   );
   return row;
@@ -249,38 +264,57 @@ export function getProductRefs(
   );
 }
 
+/** How an inquiry line found its product: its SKU, one of the product's aliases, or a similar name. */
+export type MatchKind = "exact" | "alias" | "fuzzy";
+
 export type ProductMatch = { i: number } & {
-  [K in "id" | "unit" | "price" | "currency"]: DbRow<typeof products>[K] | null;
-} & { similarity: number | string | null };
+  [K in "id" | "name" | "unit" | "price" | "currency"]: DbRow<typeof products>[K] | null;
+} & { match: MatchKind | null; similarity: number | string | null };
 
 /**
- * Each wanted item's best product of the caller's catalogue, in one statement: an exact SKU match (the item's
- * sku or its name equal to the product's sku, case-insensitively) scores 1, else the pg_trgm
- * similarity of the lower-cased names, kept at `threshold` or above. `name` and `sku` are
- * lower-cased by the caller.
+ * Each wanted item's best product of the caller's catalogue, in one statement, by rank:
+ * `exact` (the item's sku or its name equal to the product's SKU, case-insensitively; score 1),
+ * then `alias` (the item's name equal to one of the product's aliases, score 0.95, or containing
+ * one of at least 2 characters, score 0.85: a buyer writes "LED面板灯 600x600" for the alias
+ * "LED面板灯"), then `fuzzy` (the best pg_trgm similarity of the name against the product's name
+ * and aliases, kept at `threshold` or above). `name` and `sku` are lower-cased by the caller.
  */
 export function matchProducts(
   db: Db,
-  params: { userId: string; wanted: { i: number; name: string; sku: string }[]; threshold: number },
+  params: {
+    userId: string;
+    wanted: { i: number; name: string; sku: string | null }[];
+    threshold: number;
+  },
 ): Promise<ProductMatch[]> {
   const m = alias(products, "p");
   return queryRows<ProductMatch>(
     db,
     sql`with wanted as (
           select (w->>'i')::int as i, w->>'name' as name, w->>'sku' as sku
-          from jsonb_array_elements(${JSON.stringify(params.wanted)}::jsonb) as t(w))
-        select w.i, m.id, m.similarity, m.unit, m.price, m.currency
+          from jsonb_array_elements(${JSON.stringify(params.wanted)}::jsonb) as t(w)),
+        scored as (
+          select w.i, ${columnList([m.id, m.name, m.unit, m.price, m.currency, m.createdAt])},
+            case when lower(${m.sku}) in (w.sku, w.name) then 3
+                 when exists (select 1 from unnest(${m.aliases}) a where lower(a) = w.name) then 2
+                 when exists (select 1 from unnest(${m.aliases}) a
+                              where char_length(a) >= 2 and position(lower(a) in w.name) > 0) then 2
+                 else 1 end as rank,
+            case when lower(${m.sku}) in (w.sku, w.name) then 1
+                 when exists (select 1 from unnest(${m.aliases}) a where lower(a) = w.name) then 0.95
+                 when exists (select 1 from unnest(${m.aliases}) a
+                              where char_length(a) >= 2 and position(lower(a) in w.name) > 0) then 0.85
+                 else greatest(similarity(lower(${m.name}), w.name),
+                   coalesce((select max(similarity(lower(a), w.name)) from unnest(${m.aliases}) a), 0))
+                 end::float8 as similarity
+          from wanted w join ${products} ${m} on ${readable(m, params.userId)})
+        select w.i, s.id, s.name, s.unit, s.price, s.currency, s.similarity,
+          case s.rank when 3 then 'exact' when 2 then 'alias' when 1 then 'fuzzy' end as match
         from wanted w
         left join lateral (
-          select ${columnList([m.id, m.unit, m.price, m.currency])},
-            case when lower(${m.sku}) in (w.sku, w.name) then 1
-                 else similarity(lower(${m.name}), w.name) end::float8 as similarity
-          from ${products} ${m}
-          where ${readable(m, params.userId)}
-            and (lower(${m.sku}) in (w.sku, w.name)
-                 or similarity(lower(${m.name}), w.name) >= ${params.threshold})
-          order by 5 desc, ${m.createdAt}, ${m.id}
-          limit 1) m on true
+          select * from scored s where s.i = w.i and (s.rank > 1 or s.similarity >= ${params.threshold})
+          order by s.rank desc, s.similarity desc, s.created_at, s.id
+          limit 1) s on true
         order by w.i`,
   );
 }
@@ -321,13 +355,16 @@ export async function upsertImportedProducts(
   const payload = JSON.stringify(params.rows);
   const { userId, now } = params;
   const u = alias(products, "p");
+  // A row's aliases (a JSON array, or absent) as text[]; null when the row has none.
+  const importedAliases = sql`(case when jsonb_typeof(i.aliases) = 'array'
+    then array(select jsonb_array_elements_text(i.aliases)) end)::text[]`;
   const keep = (column: Column) => sql`${col(column)} = coalesce(i.${col(column)}, ${column})`;
   const [result] = await queryRows<{ allowed: boolean }>(
     db,
     sql`with input as (
         select * from jsonb_to_recordset(${payload}::jsonb) as x(
           id uuid, name text, sku text, price int, currency text, unit text, moq int,
-          category text, description text, hs_code text)),
+          category text, description text, hs_code text, lead_time_days int, aliases jsonb)),
       upd as (
         update ${products} p set
           ${sql.join(
@@ -344,14 +381,17 @@ export async function upsertImportedProducts(
             ].map(keep),
             sql`, `,
           )},
+          ${col(u.leadTimeDays)} = coalesce(i.${col(u.leadTimeDays)}, ${u.leadTimeDays}),
+          ${col(u.aliases)} = coalesce(${importedAliases}, ${u.aliases}),
           ${col(u.updatedAt)} = ${now}::timestamptz
         from input i
         where i.id is not null and ${u.id} = i.id and ${writable(u, userId)}
         returning ${u.id}),
       ins as (
-        insert into ${products} (${columnNames([p.orgId, p.userId, p.name, p.sku, p.price, p.currency, p.unit, p.moq, p.category, p.description, p.hsCode, p.createdAt, p.updatedAt])})
+        insert into ${products} (${columnNames([p.orgId, p.userId, p.name, p.sku, p.price, p.currency, p.unit, p.moq, p.category, p.description, p.hsCode, p.leadTimeDays, p.aliases, p.createdAt, p.updatedAt])})
         select ${callerOrgSql(userId)}, ${userId}::uuid, i.name, i.sku, i.price, coalesce(i.currency, 'USD'),
           coalesce(i.unit, 'pcs'), i.moq, i.category, i.description, i.hs_code,
+          i.lead_time_days, coalesce(${importedAliases}, '{}'::text[]),
           ${now}::timestamptz, ${now}::timestamptz
         from input i where i.id is null and ${canKeepCatalogue(userId)}
         returning ${p.id})
@@ -364,14 +404,24 @@ export async function upsertImportedProducts(
 /** A product as exported: every field the import reads. */
 export type ProductExportRow = Pick<
   DbRow<typeof products>,
-  "name" | "sku" | "price" | "currency" | "unit" | "moq" | "category" | "description" | "hs_code"
+  | "name"
+  | "sku"
+  | "price"
+  | "currency"
+  | "unit"
+  | "moq"
+  | "category"
+  | "description"
+  | "hs_code"
+  | "lead_time_days"
+  | "aliases"
 >;
 
 /** The products of the caller's catalogue, oldest first. */
 export function exportProducts(db: Db, params: { userId: string }): Promise<ProductExportRow[]> {
   return queryRows<ProductExportRow>(
     db,
-    sql`select ${columnList([p.name, p.sku, p.price, p.currency, p.unit, p.moq, p.category, p.description, p.hsCode])}
+    sql`select ${columnList([p.name, p.sku, p.price, p.currency, p.unit, p.moq, p.category, p.description, p.hsCode, p.leadTimeDays, p.aliases])}
       from ${p} where ${readable(p, params.userId)} order by ${p.createdAt}, ${p.id}`,
   );
 }
