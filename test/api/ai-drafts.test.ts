@@ -457,7 +457,16 @@ describe("POST /api/v1/quotations/from-inquiry", () => {
       params: { id: body.id },
     });
     expectStatus(stored, 200);
-    const { extraction: _e, credits_charged: _c, balance: _b, ...quotation } = body;
+    const {
+      extraction: _e,
+      extracted: _x,
+      missing_fields: _m,
+      questions: _q,
+      next_move: _n,
+      credits_charged: _c,
+      balance: _b,
+      ...quotation
+    } = body;
     expect(stored.body).toEqual(quotation);
   });
 
