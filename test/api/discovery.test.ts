@@ -208,7 +208,14 @@ describe("POST /api/v1/discovery/search", () => {
           fit_score: 88,
           // The phone is in no search result: dropped.
           contact: { email: "sales@acme-imports.example", phone: null },
-          sources: ["https://acme-imports.example/"],
+          // Issue #24: the model gave no role, so `unknown`; each source names its field.
+          role: "unknown",
+          role_reason: "The search results do not say",
+          sources: [
+            { field: "name", url: "https://acme-imports.example/" },
+            { field: "email", url: "https://acme-imports.example/" },
+          ],
+          existing_customer_id: null,
         },
       ],
       search_providers: ["brave-main"],
@@ -383,7 +390,10 @@ describe("POST /api/v1/discovery/search", () => {
         summary: "Wholesaler",
         fit_score: 100,
         contact: { email: null, phone: null },
-        sources: ["https://beta.example/"],
+        role: "unknown",
+        role_reason: "The search results do not say",
+        sources: [{ field: "name", url: "https://beta.example/" }],
+        existing_customer_id: null,
       },
       {
         name: "Acme Imports Ltd",
@@ -393,19 +403,31 @@ describe("POST /api/v1/discovery/search", () => {
         fit_score: 88,
         // The email is not in the results; the phone is (other punctuation).
         contact: { email: null, phone: "+49 (30) 123-4567" },
-        sources: ["https://acme-imports.example/", "https://www.acme-imports.example/about#team"],
+        role: "unknown",
+        role_reason: "The search results do not say",
+        sources: [
+          { field: "name", url: "https://acme-imports.example/" },
+          { field: "phone", url: "https://acme-imports.example/" },
+          { field: "name", url: "https://www.acme-imports.example/about#team" },
+        ],
+        existing_customer_id: null,
       },
     ]);
   });
 
-  it("returns no companies, still charged, when the searches find nothing", async () => {
+  it("returns no companies, not charged (issue #24), when the searches find nothing", async () => {
     await addSearchProvider({ name: "brave-main", kind: "brave" });
     search.results(() => []);
     const user = await registerUser(app);
     const answer = await discovered(user, { product: "LED lamps", market: "Germany" });
     expectStatus(answer, 200);
     const { body } = answer;
-    expect(body).toMatchObject({ companies: [], analysis_provider: "", balance: 25 });
+    expect(body).toMatchObject({
+      companies: [],
+      analysis_provider: "",
+      credits_charged: 0,
+      balance: 30,
+    });
     expect(llm.requests).toHaveLength(0);
   });
 

@@ -370,7 +370,16 @@ describe("migrating a database of 0023 to today's schema", () => {
       const records = await call(app, "/api/v1/discovery/records", { token });
       expect(records.status).toBe(200);
       expect(records.body.total).toBe(1);
-      expect(records.body.items[0].companies).toEqual([FOUND]);
+      // Read in today's shape (issue #24): bare source URLs cited for the name, role unknown.
+      expect(records.body.items[0].companies).toEqual([
+        {
+          ...FOUND,
+          role: "unknown",
+          role_reason: "",
+          sources: [{ field: "name", url: "https://delta.example/" }],
+          existing_customer_id: null,
+        },
+      ]);
     }
   });
 });

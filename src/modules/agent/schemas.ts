@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { PIPELINE_STATUSES } from "../../db/schema/discovery";
 import { pageQuery, pageSchema } from "../../lib/pagination";
 import { holderFields } from "../discovery/schemas";
+import { COMPANY_ROLES } from "../discovery/types";
 
 export const StartAgentBody = z
   .object({
@@ -81,7 +82,11 @@ const LeadSchema = z.object({
   summary: z.string(),
   fit_score: z.number(),
   contact: z.object({ email: z.string().nullable(), phone: z.string().nullable() }),
-  sources: z.array(z.string()),
+  // Issue #24: discovery's role and cited sources (runs before it: bare URLs, no role).
+  role: z.enum(COMPANY_ROLES).optional(),
+  role_reason: z.string().optional(),
+  sources: z.array(z.union([z.string(), z.object({ field: z.string(), url: z.string() })])),
+  existing_customer_id: z.uuid().nullable().optional(),
   outreach: OutreachSchema.nullable(),
   note: z.string().optional().openapi({ description: "Why a lead has no outreach draft" }),
   customer_id: z.uuid().nullable().optional(),

@@ -22,6 +22,7 @@ import {
   discoveryQueries,
   runDiscovery,
 } from "./service";
+import { storedCompanies } from "./stored-company";
 import type { DiscoveryResult } from "./types";
 
 /**
@@ -98,6 +99,7 @@ export async function startDiscoveryJob(
       idempotencyKey: caller.idempotencyKey,
       ip: caller.ip,
       status: 202,
+      quoteId: input.quote_id,
     },
     {
       run: async () => undefined,
@@ -187,6 +189,7 @@ export async function runDiscoveryJob(
       {
         product: job.product,
         market: job.market,
+        userId: job.user_id,
         ...(job.max_companies ? { maxCompanies: job.max_companies } : {}),
       },
       (event) => {
@@ -297,7 +300,9 @@ async function failJob(
 
 /**
  * One statement, fenced by the claim: the companies are saved as a discovery record of the
- * user and the job becomes `succeeded` with the result and the record's id.
+ * user and the job becomes `succeeded` with the result and the record's id. A search that found
+ * no company is refunded in that statement (credit_refund, with its ledger row): the job then
+ * says `credits_charged: 0` and the balance after the refund.
  */
 async function finishSucceeded(
   deps: Deps,
@@ -355,7 +360,8 @@ const parsedJson = <T>(value: unknown): T =>
 export async function getDiscoveryJob(deps: Deps, userId: string, id: string) {
   const row = await findJob(deps.db, { userId, id });
   if (!row) throw notFound("Discovery job not found");
-  const result = row.result === null ? null : parsedJson<DiscoveryResult>(row.result);
+  const stored = row.result === null ? null : parsedJson<DiscoveryResult>(row.result);
+  const result = stored && { ...stored, companies: storedCompanies(stored.companies) };
   return {
     id: row.id,
     status: row.status,

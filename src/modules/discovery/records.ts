@@ -1,6 +1,7 @@
 import { notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import type { Deps } from "../../ports";
+import { markExistingCustomers } from "./customer-match";
 import {
   deleteRecordRow,
   findRecord,
@@ -9,7 +10,7 @@ import {
   type RecordRow,
 } from "./queries";
 import type { RecordInput } from "./schemas";
-import type { DiscoveredCompany } from "./types";
+import { storedCompanies } from "./stored-company";
 
 /**
  * Saved discovery searches (the search history): each row is the member's who saved it; a
@@ -20,7 +21,7 @@ const recordOut = (r: RecordRow) => ({
   id: r.id,
   product: r.product,
   market: r.market,
-  companies: r.companies as DiscoveredCompany[],
+  companies: storedCompanies(r.companies),
   created_at: iso(r.created_at),
   org_id: r.org_id,
   user_id: r.user_id,
@@ -29,12 +30,24 @@ const recordOut = (r: RecordRow) => ({
 
 const missing = () => notFound("Discovery record not found");
 
+/**
+ * Saves the companies as sent, but `existing_customer_id` is matched again (one query): a body
+ * cannot name a customer the caller does not see.
+ */
 export async function saveRecord(deps: Deps, userId: string, input: RecordInput) {
+  const companies =
+    input.companies.length > 0
+      ? await markExistingCustomers(
+          deps,
+          userId,
+          input.companies.map((c) => ({ ...c, existing_customer_id: null })),
+        )
+      : [];
   const row = await insertRecord(deps.db, {
     userId,
     product: input.product,
     market: input.market,
-    companies: input.companies,
+    companies,
     now: nowIso(deps),
   });
   return recordOut(row);

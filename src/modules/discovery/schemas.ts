@@ -2,8 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { DISCOVERY_JOB_STATUSES, SEARCH_PROVIDER_KINDS } from "../../db/schema";
 import { httpUrlWithoutCredentials } from "../../http/url-schema";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { quoteIdField } from "../credits/quote-field";
 import { providerAdminSchemas } from "../provider-admin/schemas";
 import { MAX_COMPANIES } from "./service";
+import { COMPANY_ROLES, SOURCE_FIELDS } from "./types";
 
 const product = z.string().trim().min(1).max(200).openapi({ example: "LED panel lights 600x600" });
 const market = z.string().trim().min(1).max(100).openapi({ example: "Germany" });
@@ -24,6 +26,7 @@ export const SearchBody = z
         description: `Companies to return at most (default 10, up to ${MAX_COMPANIES})`,
         example: 10,
       }),
+    quote_id: quoteIdField,
   })
   .strict()
   .openapi("DiscoverySearchInput");
@@ -33,33 +36,94 @@ const httpUrl = httpUrlWithoutCredentials(1000, "An http or https URL");
 
 const optionalText = (max: number) => z.string().trim().max(max).nullable();
 
+const companyFields = {
+  name: z.string().trim().min(1).max(200).openapi({ example: "Acme Lighting GmbH" }),
+  website: httpUrl.nullable().openapi({ example: "https://acme-lighting.example/" }),
+  country: optionalText(100).openapi({ example: "Germany" }),
+  summary: z.string().trim().max(1000).openapi({
+    description: "Why the company may buy the product (LLM analysis of the search results)",
+    example: "Importer and wholesaler of commercial LED lighting for offices",
+  }),
+  fit_score: z.number().int().min(0).max(100).openapi({ example: 82 }),
+  contact: z
+    .object({
+      email: z.email({ error: "Not a valid email" }).max(200).nullable(),
+      phone: optionalText(50),
+    })
+    .strict()
+    .openapi({ description: "Only as found in the search results" }),
+};
+
+const roleField = z.enum(COMPANY_ROLES).openapi({
+  description:
+    "What the company is to the seller, from the analysis given the seller's own catalogue: " +
+    "`buyer`, `distributor` (importer, wholesaler), `manufacturer` (may use the product), " +
+    "`competitor` (only when the analysis says so), `unknown` (not stated)",
+  example: "distributor",
+});
+const roleReasonField = z.string().trim().max(300).openapi({
+  description: "Why that role, in a sentence from the search results",
+  example: "Imports and wholesales commercial LED lighting",
+});
+
+const CompanySourceSchema = z
+  .object({
+    field: z.enum(SOURCE_FIELDS).openapi({ description: "The field the result supports" }),
+    url: httpUrl.openapi({ description: "A search result URL (data only, never fetched)" }),
+  })
+  .strict()
+  .openapi("DiscoveredCompanySource");
+
+const existingCustomerField = z
+  .uuid()
+  .nullable()
+  .openapi({
+    description:
+      "A customer of the caller's (one they see) that is this company: same website or email " +
+      "domain, or the same name once punctuation and legal suffixes (Ltd, GmbH, S.A., 有限公司) are dropped",
+  });
+
 const CompanySchema = z
   .object({
-    name: z.string().trim().min(1).max(200).openapi({ example: "Acme Lighting GmbH" }),
-    website: httpUrl.nullable().openapi({ example: "https://acme-lighting.example/" }),
-    country: optionalText(100).openapi({ example: "Germany" }),
-    summary: z.string().trim().max(1000).openapi({
-      description: "Why the company may buy the product (LLM analysis of the search results)",
-      example: "Importer and wholesaler of commercial LED lighting for offices",
-    }),
-    fit_score: z.number().int().min(0).max(100).openapi({ example: 82 }),
-    contact: z
-      .object({
-        email: z.email({ error: "Not a valid email" }).max(200).nullable(),
-        phone: optionalText(50),
-      })
-      .strict()
-      .openapi({ description: "Only as found in the search results" }),
+    ...companyFields,
+    role: roleField,
+    role_reason: roleReasonField,
     sources: z
-      .array(httpUrl)
+      .array(CompanySourceSchema)
       .max(30)
       .openapi({
-        description: "Search result URLs the company was found in (data only, never fetched)",
-        example: ["https://acme-lighting.example/about"],
+        description:
+          "The search result each field came from; URLs the analysis cited that were not among " +
+          "the results are dropped",
+        example: [{ field: "name", url: "https://acme-lighting.example/about" }],
       }),
+    existing_customer_id: existingCustomerField,
   })
   .strict()
   .openapi("DiscoveredCompany");
+
+/**
+ * A company as a client saves it (POST /discovery/records): what a search answered. Earlier
+ * clients' shape is accepted too: sources as bare URLs (cited for `name`), no role (`unknown`).
+ * `existing_customer_id` is matched again on save, never taken from the body.
+ */
+const CompanyInputSchema = z
+  .object({
+    ...companyFields,
+    role: roleField.optional().default("unknown"),
+    role_reason: roleReasonField.optional().default(""),
+    sources: z
+      .array(
+        z.union([
+          CompanySourceSchema,
+          httpUrl.transform((url) => ({ field: "name" as const, url })),
+        ]),
+      )
+      .max(30),
+    existing_customer_id: existingCustomerField.optional(),
+  })
+  .strict()
+  .openapi("DiscoveredCompanyInput");
 
 export const DiscoveryResultSchema = z
   .object({
@@ -165,7 +229,7 @@ export const RecordBody = z
   .object({
     product,
     market,
-    companies: z.array(CompanySchema).max(100),
+    companies: z.array(CompanyInputSchema).max(100),
   })
   .strict()
   .openapi("DiscoveryRecordInput");

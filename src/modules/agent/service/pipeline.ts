@@ -470,7 +470,13 @@ function customerNotes(run: ClaimedRun, lead: Lead): string {
   if (lead.website) lines.push(`Website: ${lead.website}`);
   lines.push(`Fit score: ${lead.fit_score}/100`);
   lines.push(lead.summary);
-  if (lead.sources.length > 0) lines.push(`Sources: ${lead.sources.join(" ")}`);
+  // A run checkpointed before issue #24 holds bare URLs.
+  const urls = [
+    ...new Set(
+      lead.sources.map((s: unknown) => (typeof s === "string" ? s : (s as { url: string }).url)),
+    ),
+  ];
+  if (urls.length > 0) lines.push(`Sources: ${urls.join(" ")}`);
   return lines.join("\n").slice(0, 10_000);
 }
 

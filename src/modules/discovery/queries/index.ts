@@ -284,7 +284,10 @@ export async function failJobAndRefund(
 
 /**
  * One statement, fenced by the claim: the companies are saved as a discovery record of the
- * member who ran the job, in the job's organisation, and the job becomes `succeeded` with the result and the record's id.
+ * member who ran the job, in the job's organisation, and the job becomes `succeeded` with the
+ * result and the record's id. When the result has no company the job's charge is refunded in
+ * the same statement (credit_refund: once, with its ledger row) and the job says it charged 0
+ * and the balance the refund left.
  */
 export async function finishJobSucceeded(
   db: Db,
@@ -296,10 +299,11 @@ export async function finishJobSucceeded(
   },
 ): Promise<boolean> {
   const { job, now, result } = params;
+  const empty = result.companies.length === 0;
   const rows = await queryRows<{ id: string }>(
     db,
     sql`with owner as (
-          select ${j.id} from ${j}
+          select ${j.id}, ${j.consumptionId} from ${j}
           where ${ownedJob(job)}
           for update),
         record as (${recordInsertWhere(
@@ -312,12 +316,20 @@ export async function finishJobSucceeded(
             now,
           },
           sql`exists (select 1 from owner)`,
-        )})
+        )}),
+        refund as (
+          select rf.balance from owner
+          cross join lateral credit_refund(owner.consumption_id, 'discovery found no company',
+            ${now}::timestamptz) rf
+          where ${empty ? sql`true` : sql`false`} and owner.consumption_id is not null)
         update ${j}
         set ${col(j.status)} = 'succeeded', ${col(j.error)} = null, ${col(j.leaseUntil)} = null,
           ${col(j.progress)} = ${JSON.stringify(params.progress)}::jsonb,
           ${col(j.result)} = ${JSON.stringify(result)}::jsonb,
           ${col(j.recordId)} = (select id from record), ${col(j.finishedAt)} = ${now}::timestamptz,
+          ${col(j.creditsCharged)} = case when ${empty ? sql`true` : sql`false`} then 0
+            else ${j.creditsCharged} end,
+          ${col(j.balanceAfter)} = coalesce((select balance from refund), ${j.balanceAfter}),
           ${col(j.updatedAt)} = ${now}::timestamptz
         where ${j.id} in (select id from owner)
         returning ${j.id}`,
