@@ -327,8 +327,9 @@ describe("LLM answers", () => {
         country: "Germany",
       },
     };
-    expect(res.body.action).toEqual(action);
-    expect(res.body.message.action).toEqual(action);
+    // Stored as a proposal with an id (POST /ai/actions/{id}/confirm, test/api/h6-actions.test.ts).
+    expect(res.body.action).toEqual({ id: expect.any(String), ...action });
+    expect(res.body.message.action).toEqual(res.body.action);
     expect(res.body.message.content).toBe("I prepared the customer, please confirm.");
     const customers = await typed(app).get("/api/v1/customers", { token: user.accessToken });
     expectStatus(customers, 200);
@@ -351,7 +352,11 @@ describe("LLM answers", () => {
         `"email":"not-an-email","phone":"${"9".repeat(51)}","country":["UK"]}}\n\`\`\``,
     );
     const partial = await chatted(user, { message: "save Beta Ltd as a customer" });
-    expect(partial.body.action).toEqual({ type: "add_customer", data: { company: "Beta Ltd" } });
+    expect(partial.body.action).toEqual({
+      id: expect.any(String),
+      type: "add_customer",
+      data: { company: "Beta Ltd" },
+    });
 
     const cases = [
       '```action\n{"type":"add_customer","data":{"email":"nope","country":"UK"}}\n```',
@@ -553,7 +558,11 @@ describe("streaming", () => {
     expect(text).toContain("Please confirm.");
     const done = res.events.at(-1)!;
     expect(done.event).toBe("done");
-    expect(done.data.action).toEqual({ type: "add_customer", data: { company: "Gamma SA" } });
+    expect(done.data.action).toEqual({
+      id: expect.any(String),
+      type: "add_customer",
+      data: { company: "Gamma SA" },
+    });
     const convo = await conversation(user, res.events[0]!.data.conversation_id);
     expect(convo.body.messages[1]!.content).toBe("Prepared it for you.\n\nPlease confirm.");
   });
