@@ -355,7 +355,10 @@ describe("reply suggestions", () => {
     expectStatus(res, 200);
     expect(res.body).toMatchObject({ tier: "mt", credits_charged: 1, balance: 29 });
     expect(res.body.replies).toEqual(
-      [1, 2, 3].map((n) => ({ text: `gpt reply ${n}`, translation: `回复 ${n}` })),
+      // Each with an id and its claims (issue #24; test/api/h2-glossary-translate.test.ts).
+      [1, 2, 3].map((n) =>
+        expect.objectContaining({ text: `gpt reply ${n}`, translation: `回复 ${n}` }),
+      ),
     );
     expect(res.body).not.toHaveProperty("replies_error");
     const prompt = gpt.requests.at(-1)!;
@@ -379,7 +382,9 @@ describe("reply suggestions", () => {
     );
     const res = await translated(user, { text: "Bonjour", target_lang: "zh", with_replies: true });
     expectStatus(res, 200);
-    expect(res.body.replies).toEqual([{ text: "Merci", translation: "谢谢" }]);
+    expect(res.body.replies).toEqual([
+      expect.objectContaining({ text: "Merci", translation: "谢谢", claims: [] }),
+    ]);
   });
 
   it("returns the translation with replies: [] when no reply can be produced", async () => {

@@ -269,3 +269,22 @@ export async function saveMtGlossary(
   const replaced = row?.replaced ?? undefined;
   return replaced && replaced !== value.glossaryId ? replaced : undefined;
 }
+
+/** Forgets the cached provider glossary of the pair when it is still this one. */
+export async function forgetMtGlossary(
+  db: Db,
+  key: {
+    providerId: string;
+    orgId: string;
+    sourceLang: string;
+    targetLang: string;
+    glossaryId: string;
+  },
+): Promise<void> {
+  await queryRows(
+    db,
+    sql`delete from ${m} where ${m.providerId} = ${key.providerId} and ${m.orgId} = ${key.orgId}
+          and ${m.sourceLang} = ${key.sourceLang} and ${m.targetLang} = ${key.targetLang}
+          and ${m.glossaryId} = ${key.glossaryId}`,
+  );
+}

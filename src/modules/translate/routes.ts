@@ -39,13 +39,23 @@ const translateRoute = createRoute({
     "`translate` task's LLMs), each within its translation quota. With `with_replies`, 3 reply " +
     "suggestions in the buyer's language with their translations; if they cannot be produced " +
     'the translation is still returned with `replies: []` and `replies_error: "unavailable"`. ' +
-    "Send an Idempotency-Key header to make a retry charge once.",
+    "Each reply has an `id` (for POST /api/v1/ai/replies/{id}/accept) and its `claims`: every " +
+    "price, MOQ, lead time and spec it states, checked against the catalogue; an unverified one " +
+    "makes the replies be written again once, then the reply is `flagged`. " +
+    "The organisation's glossary (/api/v1/glossary) is applied: machine translation through the " +
+    "provider's glossary, LLMs through the prompt with a miss repaired once; `glossary` lists " +
+    "the terms of the text `applied` and the `mismatches`. " +
+    "Send an Idempotency-Key header to make a retry charge once; `quote_id` charges a quote.",
   middleware: [requireAuth, requireFeature("translate"), idempotentRequest] as const,
   request: { body: jsonBody(TranslateBody) },
   responses: {
     200: json(TranslateResultSchema, "The translation, stored in the caller's history"),
     402: errorResponse(ErrorSchema, "Not enough credits (nothing was charged or written)"),
-    409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
+    404: errorResponse(ErrorSchema, "`quote_id` names no quote of the caller"),
+    409: errorResponse(
+      ErrorSchema,
+      "A request with this Idempotency-Key is still running, or the quote was used or expired",
+    ),
     503: errorResponse(ErrorSchema, "No translation provider is available; credits returned"),
     ...csrfErrorResponses,
     ...featureGateResponses("translate"),

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { quoteIdField } from "../credits/quote-field";
 
 const MAX_TEXT_CHARS = 5000;
 
@@ -61,17 +62,57 @@ export const TranslateBody = z
       .boolean()
       .default(false)
       .openapi({ description: "Also suggest 3 replies in the buyer's language" }),
+    quote_id: quoteIdField,
   })
   .strict()
   .openapi("TranslateRequest");
 export type TranslateInput = z.output<typeof TranslateBody>;
 
+const ClaimSchema = z
+  .object({
+    text: z.string().openapi({ description: "The figure as the reply states it" }),
+    kind: z.enum(["price", "spec", "moq", "lead_time"]),
+    verified: z
+      .boolean()
+      .openapi({ description: "The catalogue's facts of the products mentioned say the same" }),
+    product_id: z.string().optional().openapi({ description: "The product the claim is about" }),
+  })
+  .openapi("ReplyClaim");
+
 const ReplySchema = z
   .object({
+    id: z.string().optional().openapi({
+      description:
+        "Names the reply for POST /api/v1/ai/replies/{id}/accept (absent on replies stored before it existed)",
+    }),
     text: z.string().openapi({ description: "The reply in the buyer's language" }),
     translation: z.string().openapi({ description: "The reply in the seller's language" }),
+    claims: z.array(ClaimSchema).optional().openapi({
+      description:
+        "Every price, MOQ, lead time and spec the reply states, checked against the catalogue",
+    }),
+    flagged: z.boolean().optional().openapi({
+      description:
+        "A claim is still unverified after the replies were written again once: check it before sending",
+    }),
   })
   .openapi("ReplySuggestion");
+
+const GlossaryTermReport = z
+  .object({ source_term: z.string(), target_term: z.string() })
+  .openapi("GlossaryTermReport");
+
+const GlossaryReportSchema = z
+  .object({
+    applied: z.array(GlossaryTermReport).openapi({
+      description: "Glossary terms found in the text whose target term is in the translation",
+    }),
+    mismatches: z.array(GlossaryTermReport).openapi({
+      description:
+        "Glossary terms found in the text whose target term is not in the translation (an LLM's miss was repaired once first)",
+    }),
+  })
+  .openapi("TranslationGlossaryReport");
 
 const TIERS = ["mt", "llm"] as const;
 
@@ -94,6 +135,10 @@ export const TranslateResultSchema = z
       .literal("unavailable")
       .optional()
       .openapi({ description: "The replies could not be produced; the translation still was" }),
+    glossary: GlossaryReportSchema.openapi({
+      description:
+        "The organisation's glossary terms of this text into target_lang: applied and missed",
+    }),
     credits_charged: z.int(),
     balance: z.int().openapi({ description: "The caller's balance after the charge" }),
     created_at: z.string(),
