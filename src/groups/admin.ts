@@ -1,6 +1,7 @@
 import type { AppRouter } from "../http/router";
 import { createAdminRoutes } from "../modules/admin/routes";
 import { createAiAdminRoutes } from "../modules/ai-admin/routes";
+import { createAiCallAdminRoutes } from "../modules/ai-usage/admin-routes";
 import { createCreditAdminRoutes } from "../modules/credits/admin-routes";
 import { createSearchProviderAdminRoutes } from "../modules/discovery/admin-routes";
 import { createExchangeAdminRoutes } from "../modules/exchange/admin-routes";
@@ -14,6 +15,7 @@ export const adminRoutes = (): AppRouter[] => [
   createPaymentAdminRoutes(),
   createGrowthAdminRoutes(),
   createAiAdminRoutes(),
+  createAiCallAdminRoutes(),
   createSearchProviderAdminRoutes(),
   createExchangeAdminRoutes(),
 ];

@@ -1,6 +1,7 @@
 import type { AppRouter } from "../http/router";
 import { createAgentRoutes } from "../modules/agent/routes";
 import { createAiDraftRoutes } from "../modules/ai-drafts/routes";
+import { createAiUsageRoutes } from "../modules/ai-usage/routes";
 import { createAssistantRoutes } from "../modules/assistant/routes";
 import { createCustomerPoolRoutes } from "../modules/customers/pool/routes";
 import { createCustomerRoutes } from "../modules/customers/routes";
@@ -31,6 +32,7 @@ export const apiRouters = [
   createAiDraftRoutes,
   createDiscoveryRoutes,
   createAgentRoutes,
+  createAiUsageRoutes,
 ] as const;
 
 export const apiRoutes = (): AppRouter[] => apiRouters.map((create) => create());

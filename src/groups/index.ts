@@ -1,6 +1,7 @@
 import type { AppRouter } from "../http/router";
 import { createAgentRoutes } from "../modules/agent/routes";
 import { createAiDraftRoutes } from "../modules/ai-drafts/routes";
+import { createAiUsageRoutes } from "../modules/ai-usage/routes";
 import { createAssistantRoutes } from "../modules/assistant/routes";
 import { createCustomerPoolRoutes } from "../modules/customers/pool/routes";
 import { createCustomerRoutes } from "../modules/customers/routes";
@@ -70,6 +71,7 @@ export const WORKSPACE_ORDER: readonly RouterFactory[] = [
   createAiDraftRoutes,
   createDiscoveryRoutes,
   createAgentRoutes,
+  createAiUsageRoutes,
 ];
 
 const WORKSPACE_ROUTERS: Partial<Record<RouteGroup, readonly RouterFactory[]>> = {

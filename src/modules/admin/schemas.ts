@@ -158,6 +158,26 @@ export const AdminStatsSchema = z
         ai_calls: z.number().int(),
       }),
     ),
+    ai_providers: z
+      .array(
+        z.object({
+          provider: z.string(),
+          calls: z.number().int(),
+          failures: z.number().int(),
+          failure_rate: z.number().openapi({ description: "failures / calls, 0 to 1" }),
+          tokens_in: z.number().int(),
+          tokens_out: z.number().int(),
+          credits: z
+            .number()
+            .int()
+            .openapi({ description: "Credits of the operations its calls answered (cost)" }),
+          avg_latency_ms: z.number().int(),
+        }),
+      )
+      .openapi({
+        description:
+          "Every provider attempt of the range (ai_calls) per provider, busiest first: a failure is any outcome but ok",
+      }),
   })
   .openapi("AdminStats");
 

@@ -28,13 +28,25 @@ export interface AdminStats {
     ai_calls_by_operation: Record<string, number>;
   };
   by_day: AdminStatsDay[];
+  /** Per provider, from ai_calls (issue #24 item 7). */
+  ai_providers: {
+    provider: string;
+    calls: number;
+    failures: number;
+    failure_rate: number;
+    tokens_in: number;
+    tokens_out: number;
+    credits: number;
+    avg_latency_ms: number;
+  }[];
 }
 
 /**
  * The admin dashboard's figures for a UTC day range, in one statement: users (all time, and new
  * per day), revenue (paid orders net of refunds, per currency, by order day, as the payments
  * report counts it), credits granted, consumed (net of refunds) and expired per day from the
- * ledger, and AI calls (billable operations' usage-log rows) per day and per operation. Each
+ * ledger, AI calls (billable operations' usage-log rows) per day and per operation, and each
+ * AI provider's attempts (ai_calls: calls, failure rate, tokens, credits, mean latency). Each
  * source is aggregated once over its created_at index, then joined to the day series.
  */
 export async function adminStats(

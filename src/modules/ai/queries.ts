@@ -463,3 +463,15 @@ export function accountDeletionCtes(p: { userIds: SQL; orgIds: SQL }): SQL {
   return sql`ai_aiCalls as (delete from ${aiCalls} where ${aiCalls.userId} in ${p.userIds}
     or ${aiCalls.orgId} in ${p.orgIds} returning 1)`;
 }
+
+/**
+ * Guest merge (auth's sign-in with a guest token, one statement): the calls of the guests in
+ * `guestIds` move to the account `userId` and its organisation.
+ */
+export function aiCallsGuestMove(guestIds: SQL, userId: string): SQL {
+  return sql`moved_ai_calls as (
+      update ${aiCalls} set ${col(aiCalls.userId)} = ${userId}::uuid,
+        ${col(aiCalls.orgId)} = (select ${orgMembers.orgId} from ${orgMembers}
+          where ${orgMembers.userId} = ${userId}::uuid)
+      where ${aiCalls.userId} in ${guestIds})`;
+}

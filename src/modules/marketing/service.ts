@@ -126,13 +126,18 @@ export async function generateMarketing(
       status: 201,
     },
     {
-      run: () =>
-        runLlmTask(deps, "marketing", {
-          system: SYSTEM_PROMPT,
-          messages: [{ role: "user", content: prompt }],
-          maxOutputTokens: 1500,
-          temperature: 0.7,
-        }),
+      run: (charge) =>
+        runLlmTask(
+          deps,
+          "marketing",
+          {
+            system: SYSTEM_PROMPT,
+            messages: [{ role: "user", content: prompt }],
+            maxOutputTokens: 1500,
+            temperature: 0.7,
+          },
+          { userId: ctx.userId, charge },
+        ),
       store: async (tx, reply) => ({
         row: await queries.insertMarketingContent(tx.db, {
           userId: ctx.userId,

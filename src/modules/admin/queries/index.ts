@@ -15,6 +15,7 @@ import {
   users,
 } from "../../../db/schema";
 import type { DbRow } from "../../../db/sql";
+import { aiCallsByProviderJson } from "../../ai/queries";
 import { revokeTokensCte } from "../../auth/queries";
 import { CREDIT_OPERATIONS } from "../../credits/service";
 import {
@@ -215,7 +216,8 @@ export async function adminStatsJson(db: Db, range: { start: string; end: string
         'by_day', coalesce((select jsonb_agg(jsonb_build_object(
             'date', to_char(day, 'YYYY-MM-DD'), 'new_users', new_users, 'revenue', revenue,
             'credits_granted', granted, 'credits_consumed', consumed, 'ai_calls', ai_calls)
-            order by day) from per_day), '[]'::jsonb)) as stats`,
+            order by day) from per_day), '[]'::jsonb),
+        'ai_providers', ${aiCallsByProviderJson({ from, until })}) as stats`,
   );
   return row!.stats;
 }

@@ -11,6 +11,7 @@ import {
 } from "../../../db/schema";
 import { col, columnNames } from "../../../db/sql";
 import { agentGuestMove } from "../../agent/queries/guest-merge";
+import { aiCallsGuestMove } from "../../ai/queries";
 import { assistantGuestMove } from "../../assistant/queries/guest-merge";
 import {
   REGISTRATION_CREDITS,
@@ -134,6 +135,7 @@ function guestRowMoves(guest: Cte<string, "id">, userId: string): SQL {
       translationsGuestMove,
       marketingGuestMove,
       usageLogsGuestMove,
+      aiCallsGuestMove,
       productsGuestMove,
       quotationsGuestMove,
       notificationsGuestMove,

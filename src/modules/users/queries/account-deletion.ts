@@ -5,6 +5,7 @@ import { orgMembers, users } from "../../../db/schema";
 import { col } from "../../../db/sql";
 import { type Actor, auditCte } from "../../admin/queries/audit";
 import { accountDeletionCtes as agentRows } from "../../agent/queries/account-deletion";
+import { accountDeletionCtes as aiCallRows } from "../../ai/queries";
 import { accountDeletionCtes as assistantRows } from "../../assistant/queries/account-deletion";
 import {
   accountDeletionCtes as authRows,
@@ -59,6 +60,7 @@ export async function deleteAccount(
         ${translationRows({ userIds: user, orgIds: org })},
         ${notificationRows({ userIds: user, orgIds: org })},
         ${usageRows({ userIds: user, orgIds: org })},
+        ${aiCallRows({ userIds: user, orgIds: org })},
         ${orgRows({ orgIds: org, at })},
         ${authRows({ userIds: user, at })},
         gone as (

@@ -3,6 +3,7 @@ import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import {
   agentPipelines,
+  aiCalls,
   aiConversations,
   aiMessages,
   certifications,
@@ -83,7 +84,8 @@ export async function exportAccount(db: Db, p: { userId: string; actor: Actor })
         'ai_messages', ${rowsOf(aiMessages, aiMessages.userId, aiMessages.createdAt, userId)},
         'discovery_records', ${rowsOf(discoveryRecords, discoveryRecords.userId, discoveryRecords.createdAt, userId)},
         'agent_pipelines', ${rowsOf(agentPipelines, agentPipelines.userId, agentPipelines.createdAt, userId)},
-        'usage_logs', ${rowsOf(usageLogs, usageLogs.userId, usageLogs.createdAt, userId)}
+        'usage_logs', ${rowsOf(usageLogs, usageLogs.userId, usageLogs.createdAt, userId)},
+        'ai_calls', ${rowsOf(aiCalls, aiCalls.userId, aiCalls.createdAt, userId)}
       ) as data
       from profile`,
   );
