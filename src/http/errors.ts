@@ -60,6 +60,14 @@ export const ERROR_CODES = [
   "quotation_not_accepted",
   /** A PDF of right-to-left text it cannot shape (`script`, `field`; ADR 0105). */
   "unsupported_script",
+  /** A charge named a quote that is not the caller's or does not exist (404; ADR 0108). */
+  "quote_not_found",
+  /** The quote was already spent by a charge that stands (409). */
+  "quote_used",
+  /** The quote's time ran out (409): ask for a new one. */
+  "quote_expired",
+  /** The quote prices another operation (409). */
+  "quote_wrong_operation",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -188,6 +196,9 @@ export const ValidationErrorSchema = ErrorSchema.extend({
  */
 export const InsufficientCreditsSchema = ErrorSchema.extend({
   required: z.number().int().openapi({ description: "Credits the operation costs" }),
+  available: z.number().int().openapi({
+    description: "Credits the caller can spend now: the balance, or less under a monthly limit",
+  }),
   balance: z.number().int().openapi({ description: "Credits the caller's organisation has" }),
   limit: z
     .number()

@@ -4,6 +4,7 @@ import { sweepAgentPipelines } from "../modules/agent/service";
 import { purgeSessionRevocations } from "../modules/auth/revocations";
 import { refundStaleHolds } from "../modules/credits/holds";
 import { purgeExpiredIdempotencyKeys } from "../modules/credits/idempotency";
+import { purgeExpiredQuotes } from "../modules/credits/quotes";
 import { expireDueCredits } from "../modules/credits/service";
 import { recyclePoolCustomers } from "../modules/customers/pool/recycle";
 import { notifyCustomerReminders } from "../modules/customers/reminders";
@@ -53,6 +54,7 @@ export async function downgradeExpiredPlans(deps: Deps): Promise<{ downgraded: n
  */
 export async function purgeExpired(deps: Deps): Promise<{ nonces: number; sessions: number }> {
   await purgeExpiredIdempotencyKeys(deps);
+  await purgeExpiredQuotes(deps);
   const sessions = await purgeSessionRevocations(deps);
   await purgeUnknownLoginFailures(deps.db, { now: nowIso(deps) });
   const nonces = await purgeExpiredNonces(deps.db, { now: nowIso(deps) });

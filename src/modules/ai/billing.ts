@@ -22,8 +22,15 @@ export interface BilledInput {
   ip?: string | null;
   /** The status the route answers a success with, kept with the answer under the key. */
   status?: number;
-  /** A quote of this operation (POST /credits/quote, body field `quote_id`): charged as quoted. */
+  /**
+   * A quote of this operation (POST /credits/quote, body field `quote_id`): charged exactly as
+   * quoted, the quote spent by the charge's own statement (404 `quote_not_found`, 409
+   * `quote_used`, `quote_expired` or `quote_wrong_operation` before anything is charged). A
+   * refund of the charge (the work failed) gives the quote back for the retry (ADR 0108).
+   */
   quoteId?: string | undefined;
+  /** The most the charge may take (an agent run's `max_credits`); the price when above it. */
+  maxCredits?: number | undefined;
 }
 
 /** A billed operation in its steps (billed()). */
@@ -133,6 +140,8 @@ export async function billedHold(deps: Deps, input: BilledInput): Promise<Billed
     operation: input.operation,
     hold: true,
     ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+    ...(input.quoteId ? { quoteId: input.quoteId } : {}),
+    ...(input.maxCredits !== undefined ? { cap: input.maxCredits } : {}),
   });
   let settled = false;
   return {

@@ -9,15 +9,23 @@ import {
   errorResponse,
   errorResponses,
 } from "../../http/errors";
-import { okResponse as ok, bearerSecurity as security } from "../../http/openapi";
+import {
+  jsonResponse as json,
+  jsonBody,
+  okResponse as ok,
+  bearerSecurity as security,
+} from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { requireOrgOwner } from "../orgs/guard";
+import { quoteOperation } from "./quotes";
 import {
   BalanceSchema,
   LedgerPage,
   LedgerQuery,
   PackageList,
   PlanList,
+  QuoteBody,
+  QuoteSchema,
   SubscriptionSchema,
 } from "./schemas";
 import {
@@ -111,6 +119,30 @@ const cancelSubscriptionRoute = createRoute({
   },
 });
 
+const quoteRoute = createRoute({
+  method: "post",
+  path: "/api/v1/credits/quote",
+  tags,
+  security,
+  summary:
+    "Price a billable operation before it runs: the route called with quote_id charges exactly that",
+  description:
+    "`operation` is the cost key of a billable route (credits.costs), `input` the body that route " +
+    "would get. The answer's `quote_id`, sent as that route's body field `quote_id` within 10 " +
+    "minutes, charges exactly `credits`, once, even if the configured cost changes meanwhile. " +
+    "That route then answers 404 `quote_not_found` for a quote that is not the caller's, 409 " +
+    "`quote_used` when it was spent already (a refunded charge gives it back), " +
+    "`quote_expired` after its time and `quote_wrong_operation` for another operation's quote. " +
+    "Nothing is charged here (ADR 0108).",
+  middleware: [requireAuth] as const,
+  request: { body: jsonBody(QuoteBody) },
+  responses: {
+    201: json(QuoteSchema, "The quote"),
+    ...csrfErrorResponses,
+    503: errorResponse(ErrorSchema, "The operation has no configured price"),
+  },
+});
+
 export function createCreditRoutes() {
   const router = createRouter();
   router.openapi(balanceRoute, async (c) =>
@@ -127,6 +159,9 @@ export function createCreditRoutes() {
       200,
     );
   });
+  router.openapi(quoteRoute, async (c) =>
+    c.json(await quoteOperation(c.get("deps"), c.get("auth").userId, c.req.valid("json")), 201),
+  );
   router.openapi(packagesRoute, async (c) =>
     c.json({ items: await listPackages(c.get("deps")) }, 200),
   );

@@ -3,6 +3,7 @@ import { LEDGER_KINDS } from "../../db/schema";
 import { timestamp } from "../../http/schemas";
 import { currencyCode } from "../../lib/currency";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { CREDIT_OPERATIONS } from "./service";
 
 export const BalanceSchema = z
   .object({
@@ -249,3 +250,31 @@ export const SubscriptionSchema = z
     trial_ends_at: z.string().nullable(),
   })
   .openapi("Subscription");
+
+export const QuoteBody = z
+  .object({
+    operation: z.enum(CREDIT_OPERATIONS).openapi({
+      description: "The billable operation's cost key (system config credits.costs)",
+      example: "translate",
+    }),
+    input: z.record(z.string(), z.unknown()).openapi({
+      description:
+        "The body the operation's route would get. Today's price is the operation's configured " +
+        "cost whatever the input (ADR 0108)",
+      example: { text: "Hello", target_lang: "de" },
+    }),
+  })
+  .openapi("CreditQuoteBody");
+
+export const QuoteSchema = z
+  .object({
+    quote_id: z.uuid(),
+    operation: z.enum(CREDIT_OPERATIONS),
+    credits: z.number().int().openapi({ description: "What the route charges with `quote_id`" }),
+    balance: z.number().int().openapi({ description: "The organisation's credits now" }),
+    sufficient: z.boolean().openapi({
+      description: "Whether the caller can spend `credits` now (balance and monthly limit)",
+    }),
+    expires_at: timestamp().openapi({ description: "The quote holds until then (10 minutes)" }),
+  })
+  .openapi("CreditQuote");

@@ -18,6 +18,7 @@ import {
   grantLot,
   listActivePackages,
   listLedgerPage,
+  type QuoteState,
   refundConsumption,
 } from "./queries";
 import { trialActive } from "./trial";
@@ -43,10 +44,20 @@ export interface Charge {
   ledgerId: string | null;
 }
 
-export function insufficientCredits(required: number, balance: number) {
+/**
+ * 402: the operation's price (`required`), the organisation's balance and what the caller can
+ * spend now (`available`: the balance, or less when their monthly limit leaves less).
+ */
+export function insufficientCredits(required: number, balance: number, available = balance) {
   return new ApiError(402, "Not enough credits for this operation", {
-    extra: { required, balance },
+    extra: { required, available, balance },
   });
+}
+
+/** What a member can spend now: the balance, capped by what their monthly limit leaves. */
+export function availableCredits(balance: number, limit: number | null, used: number | null) {
+  if (limit === null) return balance;
+  return Math.max(0, Math.min(balance, limit - (used ?? 0)));
 }
 
 /**
@@ -56,12 +67,35 @@ export function insufficientCredits(required: number, balance: number) {
 function memberLimitReached(limit: number, used: number, required: number, balance: number) {
   return new ApiError(402, `monthly credit limit of ${limit} credits reached (used ${used})`, {
     code: "member_limit_reached",
-    extra: { required, balance, limit, used },
+    extra: { required, available: availableCredits(balance, limit, used), balance, limit, used },
   });
 }
 
+/** A quote named by a charge and refused (ADR 0108): nothing was charged, nothing spent. */
+function quoteRefused(state: Exclude<QuoteState, "ok">): ApiError {
+  switch (state) {
+    case "not_found":
+      return new ApiError(404, "No such quote of yours", { code: "quote_not_found" });
+    case "wrong_operation":
+      return new ApiError(409, "This quote is for another operation", {
+        code: "quote_wrong_operation",
+      });
+    case "used":
+      return new ApiError(409, "This quote was already used; ask for a new one", {
+        code: "quote_used",
+      });
+    case "expired":
+      return new ApiError(409, "This quote has expired; ask for a new one", {
+        code: "quote_expired",
+      });
+  }
+}
+
 /**
- * Charges the configured cost of `operation`: one statement reads the cost and runs
+ * Charges the configured cost of `operation`, or exactly the credits of the quote `quoteId`
+ * (404 `quote_not_found`, 409 `quote_wrong_operation`, `quote_used` or `quote_expired` when it
+ * cannot be used; the quote is spent by the charge's statement), at most `cap` when given: one
+ * statement reads the cost and runs
  * credit_charge (soonest-expiring credits first, ledger row and consumption row written with
  * it) on the caller's organisation's wallet. Not enough credits is a 402 carrying `required` and
  * `balance`; a charge past the member's monthly limit a 402 `member_limit_reached` (checked in
@@ -77,6 +111,9 @@ export async function chargeCredits(
     idempotencyKey?: string;
     note?: string;
     hold?: boolean;
+    quoteId?: string | undefined;
+    /** The most to charge (an agent run's max_credits); the price otherwise. */
+    cap?: number | undefined;
   },
 ): Promise<Charge> {
   const row = await chargeOperation(deps.db, {
@@ -87,7 +124,10 @@ export async function chargeCredits(
     instanceId: deps.work.instanceId,
     hold: input.hold === true,
     now: nowIso(deps),
+    quoteId: input.quoteId ?? null,
+    cap: input.cap ?? null,
   });
+  if (row?.quote_state && row.quote_state !== "ok") throw quoteRefused(row.quote_state);
   if (!row || row.cost === null) {
     throw new Error(`credits.costs has no cost for ${input.operation}`);
   }
@@ -104,7 +144,12 @@ export async function chargeCredits(
         row.balance ?? 0,
       );
     }
-    throw insufficientCredits(row.cost, row.balance ?? 0);
+    const balance = row.balance ?? 0;
+    throw insufficientCredits(
+      row.cost,
+      balance,
+      availableCredits(balance, row.member_limit, row.member_used),
+    );
   }
   if (input.hold && row.consumption_id) deps.work.trackHold(row.consumption_id);
   return {

@@ -40,15 +40,18 @@ const generateMarketingRoute = createRoute({
   security,
   summary: "Generate marketing material, optionally about one of the caller's products (billed)",
   description:
-    "Costs `credits.costs.marketing` credits. The material is stored (see GET /api/v1/marketing/contents). " +
+    "Costs `credits.costs.marketing` credits, or exactly the quote's with `quote_id` (POST /api/v1/credits/quote). The material is stored (see GET /api/v1/marketing/contents). " +
     "A provider outage answers 503 and returns the credits. Send an Idempotency-Key to retry safely.",
   middleware: [requireAuth, requireFeature("marketing"), idempotentRequest],
   request: { body: jsonBody(GenerateBody) },
   responses: {
     201: json(GeneratedSchema, "The generated and stored material"),
     402: errorResponse(ErrorSchema, "Not enough credits"),
-    404: errorResponse(ErrorSchema, "No such product of the caller"),
-    409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
+    404: errorResponse(ErrorSchema, "No such product of the caller, or quote_not_found"),
+    409: errorResponse(
+      ErrorSchema,
+      "quote_used, quote_expired or quote_wrong_operation; or a request with this Idempotency-Key is still running",
+    ),
     503: errorResponse(ErrorSchema, "No AI provider answered; the credits were returned"),
     ...csrfErrorResponses,
     ...featureGateResponses("marketing"),

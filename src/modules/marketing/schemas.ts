@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { quoteIdField } from "../credits/quote-field";
 
 const MARKETING_KINDS = [
   "product_description",
@@ -33,6 +34,7 @@ export const GenerateBody = z
     }),
     language: languageTag,
     tone: z.enum(MARKETING_TONES).nullable().optional(),
+    quote_id: quoteIdField,
   })
   .strict()
   .openapi("MarketingGenerateInput", {

@@ -97,8 +97,9 @@ const contentOut = (r: ContentRow) => ({
 
 /**
  * Generates one piece of material (billed operation `marketing`): the product is checked
- * first (404, nothing charged), then the charge, the LLM call and the stored row; a provider
- * outage or a failed insert refunds the charge.
+ * first (404, nothing charged), then the charge (exactly the quote's credits with `quote_id`,
+ * ADR 0108), the LLM call and the stored row; a provider outage or a failed insert refunds the
+ * charge.
  */
 export async function generateMarketing(
   deps: Deps,
@@ -122,6 +123,7 @@ export async function generateMarketing(
       operation: "marketing",
       requires: "llm",
       idempotencyKey: ctx.idempotencyKey,
+      quoteId: input.quote_id,
       ip: ctx.ip,
       status: 201,
     },

@@ -2,10 +2,11 @@ import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, prebuilt, queryPrebuilt, queryRows, queryRowsPrepared } from "../../../db/client";
 import {
-  type creditConsumptions,
+  creditConsumptions,
   creditHolds,
   creditLedger,
   creditLots,
+  creditQuotes,
   type LedgerKind,
   orgMembers,
   subscriptionPlans,
@@ -42,8 +43,14 @@ type ChargeResult = {
   member_used: number | null;
 };
 
-/** The charge statement's row: the configured cost (null: none) and credit_charge's result. */
-type OperationCharge = { cost: number | null } & {
+/** Why a quote named in a charge was refused; 'ok' when it was good; null: no quote named. */
+export type QuoteState = "ok" | "not_found" | "wrong_operation" | "used" | "expired";
+
+/**
+ * The charge statement's row: the cost charged (null: none configured, or the quote was refused),
+ * credit_charge's result, and the state of the quote named, if any.
+ */
+type OperationCharge = { cost: number | null; quote_state: QuoteState | null } & {
   [K in keyof ChargeResult]: ChargeResult[K] | null;
 };
 
@@ -68,10 +75,15 @@ const CHARGE = {
 };
 
 /**
- * The charge of a billable operation, one statement: reads its cost from the `credits.costs`
- * system config and runs credit_charge (soonest-expiring lots first; ledger and consumption
- * rows written with it) when the cost is above 0; with `hold`, records the charge as held by
- * `instanceId` in the same statement. A row with a null cost when none is configured.
+ * The charge of a billable operation, one statement: its cost is the quote's credits when
+ * `quoteId` names a good quote (the caller's, for this operation, not spent, not expired), else
+ * the `credits.costs` system config's; capped at `cap` when given (an agent run's max_credits).
+ * credit_charge runs when the cost is above 0 (soonest-expiring lots first; ledger and
+ * consumption rows written with it); with `hold`, the same statement records the charge as held
+ * by `instanceId`. The quote is spent in the same statement, only when the charge went through:
+ * its row is locked first, so of two statements naming it the second sees it spent. A quote
+ * whose consumption was refunded (the work failed) counts as not spent. A row with a null cost
+ * when none is configured or the quote was refused (`quote_state` says why; nothing written).
  */
 export async function chargeOperation(
   db: Db,
@@ -83,9 +95,15 @@ export async function chargeOperation(
     instanceId: string;
     hold: boolean;
     now: string;
+    quoteId?: string | null;
+    cap?: number | null;
   },
 ): Promise<OperationCharge | undefined> {
-  const [row] = await queryPrebuilt<OperationCharge>(db, CHARGE_STATEMENT, params);
+  const [row] = await queryPrebuilt<OperationCharge>(db, CHARGE_STATEMENT, {
+    quoteId: null,
+    cap: null,
+    ...params,
+  });
   return row;
 }
 
@@ -96,17 +114,46 @@ const CHARGE_STATEMENT = (() => {
   const now = sql`${p("now")}::timestamptz`;
   const { config, configValue, configKey, holdColumns } = CHARGE;
   return prebuilt(
-    sql`with price as (
-        select (${configValue} ->> ${p("operation")})::int as cost
-        from ${config} where ${configKey} = 'credits.costs'),
+    sql`with quote as materialized (
+        select q.id, q.user_id, q.operation, q.credits, q.expires_at, q.used_at, q.consumption_id
+        from ${creditQuotes} q where q.id = ${p("quoteId")}::uuid for update),
+      quoted as (
+        select case
+            when ${p("quoteId")}::uuid is null then null
+            when q.id is null or q.user_id <> ${p("userId")}::uuid then 'not_found'
+            when q.operation <> ${p("operation")}::text then 'wrong_operation'
+            when q.used_at is not null and coalesce((
+              select c.status <> 'refunded' from ${creditConsumptions} c
+              where c.id = q.consumption_id), true) then 'used'
+            when q.expires_at <= ${now} then 'expired'
+            else 'ok' end as quote_state,
+          q.credits
+        from (select 1) one left join quote q on true),
+      price as materialized (
+        select quoted.quote_state,
+          least(base.cost, coalesce(${p("cap")}::int, base.cost)) as cost
+        from quoted cross join lateral (
+          select case
+            when quoted.quote_state is null then (
+              select (${configValue} ->> ${p("operation")}::text)::int
+              from ${config} where ${configKey} = 'credits.costs')
+            when quoted.quote_state = 'ok' then quoted.credits end as cost) base),
       charged as (
-        select price.cost, c.ok, c.balance, c.ledger_id, c.consumption_id, c.refusal,
-          c.member_limit, c.member_used
+        select price.cost, price.quote_state, c.ok, c.balance, c.ledger_id, c.consumption_id,
+          c.refusal, c.member_limit, c.member_used
         from price left join lateral (
-          select * from credit_charge(${p("userId")}::uuid, price.cost, 'consumption',
+          -- The function reads g.cost, so it runs once per row of g (offset 0 keeps g a
+          -- subquery of its own, its filter first): never without a cost above 0.
+          select r.* from (select price.cost where price.cost > 0 offset 0) g
+          cross join lateral credit_charge(${p("userId")}::uuid, g.cost, 'consumption',
             ${p("operation")}, ${p("note")}, null::uuid, ${p("idempotencyKey")},
-            ${now})
-          where price.cost > 0) c on true),
+            ${now}) r) c on true),
+      spent as (
+        update ${creditQuotes} set used_at = ${now}, consumption_id = charged.consumption_id
+        from charged
+        where ${creditQuotes.id} = ${p("quoteId")}::uuid and charged.quote_state = 'ok'
+          and (charged.cost = 0 or charged.ok)
+        returning 1),
       held as (
         insert into ${creditHolds} (${holdColumns})
         select consumption_id, ${p("userId")}, ${p("instanceId")},

@@ -7,4 +7,5 @@ export * from "./admin";
 export * from "./balance";
 export * from "./holds";
 export * from "./idempotency";
+export * from "./quotes";
 export * from "./subscription";
