@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { call, type Session } from "../support/client";
+import { call, registerUser, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
 import { type Company, createCompany, orgIdOf } from "../support/orgs";
 
@@ -273,5 +273,31 @@ describe("glossary import", () => {
     expect((await storedTerms(company.member)).some((t) => t.source_term === "MemberWord")).toBe(
       false,
     );
+  });
+});
+
+describe("account deletion", () => {
+  it("an account alone in its organisation takes the organisation's glossary with it", async () => {
+    const seller = await registerUser(app);
+    const added = await post(seller, {
+      source_lang: "en",
+      target_lang: "es",
+      source_term: "Leaving Term",
+      target_term: "Término",
+    });
+    expect(added.status).toBe(201);
+    const orgId = await orgIdOf(ctx.database, seller);
+    const res = await call(app, "/api/v1/users/me", {
+      method: "DELETE",
+      token: seller.accessToken,
+      csrf: seller.csrfToken,
+      json: { password: seller.password },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(204);
+    const rows = await queryRows<{ n: number }>(
+      deps.db,
+      sql`select count(*)::int as n from glossary_terms where org_id = ${orgId}::uuid`,
+    );
+    expect(rows[0]?.n).toBe(0);
   });
 });
