@@ -90,15 +90,15 @@ describe("an accepted reply becomes an FAQ entry that answers in another languag
   });
 
   it("accept -> candidate -> admin approves (member cannot) -> a Spanish question is answered free", async () => {
-    const replyId = `reply-${crypto.randomUUID()}`;
+    const replyId = crypto.randomUUID();
     await translationWithReplies(company.member, [
-      { id: `other-${crypto.randomUUID()}`, text: "Let me check." },
+      { id: crypto.randomUUID(), text: "Let me check." },
       { id: replyId, text: ANSWER_EN },
     ]);
 
     // Someone else's reply (a colleague's included) is not found.
     expect((await accept(company.colleague, replyId)).status).toBe(404);
-    expect((await accept(company.member, "no-such-reply")).status).toBe(404);
+    expect((await accept(company.member, crypto.randomUUID())).status).toBe(404);
 
     const first = await accept(company.member, replyId);
     expect(first.status).toBe(201);

@@ -116,9 +116,9 @@ const EXCEPTIONS: Record<string, string> = {};
  */
 const ORGANISATION_WIDE: Record<string, string> = {
   products: "the product catalogue is shared: every member reads it",
-  glossary: "the glossary is the organisation's, kept like the catalogue: every member reads it",
   members: "an organisation's members are managed by its admins: a member's id is what it takes",
   invitations: "invitations are the organisation's, sent by its admins",
+  faq: "the FAQ is the organisation's: every member reads it, its owner and admins write it",
 };
 /** Segments whose rows stay their author's alone (a manager does not see them), with why. */
 const PERSONAL: Record<string, string> = {
@@ -154,6 +154,9 @@ const COMPANY = {
   sources: ["https://sweep-imports.example/"],
 };
 
+/** A chat message the fake model answers with an action proposal. */
+const PROPOSE_ACTION = "Sweep: add the customer Sweep Action";
+
 /**
  * Creates one row of each kind for `owner`, through the API, and records its id in `ids`.
  * The product catalogue is written by `catalogue` (manager+ edit it).
@@ -175,19 +178,6 @@ async function seedRows(owner: Session, catalogue: Session, ids: Record<string, 
   ids.products = (
     await created("/api/v1/products", { name: `Sweep ${randomUUID()}`, price: 10 }, 201, catalogue)
   ).id;
-  ids.glossary = (
-    await created(
-      "/api/v1/glossary",
-      {
-        source_lang: "en",
-        target_lang: "es",
-        source_term: `Sweep ${randomUUID()}`,
-        target_term: "Barrido",
-      },
-      201,
-      catalogue,
-    )
-  ).id;
   ids.quotations = (
     await created("/api/v1/quotations", {
       currency: "USD",
@@ -195,6 +185,22 @@ async function seedRows(owner: Session, catalogue: Session, ids: Record<string, 
     })
   ).id;
   ids.conversations = (await created("/api/v1/ai/chat", { message: "Hello" }, 200)).conversation_id;
+  // The assistant's proposal (an ai_actions row) and an accepted reply's FAQ entry (ADR 0113).
+  ids.actions = (await created("/api/v1/ai/chat", { message: PROPOSE_ACTION }, 200)).action.id;
+  const withReplies = await created(
+    "/api/v1/translate",
+    { text: "Bonjour", target_lang: "en", with_replies: true },
+    200,
+  );
+  ids.replies = withReplies.replies[0].id;
+  ids.faq = (
+    await created(
+      "/api/v1/faq",
+      { question: "Sweep?", answer: "Sweep.", language: "en" },
+      201,
+      catalogue,
+    )
+  ).id;
   ids.translations = (
     await created("/api/v1/translate", { text: "Bonjour", target_lang: "en" }, 200)
   ).id;
@@ -241,6 +247,12 @@ beforeAll(async () => {
   ]);
   llm.reply((messages) => {
     const system = messages.find((m) => m.role === "system")?.content ?? "";
+    if (messages.at(-1)?.content === PROPOSE_ACTION) {
+      return 'Prepared.\n```action\n{"type":"add_customer","data":{"company":"Sweep Action"}}\n```';
+    }
+    if (system.includes('"replies"')) {
+      return JSON.stringify({ replies: [{ text: "Thank you", translation: "Merci" }] });
+    }
     if (system.includes("find companies")) return JSON.stringify({ companies: [COMPANY] });
     return JSON.stringify({ source_lang: "FR", translation: "Hello", subject: "Hi", body: "Hi" });
   });

@@ -21,7 +21,6 @@ import {
   OrgFaqPatch,
   OrgFaqQuery,
   OrgFaqSchema,
-  ReplyIdParam,
 } from "./schemas";
 import {
   acceptReplySuggestion,
@@ -108,7 +107,7 @@ const acceptRoute = createRoute({
     "buyer's language. An admin approves it (PATCH /api/v1/faq/{id} status active). Accepting " +
     "it again answers 200 with the same candidate; the first accept answers 201.",
   middleware,
-  request: { params: ReplyIdParam },
+  request: { params: IdParam },
   responses: {
     200: json(AcceptedReplySchema, "Accepted before: the candidate it made"),
     201: json(AcceptedReplySchema, "The new candidate"),

@@ -68,15 +68,6 @@ export const OrgFaqPatch = z
   .openapi("OrgFaqPatch");
 export type OrgFaqPatchInput = z.infer<typeof OrgFaqPatch>;
 
-export const ReplyIdParam = z.object({
-  id: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: "id", in: "path" }, description: "A reply suggestion's id" }),
-});
-
 export const AcceptedReplySchema = z
   .object({
     faq: OrgFaqSchema,
