@@ -116,6 +116,7 @@ const EXCEPTIONS: Record<string, string> = {};
  */
 const ORGANISATION_WIDE: Record<string, string> = {
   products: "the product catalogue is shared: every member reads it",
+  glossary: "the glossary is the organisation's, kept like the catalogue: every member reads it",
   members: "an organisation's members are managed by its admins: a member's id is what it takes",
   invitations: "invitations are the organisation's, sent by its admins",
   faq: "the FAQ is the organisation's: every member reads it, its owner and admins write it",
@@ -177,6 +178,19 @@ async function seedRows(owner: Session, catalogue: Session, ids: Record<string, 
   });
   ids.products = (
     await created("/api/v1/products", { name: `Sweep ${randomUUID()}`, price: 10 }, 201, catalogue)
+  ).id;
+  ids.glossary = (
+    await created(
+      "/api/v1/glossary",
+      {
+        source_lang: "en",
+        target_lang: "es",
+        source_term: `Sweep ${randomUUID()}`,
+        target_term: "Barrido",
+      },
+      201,
+      catalogue,
+    )
   ).id;
   ids.quotations = (
     await created("/api/v1/quotations", {
