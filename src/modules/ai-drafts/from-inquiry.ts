@@ -254,7 +254,7 @@ export async function quotationFromInquiry(
       quoteId: input.quote_id,
     },
     {
-      run: async () => {
+      run: async (charge) => {
         const { value: extraction, result: answer } = await runLlmParsedTask(
           deps,
           "quotation_from_inquiry",
@@ -268,6 +268,7 @@ export async function quotationFromInquiry(
             const outcome = parseJsonOutput(text, InquiryExtraction);
             return outcome.ok ? outcome.value : undefined;
           },
+          { userId: ctx.userId, charge },
         );
         if (extraction.items.length === 0) {
           throw validationError(

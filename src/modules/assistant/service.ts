@@ -229,8 +229,8 @@ export async function chat(deps: Deps, request: ChatRequest) {
     return respond(base.conversationId, stored, 0, stored.balance);
   }
   const { answer } = await billed(deps, billedInput(request), {
-    run: async () => {
-      const reply = await runLlmTask(deps, "chat", llm);
+    run: async (charge) => {
+      const reply = await runLlmTask(deps, "chat", llm, { userId: request.userId, charge });
       return { reply, answer: answerOf(reply.text) };
     },
     store: async (tx, { reply, answer }) => ({
@@ -305,7 +305,7 @@ export async function chatStream(
   const { charge } = hold;
   let stream: Awaited<ReturnType<typeof streamLlmTask>>;
   try {
-    stream = await streamLlmTask(deps, "chat", llm);
+    stream = await streamLlmTask(deps, "chat", llm, { userId: request.userId, charge });
   } catch (error) {
     await hold.fail("chat failed");
     throw error;

@@ -12,6 +12,7 @@ import {
 } from "../../providers/search/types";
 import { billed } from "../ai/billing";
 import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
+import type { AiCaller } from "../ai/routing";
 import { getBalance } from "../credits/service";
 import { markExistingCustomers } from "./customer-match";
 import { listSearchProviderCandidates, type SearchProviderRow } from "./queries";
@@ -471,7 +472,14 @@ export type DiscoveryProgressEvent =
  */
 export async function runDiscovery(
   deps: Deps,
-  input: { product: string; market: string; maxCompanies?: number; userId?: string },
+  input: {
+    product: string;
+    market: string;
+    maxCompanies?: number;
+    userId?: string;
+    /** The billed search's charge: its analysis call carries the credits (ai_calls). */
+    charge?: AiCaller["charge"];
+  },
   onProgress: (event: DiscoveryProgressEvent) => void = () => {},
 ): Promise<DiscoveryResult> {
   const deadline = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS);
@@ -559,6 +567,7 @@ export async function runDiscovery(
       const outcome = parseJsonOutput(answer, ModelAnswer);
       return outcome.ok ? outcome.value : undefined;
     },
+    input.userId ? { userId: input.userId, charge: input.charge } : undefined,
   );
   const { value, result } = await Promise.race([analysis, deadlineReached(deadline)]);
   const checked = checkCompanies(value.companies, results, maxCompanies);
@@ -606,11 +615,12 @@ export async function searchDiscovery(
         quoteId: input.quote_id,
       },
       {
-        run: async () => {
+        run: async (charge) => {
           const result = await runDiscovery(deps, {
             product: input.product,
             market: input.market,
             userId: ctx.userId,
+            charge,
             ...(input.max_companies ? { maxCompanies: input.max_companies } : {}),
           });
           if (result.companies.length === 0) throw new NothingFound(result);

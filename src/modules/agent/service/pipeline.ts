@@ -447,6 +447,8 @@ async function draftOutreach(
       const outcome = parseJsonOutput(text, OutreachAnswer);
       return outcome.ok ? outcome.value : undefined;
     },
+    // The run was charged when it started: its calls are the user's, with no credits each.
+    { userId: run.user_id },
   );
   return { ...value, language: language.code, provider: result.provider };
 }
