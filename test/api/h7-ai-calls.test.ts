@@ -192,6 +192,33 @@ describe("every AI call on record", () => {
     expect(consumption!.status).toBe("refunded");
   });
 
+  it("records an answer the feature could not use as unusable, and the retry that answered", async () => {
+    // From-inquiry wants JSON: the first provider answers prose-wrapped broken JSON, the next
+    // a valid extraction.
+    await setAiRouting(deps, "quotation_from_inquiry", [names.broken, names.writer]);
+    broken.fail(null);
+    broken.reply(() => '{"items": [oops');
+    writer.reply(() =>
+      JSON.stringify({
+        language: "en",
+        items: [{ name: "Solar garden light", quantity: 500, unit: "pcs" }],
+      }),
+    );
+    const user = await registerUser(app);
+    const answer = await call(app, "/api/v1/quotations/from-inquiry", {
+      token: user.accessToken,
+      json: { inquiry_text: "Please quote 500 pcs of solar garden lights, FOB Ningbo." },
+    });
+    expect(answer.status).toBe(201);
+    await pendingJobs();
+    const page = await usage(user, { task: "quotation_from_inquiry" });
+    expect(page.items.map((i) => [i.provider, i.outcome, i.credits])).toEqual([
+      [names.writer, "ok", 2],
+      [names.broken, "unusable", 0],
+    ]);
+    expect(page.items[1]!.tokens_out).toBe('{"items": [oops'.length);
+  });
+
   it("shows a charge refunded after the answer as 0 credits", async () => {
     const user = await registerUser(app);
     expectStatus(await generate(user), 201);
