@@ -207,8 +207,26 @@ export function renderScores(scores: FieldScore[]): string {
   return ["| field | correct | accuracy |", "|---|---|---|", ...rows].join("\n");
 }
 
-/** Standalone: the real app in-process on PGlite, a fake OpenAI-compatible model. */
-async function main() {
+export interface ExtractionResult {
+  cases: number;
+  scores: FieldScore[];
+}
+
+/** The bench report's section: accuracy per field, then each miss. */
+export function renderExtraction(r: ExtractionResult): string {
+  const lines = [
+    `Inquiry extraction (issue #24): golden set of ${r.cases} inquiries (${GOLDEN_LANGUAGES.join(", ")}), scripted model, fields the code owns`,
+    renderScores(r.scores),
+  ];
+  for (const s of r.scores) for (const miss of s.misses) lines.push(`  miss ${s.field}: ${miss}`);
+  return lines.join("\n");
+}
+
+/**
+ * The golden set through the real app in-process on PGlite (its own migrated database), the
+ * model a fake OpenAI-compatible server answering each inquiry's scripted JSON.
+ */
+export async function measureExtraction(): Promise<ExtractionResult> {
   const [
     { createApp },
     { parseConfig },
@@ -299,12 +317,7 @@ async function main() {
     const { catalogue, cases } = loadGolden();
     const skuOf = await seedCatalogue(call, catalogue);
     const results = await runGolden(call, (answer) => fake.reply(() => answer), cases);
-    const scores = scoreGolden(results, skuOf, catalogue);
-    console.log(
-      `Inquiry extraction, golden set of ${cases.length} inquiries (${GOLDEN_LANGUAGES.join(", ")})`,
-    );
-    console.log(renderScores(scores));
-    for (const s of scores) for (const miss of s.misses) console.log(`  miss ${s.field}: ${miss}`);
+    return { cases: cases.length, scores: scoreGolden(results, skuOf, catalogue) };
   } finally {
     await fake.close();
     await database.close();
@@ -312,8 +325,10 @@ async function main() {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+  measureExtraction()
+    .then((r) => console.log(renderExtraction(r)))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
 }

@@ -16,6 +16,7 @@ import {
   mb,
   type SeedResult,
 } from "./customers";
+import { type ExtractionResult, renderExtraction } from "./extraction";
 import { fmt, ms, table } from "./format";
 import { CONNECTIONS, DURATION_S, type LoadSummary, median, RUNS, WARMUP_S } from "./load";
 import { type PdfResult, pdfReport } from "./pdf";
@@ -83,6 +84,7 @@ export interface BenchResults {
   scale: ScaleResult;
   scheduled: ScheduledResult;
   teamList: TeamListResult;
+  extraction: ExtractionResult;
 }
 
 /** The ratios and verdicts both the text report and the JSON carry. */
@@ -456,6 +458,8 @@ export function renderReport(r: BenchResults): string {
   out(renderScheduled(r.scheduled));
   out();
   out(renderTeamList(r.teamList));
+  out();
+  out(renderExtraction(r.extraction));
   out("=".repeat(100));
 
   return lines.join("\n");
@@ -586,6 +590,7 @@ export function resultJson(r: BenchResults, report: string) {
     scale: r.scale,
     scheduled: r.scheduled,
     teamList: r.teamList,
+    extraction: r.extraction,
     report,
   };
 }

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { measureHealthDuringDocuments } from "./documents";
+import { measureExtraction } from "./extraction";
 import { ROOT } from "./proc";
 import { type BenchResults, renderReport, resultJson } from "./report";
 import { cleanup, killAllSync, log } from "./resources";
@@ -68,6 +69,8 @@ async function main() {
   const scale = await measureScale({ adminUrl: ctx.db.adminUrl, log: ctx.log });
   const scheduled = await measureScheduled({ adminUrl: ctx.db.adminUrl, log: ctx.log });
   const teamList = await measureTeamList({ adminUrl: ctx.db.adminUrl, log: ctx.log });
+  // Accuracy, not time: the inquiry golden set on its own in-process app (bench/extraction.ts).
+  const extraction = await measureExtraction();
 
   const results: BenchResults = {
     run: {
@@ -98,6 +101,7 @@ async function main() {
     scale,
     scheduled,
     teamList,
+    extraction,
   };
   const summary = summaryRows(results);
   const report = `${summaryText(summary)}\n\n${renderReport(results)}`;
