@@ -3,6 +3,7 @@ import { forbidden, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import type { Deps } from "../../ports";
 import { translateWithMt } from "../../providers/mt/deepl";
+import { aiCallLog } from "../ai/call-log";
 import { mtProviders, providerKey } from "../ai/routing";
 import {
   acceptReply,
@@ -123,30 +124,35 @@ export async function crossLanguageFaq(
     apiKey: await providerKey(deps, provider),
     timeoutMs: provider.timeout_ms,
   };
-  for (const language of targets) {
-    let translated: Awaited<ReturnType<typeof translateWithMt>>;
-    try {
-      translated = await translateWithMt(
-        target,
-        { text: message, targetLang: language },
-        deps.fetch,
-      );
-    } catch (error) {
-      deps.logger.warn("faq question translation failed", {
-        provider: provider.name,
-        error: String(error),
+  // Each MT call is on record (ai_calls, task faq_match), free to the user.
+  const log = aiCallLog(deps, { userId });
+  try {
+    for (const language of targets) {
+      let translated: Awaited<ReturnType<typeof translateWithMt>>;
+      try {
+        translated = await log.call(
+          { task: "faq_match", provider: provider.name, model: "mt" },
+          () => translateWithMt(target, { text: message, targetLang: language }, deps.fetch),
+        );
+      } catch (error) {
+        deps.logger.warn("faq question translation failed", {
+          provider: provider.name,
+          error: String(error),
+        });
+        return null;
+      }
+      const match = await orgFaqMatch(deps.db, {
+        userId,
+        text: translated.text,
+        threshold: ORG_FAQ_THRESHOLD,
+        language,
       });
-      return null;
+      if (match) return parsed(match);
     }
-    const match = await orgFaqMatch(deps.db, {
-      userId,
-      text: translated.text,
-      threshold: ORG_FAQ_THRESHOLD,
-      language,
-    });
-    if (match) return parsed(match);
+    return null;
+  } finally {
+    log.flush();
   }
-  return null;
 }
 
 /** An answer given from an entry: counted on it. */
