@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import { customers, products, users } from "../../../db/schema";
@@ -54,20 +54,25 @@ const CANDIDATE_LIMIT = 500;
  * search_text) serves them; the exact comparison is the caller's (company-identity.ts). The
  * caller's own customers first, then the pool's, then the oldest.
  */
-export async function customerCandidates(
+export function customerCandidates(
   db: Db,
   params: { userId: string; patterns: string[] },
 ): Promise<CustomerCandidateRow[]> {
-  if (params.patterns.length === 0) return [];
+  if (params.patterns.length === 0) return Promise.resolve([]);
+  return queryRows<CustomerCandidateRow>(db, customerCandidatesSql(params));
+}
+
+/** customerCandidates' statement (its plan is checked in the tests). */
+export function customerCandidatesSql(params: { userId: string; patterns: string[] }): SQL {
   const c = customers;
   const likes = params.patterns.map((p) => `%${escapeLike(p).replace(/ /g, "%")}%`);
-  return queryRows<CustomerCandidateRow>(
-    db,
-    sql`select ${c.id}, ${c.company}, ${c.email}, ${c.userId}
-        from ${c}
-        where ${visibleTo(c, params.userId, { pool: true })}
-          and ${c.searchText} like any(array(select jsonb_array_elements_text(${JSON.stringify(likes)}::jsonb)))
-        order by (${c.userId} = ${params.userId}::uuid) desc nulls last, ${c.createdAt}, ${c.id}
-        limit ${CANDIDATE_LIMIT}`,
-  );
+  return sql`select ${c.id}, ${c.company}, ${c.email}, ${c.userId}
+      from ${c}
+      where ${visibleTo(c, params.userId, { pool: true })}
+        and (${sql.join(
+          likes.map((like) => sql`${c.searchText} like ${like}`),
+          sql` or `,
+        )})
+      order by (${c.userId} = ${params.userId}::uuid) desc nulls last, ${c.createdAt}, ${c.id}
+      limit ${CANDIDATE_LIMIT}`;
 }
