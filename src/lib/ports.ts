@@ -7,7 +7,7 @@ import { foldText } from "./incoterms";
  * English name, then other names and spellings separated by "|". The table is a shipped
  * constant: no lookup leaves the process.
  */
-const PORTS: readonly (readonly [string, string, string])[] = [
+export const PORTS: readonly (readonly [string, string, string])[] = [
   // China, Hong Kong, Taiwan
   ["CNSHA", "Shanghai", "上海|上海港|xangai|schanghai|شنغهاي|shanghái"],
   ["CNNGB", "Ningbo", "宁波|寧波|ningbo-zhoushan|宁波舟山|نينغبو"],
