@@ -167,7 +167,8 @@ describe("POST /api/v1/customers/:id/followups/draft", () => {
     for (let n = 1; n <= 6; n++) await logContact(user, customerId, day(n), `contact number ${n}`);
     const logsBefore = await followupCount(customerId);
     first.reply(
-      () => '```json\n{"subject": "CE certificates for your order", "body": "Dear Anna, ..."}\n```',
+      () =>
+        '```json\n{"subject": "CE certificates for your order", "body": "Dear Anna, the certificates are attached."}\n```',
     );
 
     const { status, body } = await drafted(user, customerId, {
@@ -181,7 +182,9 @@ describe("POST /api/v1/customers/:id/followups/draft", () => {
       channel: "email",
       language: "de",
       subject: "CE certificates for your order",
-      body: "Dear Anna, ...",
+      body: "Dear Anna, the certificates are attached.",
+      claims: [],
+      flagged: false,
       provider: "first",
       credits_charged: 1,
       balance: 29,
@@ -213,6 +216,8 @@ describe("POST /api/v1/customers/:id/followups/draft", () => {
       channel: "email",
       language: "en",
       body: "Hello Anna, just checking in on the samples.",
+      claims: [],
+      flagged: false,
       provider: "first",
       credits_charged: 1,
       balance: 29,
@@ -280,7 +285,7 @@ describe("POST /api/v1/customers/:id/followups/draft", () => {
   it("answers 402 when the balance is short, and charges an idempotent retry once", async () => {
     const user = await registerUser(app);
     const customerId = await createCustomer(user);
-    first.reply(() => '{"subject": "Hello", "body": "Hi"}');
+    first.reply(() => '{"subject": "Hello", "body": "Hi Anna, any news?"}');
     const headers = { "Idempotency-Key": `fd-${user.userId}` };
     const one = await drafted(user, customerId, { goal: "check in" }, headers);
     const two = await drafted(user, customerId, { goal: "check in" }, headers);

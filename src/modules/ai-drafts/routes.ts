@@ -38,8 +38,12 @@ const followupDraftRoute = createRoute({
   security,
   summary: "An AI-drafted follow-up message for one of the caller's customers (billed)",
   description:
-    "Costs `credits.costs.followup_draft` credits. Uses the customer's status, last contact, notes " +
-    "and last 5 follow-up logs. Nothing is logged: send the message, then log the contact.",
+    "Costs `credits.costs.followup_draft` credits (a `quote_id` charges what it quoted). Uses the " +
+    "customer's status, last contact, notes and last 5 follow-up logs, and the facts of the " +
+    "products they mention. Every price, MOQ, lead time and spec the draft states is checked " +
+    "against the catalogue (`claims`); an unverified one is written again once, then `flagged`. " +
+    "An empty, placeholder or prompt-echo draft is a failed generation: 503, credits returned. " +
+    "Nothing is logged: send the message, then log the contact.",
   middleware: billableGuard("followup_engine"),
   request: {
     params: IdParam,

@@ -14,10 +14,24 @@ export const FollowupDraftBody = z
     goal: z.string().trim().min(1).max(500).optional().openapi({
       example: "Ask whether the samples arrived and propose a call next week",
     }),
+    quote_id: quoteIdField,
   })
   .strict()
   .openapi("FollowupDraftInput");
 export type FollowupDraftInput = z.infer<typeof FollowupDraftBody>;
+
+/** A figure the draft states (issue #24, ai/claims.ts), checked against the catalogue. */
+const DraftClaimSchema = z
+  .object({
+    text: z.string().openapi({ description: "The figure as the draft states it" }),
+    kind: z.enum(["price", "spec", "moq", "lead_time"]),
+    verified: z.boolean().openapi({
+      description:
+        "The catalogue's facts of the product it is about (or of any matched product) say the same",
+    }),
+    product_id: z.string().optional().openapi({ description: "The product the claim is about" }),
+  })
+  .openapi("DraftClaim");
 
 export const FollowupDraftSchema = z
   .object({
@@ -26,6 +40,14 @@ export const FollowupDraftSchema = z
     language: z.string(),
     subject: z.string().optional().openapi({ description: "E-mail drafts only" }),
     body: z.string(),
+    claims: z.array(DraftClaimSchema).openapi({
+      description:
+        "Every price, MOQ, lead time and spec value the draft states, checked against the catalogue",
+    }),
+    flagged: z.boolean().openapi({
+      description:
+        "A claim is still unverified after the draft was written again once: check it before sending",
+    }),
     provider: z.string(),
     credits_charged: z.number().int(),
     balance: z.number().int(),
