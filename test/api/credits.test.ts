@@ -119,6 +119,7 @@ describe("charging", () => {
       detail: "Not enough credits for this operation",
       code: "insufficient_credits",
       required: 2,
+      available: 0,
       balance: 0,
     });
     expect(await ledgerSum(user.userId)).toEqual({ balance: 0, ledger: 0, lots: 0 });

@@ -135,6 +135,7 @@ describe("member monthly limits", () => {
       detail: "monthly credit limit of 8 credits reached (used 8)",
       code: "member_limit_reached",
       required: 2,
+      available: 0,
       balance: 122,
       limit: 8,
       used: 8,
