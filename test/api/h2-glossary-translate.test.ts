@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
+import { pendingJobs } from "../../src/modules/jobs/background";
 import { type FakeDeepl, startFakeDeepl } from "../fakes/deepl";
 import { type ChatMessage, type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { addAiProvider, clearAiProviders, setAiRouting } from "../support/ai";
@@ -63,6 +64,22 @@ async function addTerm(s: Session, source_term: string, target_term: string, pai
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as string;
+}
+
+/** The caller's AI calls on record (written off the request's path: waited for). */
+async function aiCalls(s: Session) {
+  await pendingJobs();
+  return queryRows<{
+    task: string;
+    provider: string;
+    model: string;
+    outcome: string;
+    credits: number;
+  }>(
+    deps.db,
+    sql`select task, provider, model, outcome, credits from ai_calls
+        where user_id = ${s.userId}::uuid order by created_at, task, provider`,
+  );
 }
 
 async function translate(s: Session, json: Record<string, unknown>) {
@@ -259,6 +276,18 @@ describe("LLM tier: the terms in the prompt, checked, a miss repaired once", () 
       sql`select translated_text from translations where id = ${out.id}::uuid`,
     );
     expect(row?.translated_text).toBe("La LuzPotente viaja en una Caja Océano.");
+    // Every attempt on record: DeepL's failure, the translation (carrying the credits), the repair.
+    expect(await aiCalls(seller)).toEqual([
+      { task: "translate", provider: "deepl", model: "deepl", outcome: "error", credits: 0 },
+      { task: "translate", provider: "gpt", model: "gpt-small", outcome: "ok", credits: 1 },
+      {
+        task: "translate_glossary_repair",
+        provider: "gpt",
+        model: "gpt-small",
+        outcome: "ok",
+        credits: 0,
+      },
+    ]);
   });
 
   it("a term still missing after the repair is reported in mismatches", async () => {

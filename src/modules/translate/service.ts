@@ -10,6 +10,7 @@ import {
 } from "../../providers/llm/openai-compatible";
 import { MtCallError, type MtTarget, translateWithMt } from "../../providers/mt/deepl";
 import { billed } from "../ai/billing";
+import { type AiCallLog, aiCallLog } from "../ai/call-log";
 import {
   type Claim,
   checkClaims,
@@ -141,6 +142,15 @@ function readLlmTranslation(text: string, input: TranslateInput) {
   };
 }
 
+/** One LLM call, on the task's call record (ADR 0114). */
+function llmCall(log: AiCallLog, task: string, target: LlmTarget, request: LlmRequest, deps: Deps) {
+  return log.call(
+    { task, provider: target.provider, model: target.model },
+    () => generateWithLlm(target, request, deps.fetch),
+    (answer) => answer,
+  );
+}
+
 /**
  * One machine translation, with the pair's provider glossary when a term is in the text. A
  * provider that no longer takes the glossary (deleted on its side: 404, or a 400) translates
@@ -151,7 +161,12 @@ async function translateMt(
   provider: { id: string; target: MtTarget },
   input: TranslateInput,
   glossary: TranslationGlossary,
+  log: AiCallLog,
 ) {
+  const mt = (body: Parameters<typeof translateWithMt>[1]) =>
+    log.call({ task: "translate", provider: provider.target.provider, model: "deepl" }, () =>
+      translateWithMt(provider.target, body, deps.fetch),
+    );
   const base = {
     text: input.text,
     targetLang: input.target_lang,
@@ -159,21 +174,17 @@ async function translateMt(
   };
   const glossaryId = await mtGlossaryId(deps, provider, glossary, input.target_lang);
   if (!glossaryId || !glossary.sourceLang) {
-    return translateWithMt(provider.target, base, deps.fetch);
+    return mt(base);
   }
   try {
-    return await translateWithMt(
-      provider.target,
-      { ...base, sourceLang: input.source_lang ?? glossary.sourceLang, glossaryId },
-      deps.fetch,
-    );
+    return await mt({ ...base, sourceLang: input.source_lang ?? glossary.sourceLang, glossaryId });
   } catch (error) {
     if (!(error instanceof MtCallError) || (error.status !== 400 && error.status !== 404)) {
       throw error;
     }
     deps.logger.warn("mt glossary not taken", { provider: provider.target.provider });
     await dropMtGlossary(deps, provider.id, glossary, input.target_lang, glossaryId);
-    return translateWithMt(provider.target, base, deps.fetch);
+    return mt(base);
   }
 }
 
@@ -188,16 +199,20 @@ async function repairTerms(
   input: TranslateInput,
   translation: string,
   glossary: TranslationGlossary,
+  log: AiCallLog,
 ): Promise<{ translation: string; report: GlossaryReport }> {
   const first = checkTerms(translation, glossary.matched);
   if (first.mismatches.length === 0) return { translation, report: first };
   try {
-    const answer = await generateWithLlm(
+    const answer = await llmCall(
+      log,
+      "translate_glossary_repair",
       target,
       repairRequest(input, translation, first.mismatches),
-      deps.fetch,
+      deps,
     );
     const repaired = readLlmTranslation(answer.text, input);
+    if (!repaired) log.unusable();
     if (repaired) {
       const report = checkTerms(repaired.translation, glossary.matched);
       if (report.mismatches.length < first.mismatches.length) {
@@ -221,6 +236,7 @@ async function translateText(
   chars: number,
   { mt, llm }: { mt: ProviderRow[]; llm: ProviderRow[] },
   glossary: TranslationGlossary,
+  log: AiCallLog,
 ) {
   // Providers skipped for their quota; when no other was tried, the answer names the quota.
   const overQuota: string[] = [];
@@ -240,7 +256,7 @@ async function translateText(
         apiKey: await providerKey(deps, row),
         timeoutMs: row.timeout_ms,
       };
-      const out = await translateMt(deps, { id: row.id, target }, input, glossary);
+      const out = await translateMt(deps, { id: row.id, target }, input, glossary, log);
       const detected = out.detectedSourceLang ? normaliseLang(out.detectedSourceLang) : undefined;
       return {
         translation: out.text,
@@ -266,10 +282,13 @@ async function translateText(
     tried++;
     try {
       const target = await llmTarget(deps, row);
-      const answer = await generateWithLlm(target, request, deps.fetch);
+      const answer = await llmCall(log, "translate", target, request, deps);
       const out = readLlmTranslation(answer.text, input);
-      if (!out) throw new Error("unparseable translation answer");
-      const checked = await repairTerms(deps, target, input, out.translation, glossary);
+      if (!out) {
+        log.unusable();
+        throw new Error("unparseable translation answer");
+      }
+      const checked = await repairTerms(deps, target, input, out.translation, glossary, log);
       return {
         ...out,
         translation: checked.translation,
@@ -342,6 +361,7 @@ async function suggestReplies(
   input: TranslateInput,
   translated: Translated,
   llm: ProviderRow[],
+  log: AiCallLog,
 ): Promise<Reply[] | undefined> {
   const candidates = llm.slice(0, 2);
   if (candidates.length === 0) return undefined;
@@ -354,9 +374,10 @@ async function suggestReplies(
         const asked: LlmRequest = correction
           ? { ...request, messages: [...request.messages, { role: "user", content: correction }] }
           : request;
-        const answer = await generateWithLlm(target, asked, deps.fetch);
+        const answer = await llmCall(log, "translate_replies", target, asked, deps);
         const parsed = LlmReplies.safeParse(parseJsonAnswer(answer.text));
         if (parsed.success) return parsed.data.replies.slice(0, 3);
+        log.unusable();
         deps.logger.warn("llm replies unparseable", { provider: row.name });
         return undefined;
       };
@@ -438,17 +459,23 @@ export async function translate(
       quoteId: input.quote_id,
     },
     {
-      run: async () => {
-        const [mt, llm, glossary] = await Promise.all([
-          mtProviders(deps),
-          llmCandidates(deps, "translate"),
-          loadGlossary(deps, context.userId, input),
-        ]);
-        const translated = await translateText(deps, input, chars, { mt, llm }, glossary);
-        const replies = input.with_replies
-          ? await suggestReplies(deps, context.userId, input, translated, llm)
-          : undefined;
-        return { translated, replies };
+      run: async (charge) => {
+        // Every provider attempt on record (ADR 0114): the one that answers carries the credits.
+        const log = aiCallLog(deps, { userId: context.userId, charge });
+        try {
+          const [mt, llm, glossary] = await Promise.all([
+            mtProviders(deps),
+            llmCandidates(deps, "translate"),
+            loadGlossary(deps, context.userId, input),
+          ]);
+          const translated = await translateText(deps, input, chars, { mt, llm }, glossary, log);
+          const replies = input.with_replies
+            ? await suggestReplies(deps, context.userId, input, translated, llm, log)
+            : undefined;
+          return { translated, replies };
+        } finally {
+          log.flush();
+        }
       },
       store: async (tx, { translated, replies }) => ({
         row: await insertTranslation(tx.db, {
