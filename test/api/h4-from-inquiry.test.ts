@@ -278,6 +278,25 @@ describe("POST /api/v1/quotations/from-inquiry reads the inquiry for the seller"
     expect(byModel.body.questions).toBe("Merci ! Quelle quantité souhaitez-vous ?");
   });
 
+  it("charges exactly a quote of the operation when called with its quote_id", async () => {
+    const user = await registerUser(app);
+    await catalogue(user);
+    const quoted = await post(user, "/api/v1/credits/quote", {
+      operation: "quotation_from_inquiry",
+      input: { inquiry_text: INQUIRY },
+    });
+    expect(quoted.status, JSON.stringify(quoted.body)).toBe(201);
+    expect(quoted.body).toMatchObject({ operation: "quotation_from_inquiry", credits: 2 });
+    fake.reply(() => JSON.stringify(MODEL));
+    const res = await post(user, "/api/v1/quotations/from-inquiry", {
+      inquiry_text: INQUIRY,
+      quote_id: quoted.body.quote_id,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.credits_charged).toBe(quoted.body.credits);
+    expect(await balanceOf(user)).toBe(30 - quoted.body.credits);
+  });
+
   it("takes quote_id in the body (a malformed one is refused before anything is charged)", async () => {
     const user = await registerUser(app);
     const before = fake.requests.length;
