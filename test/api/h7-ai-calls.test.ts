@@ -245,13 +245,32 @@ describe("every AI call on record", () => {
     const sent = writer.requests.at(-1)!;
     expect(sent.stream).toBe(true);
     expect(sent.body.stream_options).toEqual({ include_usage: true });
-    const page = await adminCalls({ provider: names.writer, task: "chat" });
+    const page = await usage(user, { task: "chat" });
     expect(page.total).toBe(1);
     expect(page.items[0]).toMatchObject({
+      provider: names.writer,
       outcome: "ok",
       tokens_in: sent.messages.reduce((n, m) => n + m.content.length, 0),
       tokens_out: "A streamed answer about incoterms and ports.".length,
+      credits: 1,
     });
+  });
+
+  it("records a stream that broke off as an error, with no credits", async () => {
+    writer.reply(() => "A streamed answer that will not arrive in full, cut after two chunks.");
+    writer.fail("cut-stream");
+    const user = await registerUser(app);
+    const streamed = await call(app, "/api/v1/ai/chat?stream=true", {
+      token: user.accessToken,
+      json: { message: "Tell me about ports" },
+    });
+    // Broken before or after the first chunk (503, or an SSE error event): the same record.
+    expect([200, 503]).toContain(streamed.status);
+    await pendingJobs();
+    const page = await usage(user, { task: "chat" });
+    expect(page.items.map((i) => [i.provider, i.outcome, i.credits])).toEqual([
+      [names.writer, "error", 0],
+    ]);
   });
 });
 

@@ -7,10 +7,11 @@ import { users } from "./users";
 
 /**
  * How one provider call ended: `ok` answered (and its answer was used), `error` failed (HTTP
- * error, refused, empty answer), `timeout` did not answer in the provider's time, `unusable`
- * answered something the feature could not use (no JSON where JSON was asked).
+ * error, refused, empty answer, a stream that broke off), `timeout` did not answer in the
+ * provider's time, `unusable` answered something the feature could not use (no JSON where JSON
+ * was asked), `cancelled` a stream its client left before the end (not the provider's failure).
  */
-export const AI_CALL_OUTCOMES = ["ok", "error", "timeout", "unusable"] as const;
+export const AI_CALL_OUTCOMES = ["ok", "error", "timeout", "unusable", "cancelled"] as const;
 export type AiCallOutcome = (typeof AI_CALL_OUTCOMES)[number];
 
 /**

@@ -176,7 +176,7 @@ export const AdminStatsSchema = z
       )
       .openapi({
         description:
-          "Every provider attempt of the range (ai_calls) per provider, busiest first: a failure is any outcome but ok",
+          "Every provider attempt of the range (ai_calls) per provider, busiest first: a failure is an error, a timeout or an unusable answer",
       }),
   })
   .openapi("AdminStats");

@@ -46,7 +46,7 @@ export const AiCallSchema = z
     latency_ms: z.number().int(),
     outcome: z.enum(AI_CALL_OUTCOMES).openapi({
       description:
-        "`ok` answered, `error` failed, `timeout` ran out of time, `unusable` answered what the feature could not use",
+        "`ok` answered, `error` failed, `timeout` ran out of time, `unusable` answered what the feature could not use, `cancelled` a stream its client left",
     }),
     credits: z.number().int().openapi({
       description:

@@ -434,7 +434,8 @@ export function listAiCallsPage(
 
 /**
  * The admin stats' per-provider figures over [from, until) as a jsonb array, a scalar
- * subquery for modules/admin's statement: calls, failures (any outcome but ok) and their
+ * subquery for modules/admin's statement: calls, failures (error, timeout, unusable; a stream
+ * its client left is not the provider's) and their
  * rate, tokens, credits (what the answered operations cost, refunds excluded) and the mean
  * latency, busiest provider first.
  */
@@ -445,7 +446,7 @@ export function aiCallsByProviderJson(range: { from: SQL; until: SQL }): SQL {
       'tokens_out', tokens_out, 'credits', credits, 'avg_latency_ms', avg_latency_ms)
       order by calls desc, provider)
     from (select ${a.provider} as provider, count(*)::int as calls,
-        (count(*) filter (where ${a.outcome} <> 'ok'))::int as failures,
+        (count(*) filter (where ${a.outcome} in ('error', 'timeout', 'unusable')))::int as failures,
         coalesce(sum(${a.tokensIn}), 0)::bigint as tokens_in,
         coalesce(sum(${a.tokensOut}), 0)::bigint as tokens_out,
         coalesce(sum(${creditsOf(a)}), 0)::bigint as credits,

@@ -177,7 +177,7 @@ async function* recorded(
         log.flush();
       });
     } else {
-      log.note({ ...attempt, outcome: failure ? failureOutcome(failure) : "error" }, latency);
+      log.note({ ...attempt, outcome: failure ? failureOutcome(failure) : "cancelled" }, latency);
       log.flush();
     }
   }
