@@ -31,7 +31,7 @@ import {
 } from "./service";
 
 const tags = ["FAQ"];
-const middleware = [requireAuth] as const;
+const middleware = [requireAuth];
 const noSuchEntry = notFoundResponse("No such FAQ entry in the caller's organisation");
 const adminOnly = {
   403: errorResponse(ErrorSchema, "Only the organisation's owner and admins write its FAQ"),
