@@ -201,6 +201,32 @@ describe("POST /api/v1/ai/actions/{id}/confirm", () => {
     expect((await actionRow(action.id)).performed_at).toBeNull();
   });
 
+  it("answers hostile edits with 422 and a detail, never a 500, and performs nothing", async () => {
+    const user = await registerUser(app);
+    const action = await propose(user, {
+      type: "create_quotation",
+      data: { currency: "USD", items: [{ name: "Widget", quantity: 1, unit_price: 1 }] },
+    });
+    const hostile: unknown[] = [
+      { edits: [] },
+      { edits: "x" },
+      { edits: { items: [1, "a"] } },
+      { edits: { items: [{ name: "x".repeat(100_000), quantity: 1, unit_price: 1 }] } },
+      { edits: { items: [{ name: "W", quantity: 2 ** 63, unit_price: 1 }] } },
+      { edits: { discount: 2 ** 31 } },
+      { edits: { currency: "__proto__" } },
+      { edits: { constructor: { prototype: { polluted: true } } } },
+      { edits: {}, extra: true },
+    ];
+    for (const json of hostile) {
+      const answer = await confirm(user, action.id, json);
+      expect(answer.status, JSON.stringify(json).slice(0, 80)).toBe(422);
+      expect(typeof answer.body.detail).toBe("string");
+    }
+    expect(await count("quotations", sql`user_id = ${user.userId}::uuid`)).toBe(0);
+    expect((await confirm(user, "not-a-uuid")).status).toBe(422);
+  });
+
   it("creates a quotation through the quotations service", async () => {
     const user = await registerUser(app);
     const action = await propose(user, {
