@@ -270,6 +270,13 @@ describe("glossary import", () => {
       "terms.csv",
     );
     expect(member.status).toBe(403);
+    const memberDryRun = await upload(
+      company.member,
+      "source_term,target_term\n",
+      "terms.csv",
+      "?dry_run=true&source_lang=en&target_lang=de",
+    );
+    expect(memberDryRun.status).toBe(403);
     expect((await storedTerms(company.member)).some((t) => t.source_term === "MemberWord")).toBe(
       false,
     );

@@ -10,7 +10,7 @@ import {
 import { readXlsxStream } from "../../lib/xlsx-stream";
 import type { Deps } from "../../ports";
 import { IMPORT_MAX_BYTES } from "../imports/service";
-import { type TermValues, upsertTerms } from "./queries";
+import { mayKeepGlossary, type TermValues, upsertTerms } from "./queries";
 import { glossaryLang, NOTE_MAX, TERM_MAX } from "./schemas";
 import { glossaryRefused } from "./service";
 
@@ -68,6 +68,8 @@ export interface GlossaryImportInput {
 
 /** Reads and validates the file, then writes its valid rows in one statement. */
 export async function importGlossary(deps: Deps, input: GlossaryImportInput) {
+  // A member is refused before the file is read, as the write would be (dry run or not).
+  if (!(await mayKeepGlossary(deps.db, input.userId))) throw glossaryRefused();
   const sheet = await loadSheet(input.bytes, input.filename);
   const { fields, ignored } = mapHeaders(sheet.header, GLOSSARY_COLUMNS);
   const header = new Map<Field, string>();

@@ -288,3 +288,12 @@ export async function forgetMtGlossary(
           and ${m.glossaryId} = ${key.glossaryId}`,
   );
 }
+
+/** Whether the caller may keep the glossary (manager or above of their organisation). */
+export async function mayKeepGlossary(db: Db, userId: string): Promise<boolean> {
+  const [row] = await queryRows<{ allowed: boolean }>(
+    db,
+    sql`select ${callerSeesAllSql(userId)} as allowed`,
+  );
+  return row?.allowed === true;
+}
