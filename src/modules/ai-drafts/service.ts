@@ -12,6 +12,7 @@ import {
   productFactsFor,
 } from "../ai/claims";
 import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
+import type { AiCaller } from "../ai/routing";
 import { type CustomerFacts, getCustomerFacts } from "../customers/queries";
 import { formatMinor } from "../marketing/service";
 import { type DraftChannel, FollowupAnswer, type FollowupDraftInput } from "./schemas";
@@ -120,6 +121,7 @@ async function generateFollowup(
   prompt: string,
   facts: ProductFacts[],
   channel: DraftChannel,
+  caller: AiCaller,
 ) {
   let last: Awaited<ReturnType<typeof runLlmParsedTask<FollowupValue>>> | undefined;
   const checked = await generateChecked({
@@ -154,6 +156,7 @@ async function generateFollowup(
           if (subject && placeholderSubject(subject)) return undefined;
           return { subject, body: value.body };
         },
+        caller,
       );
       return draftText(last.value);
     },
@@ -197,7 +200,8 @@ export async function draftFollowup(
       quoteId: input.quote_id,
     },
     {
-      run: () => generateFollowup(deps, prompt, facts, channel),
+      run: (charge) =>
+        generateFollowup(deps, prompt, facts, channel, { userId: ctx.userId, charge }),
       describe: (r) => ({
         provider: r.result.provider,
         model: r.result.model,
