@@ -471,7 +471,8 @@ describe("POST /api/v1/quotations/from-inquiry", () => {
       credits_charged: _c,
       balance: _b,
       ...quotation
-    } = body;
+    } = body as typeof body &
+      Record<"extracted" | "missing_fields" | "questions" | "next_move", unknown>;
     expect(stored.body).toEqual(quotation);
   });
 
