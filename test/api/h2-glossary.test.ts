@@ -261,6 +261,19 @@ describe("glossary import", () => {
     );
   });
 
+  it("takes a file past the app-wide body limit, as the other imports (up to 10 MB)", async () => {
+    const note = "n".repeat(500);
+    const rows = Math.ceil((deps.config.BODY_LIMIT_BYTES + 10_000) / 520);
+    expect(rows).toBeLessThanOrEqual(5000);
+    const lines = ["source_term,target_term,note"];
+    for (let i = 0; i < rows; i++) lines.push(`Bulk term ${i},Término ${i},${note}`);
+    const csv = lines.join("\n");
+    expect(csv.length).toBeGreaterThan(deps.config.BODY_LIMIT_BYTES);
+    const res = await upload(company.owner, csv, "bulk.csv", "?source_lang=en&target_lang=it");
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expect(res.body).toMatchObject({ rows, valid: rows, created: rows, invalid: 0 });
+  });
+
   it("a file without a target column is 422; a member's import is 403 and writes nothing", async () => {
     const noTarget = await upload(company.owner, "source_term\nOnly\n", "terms.csv");
     expect(noTarget.status).toBe(422);
