@@ -171,7 +171,7 @@ describe("POST /api/v1/quotations/from-inquiry reads the inquiry for the seller"
     const sent = await patch(user, id, { status: "sent" });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     expect(sent.body.status).toBe("sent");
-  });
+  }, 120_000);
 
   it("reads raw forms: 'free on board', a Chinese port, Stück, DDU as DAP with a note, an unknown port kept as written", async () => {
     const user = await registerUser(app);

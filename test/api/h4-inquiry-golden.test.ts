@@ -89,5 +89,5 @@ describe("the inquiry golden set", () => {
       expect(s.total, s.field).toBeGreaterThanOrEqual(30);
       expect(s.correct, s.field).toBe(s.total);
     }
-  });
+  }, 300_000);
 });

@@ -79,7 +79,7 @@ describe("product aliases and lead time", () => {
       json: { aliases: null },
     });
     expect((await stored(made.body.id))?.aliases).toEqual([]);
-  });
+  }, 120_000);
 
   it("refuses bad values with 422", async () => {
     const user = await registerUser(app);
