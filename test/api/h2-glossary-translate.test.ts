@@ -406,4 +406,23 @@ describe("reply suggestions: ids and the catalogue's claims", () => {
     expect(history.status).toBe(200);
     expect(history.body.replies.map((r: { id: string }) => r.id)).toEqual(ids);
   });
+
+  it("the replies are asked to spell the seller's terms as the glossary does", async () => {
+    const seller = await registerUser(app);
+    await addTerm(seller, "PowerLite", "LuzPotente", ["en", "es"]);
+    deepl.translate(() => "What is the price of the PowerLite?");
+    gpt.reply(() =>
+      JSON.stringify({ replies: [{ text: "La LuzPotente cuesta poco.", translation: "Cheap." }] }),
+    );
+    const before = gpt.requests.length;
+    const out = await translate(seller, {
+      text: "¿Cuál es el precio de la LuzPotente?",
+      target_lang: "en",
+      source_lang: "es",
+      with_replies: true,
+    });
+    expect(out.replies).toHaveLength(1);
+    const asked = gpt.requests.slice(before).find((r) => system(r.messages).includes('"replies"'));
+    expect(system(asked!.messages)).toContain('"PowerLite" => "LuzPotente"');
+  });
 });

@@ -131,6 +131,25 @@ export async function loadGlossary(
   return { orgId, terms, matched, sourceLang };
 }
 
+/**
+ * The seller's terms a reply in the buyer's language should use: those from the seller's
+ * language (the translation's target) into the buyer's (its source) whose source term is in
+ * the translation the seller reads. None when the buyer's language is unknown.
+ */
+export async function replyTerms(
+  deps: Deps,
+  userId: string,
+  sellerLang: string,
+  buyerLang: string | null,
+  translation: string,
+): Promise<PairTerm[]> {
+  const seller = glossaryLang(sellerLang);
+  const buyer = buyerLang ? glossaryLang(buyerLang) : undefined;
+  if (!seller || !buyer || seller === buyer) return [];
+  const { terms } = await termsFor(deps.db, { userId, targetLang: buyer, sourceLang: seller });
+  return termsIn(translation, terms);
+}
+
 /* ------------------------------------------------------------------ MT tier */
 
 /**
