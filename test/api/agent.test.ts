@@ -179,7 +179,12 @@ describe("POST /agent/start and the in-process run", () => {
       market: "Germany",
     });
     expect(status).toBe(202);
-    expect(body).toEqual({ id: expect.any(String), status: "queued" });
+    expect(body).toEqual({
+      id: expect.any(String),
+      status: "queued",
+      credits_charged: 10,
+      max_credits: null,
+    });
     expect(await balance(user)).toBe(before - 10);
 
     await pendingAgentRuns();

@@ -66,7 +66,12 @@ const startRoute = (path: string) =>
     summary:
       "Start an AI Digital Employee run: search, analysis, outreach drafts, auto-save (billed)",
     description:
-      "Costs `credits.costs.agent_run` credits, charged now and returned if the search fails. " +
+      "Costs `credits.costs.agent_run` credits (exactly the quote's with `quote_id`, POST " +
+      "/api/v1/credits/quote), charged now, at most `max_credits`, and returned if the search " +
+      "fails or finds no lead. With `max_credits` below the price the run stops at the stage " +
+      "boundary where the next stage (an equal share of the price each of search, analysis, " +
+      "outreach and save) would pass it: status `budget_exhausted`, its leads kept, the unused " +
+      "rest refunded (ADR 0108). `credits_charged` says what the run costs so far. " +
       "The run continues in the background; poll GET /agent/{id} for its pipeline_data.",
     middleware: [...billableGuard],
     request: {
@@ -75,7 +80,11 @@ const startRoute = (path: string) =>
     responses: {
       202: json(AgentStartedSchema, "The run was queued"),
       402: errorResponse(ErrorSchema, "Not enough credits (nothing written)"),
-      409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
+      404: errorResponse(ErrorSchema, "quote_not_found: no such quote of the caller"),
+      409: errorResponse(
+        ErrorSchema,
+        "quote_used, quote_expired or quote_wrong_operation; or a request with this Idempotency-Key is still running",
+      ),
       ...csrfErrorResponses,
       ...featureGateResponses("agent", "or this month's agent runs are used up"),
     },
@@ -121,7 +130,7 @@ const eventsRoute = (path: string) =>
       "run as it is now; `stages` as in pipeline_data, without the leads); then, as they happen, " +
       "`status` {status} when the run's status changes and `stage` {name, status, started_at, " +
       "finished_at, detail} for each stage that starts or ends; when the run has ended " +
-      "(succeeded, failed or cancelled) a final `end` {status, error, summary, finished_at}, and " +
+      "(succeeded, failed, cancelled or budget_exhausted) a final `end` {status, error, summary, finished_at}, and " +
       "the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every " +
       "15 s and closes after 10 minutes (reconnect: the first event is the current state again). " +
       "The stream ends with its session: within about a second of a logout, a password change, " +

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { PIPELINE_STATUSES } from "../../db/schema/discovery";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { quoteIdField } from "../credits/quote-field";
 import { holderFields } from "../discovery/schemas";
 import { COMPANY_ROLES } from "../discovery/types";
 
@@ -9,14 +10,44 @@ export const StartAgentBody = z
     product: z.string().trim().min(1).max(200).openapi({ example: "LED panel lights" }),
     market: z.string().trim().min(1).max(100).openapi({ example: "Germany" }),
     max_leads: z.number().int().min(1).max(50).default(10).openapi({ example: 10 }),
+    max_credits: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .openapi({
+        description:
+          "The most the run may cost: charged at most this now, and the run stops at the stage " +
+          "boundary where the next stage would pass it (status budget_exhausted, its leads kept; " +
+          "what its stages did not use is refunded). ADR 0108",
+        example: 8,
+      }),
+    quote_id: quoteIdField,
   })
   .openapi("StartAgentBody");
 export type StartAgentInput = z.output<typeof StartAgentBody>;
+
+const creditsCharged = z
+  .number()
+  .int()
+  .openapi({
+    description:
+      "Credits the run costs now: charged at the start, less what was refunded (unused stages, " +
+      "a run with no lead, a failure)",
+  });
+const maxCredits = z
+  .number()
+  .int()
+  .nullable()
+  .openapi({ description: "The run's budget (max_credits); null: none" });
 
 export const AgentStartedSchema = z
   .object({
     id: z.uuid(),
     status: z.enum(PIPELINE_STATUSES).openapi({ example: "queued" }),
+    credits_charged: creditsCharged,
+    max_credits: maxCredits,
   })
   .openapi("AgentStarted");
 
@@ -35,7 +66,12 @@ const SummarySchema = z
       .int()
       .optional()
       .openapi({ description: "New leads not saved: the plan's customers limit was reached" }),
-    note: z.string().optional().openapi({ description: "Why leads were not saved" }),
+    note: z.string().optional().openapi({
+      description: "Why leads were not saved, or why the run stopped early (budget, no lead)",
+    }),
+    stopped_before: z.enum(["search", "outreach", "save"]).optional().openapi({
+      description: "budget_exhausted: the stage the budget did not cover",
+    }),
   })
   .nullable()
   .openapi({ example: { leads: 8, drafted: 7, saved: 6, duplicates: 2 } });
@@ -51,6 +87,8 @@ const pipelineFields = {
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  credits_charged: creditsCharged,
+  max_credits: maxCredits,
   ...holderFields,
 };
 

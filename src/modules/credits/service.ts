@@ -37,7 +37,10 @@ export type CreditOperation = (typeof CREDIT_OPERATIONS)[number];
 
 export interface Charge {
   operation: CreditOperation;
+  /** What was charged: the price, or the cap when that is lower. */
   cost: number;
+  /** The operation's price (quoted or configured), before any cap. */
+  price: number;
   balance: number;
   /** Null when the operation is configured as free. */
   consumptionId: string | null;
@@ -133,7 +136,14 @@ export async function chargeCredits(
   }
   if (row.cost === 0) {
     const balance = await creditBalance(deps, input.userId);
-    return { operation: input.operation, cost: 0, balance, consumptionId: null, ledgerId: null };
+    return {
+      operation: input.operation,
+      cost: 0,
+      price: row.price ?? 0,
+      balance,
+      consumptionId: null,
+      ledgerId: null,
+    };
   }
   if (!row.ok) {
     if (row.refusal === "member_limit") {
@@ -155,6 +165,7 @@ export async function chargeCredits(
   return {
     operation: input.operation,
     cost: row.cost,
+    price: row.price ?? row.cost,
     balance: row.balance!,
     consumptionId: row.consumption_id,
     ledgerId: row.ledger_id,

@@ -6,6 +6,7 @@ import { selectPage } from "../../../db/page";
 import {
   agentPipelines,
   creditConsumptions,
+  creditLedger,
   orgMembers,
   userCredits,
   users,
@@ -31,10 +32,13 @@ import { recordInsertWhere } from "../../discovery/queries";
 
 const a = agentPipelines;
 const owner = alias(users, "owner");
+// The run's charge less its refund (credits_charged).
+const spent = alias(creditConsumptions, "spent");
+const refundRow = alias(creditLedger, "refund_row");
 
 type PipelineRow = DbRow<typeof agentPipelines>;
 
-export type QueuedRunRow = Pick<PipelineRow, "id" | "status">;
+export type QueuedRunRow = Pick<PipelineRow, "id" | "status" | "max_credits">;
 
 /* ------------------------------------------------------------------ start, sweep, resume */
 
@@ -48,6 +52,9 @@ export async function insertQueuedRun(
     market: string;
     maxLeads: number;
     consumptionId: string | null;
+    /** The run's price before the cap, and the cap (ADR 0108). */
+    price: number;
+    maxCredits: number | null;
     now: string;
   },
 ): Promise<QueuedRunRow> {
@@ -62,12 +69,15 @@ export async function insertQueuedRun(
           a.market,
           a.maxLeads,
           a.consumptionId,
+          a.price,
+          a.maxCredits,
           a.createdAt,
           a.updatedAt,
         ])})
         values (${run.id}, ${run.userId}, 'queued', ${run.product}, ${run.market},
-          ${run.maxLeads}, ${run.consumptionId}, ${run.now}::timestamptz, ${run.now}::timestamptz)
-        returning ${a.id}, ${a.status}`,
+          ${run.maxLeads}, ${run.consumptionId}, ${run.price}, ${run.maxCredits},
+          ${run.now}::timestamptz, ${run.now}::timestamptz)
+        returning ${a.id}, ${a.status}, ${a.maxCredits}`,
   );
   return row!;
 }
@@ -105,6 +115,8 @@ export type ClaimedRunRow = Pick<
   | "market"
   | "max_leads"
   | "consumption_id"
+  | "price"
+  | "max_credits"
   | "attempts"
   | "pipeline_data"
   | "checkpoint"
@@ -130,6 +142,8 @@ export function claimRun(
       a.market,
       a.maxLeads,
       a.consumptionId,
+      a.price,
+      a.maxCredits,
       a.attempts,
       a.pipelineData,
       a.checkpoint,
@@ -194,6 +208,48 @@ export async function failRun(
           ${col(a.pipelineData)} = coalesce(${data}::jsonb, ${a.pipelineData})
         where ${owned(params.run)}`,
   );
+}
+
+/**
+ * Ends the run before its last stage, one statement fenced by the claim (ADR 0108): `status`
+ * (budget_exhausted: the next stage would pass max_credits; succeeded: the search found no
+ * lead), `data` kept as the run's pipeline_data (its leads served as they are), and `refund`
+ * credits of its charge given back with their ledger row by credit_refund_part, once. False
+ * when the run was no longer the claimer's (nothing written).
+ */
+export async function finishRunEarly(
+  db: Db,
+  params: {
+    run: LeaseClaim;
+    status: "budget_exhausted" | "succeeded";
+    data: object;
+    refund: number;
+    reason: string;
+    now: string;
+  },
+): Promise<boolean> {
+  const { now } = params;
+  const p = alias(agentPipelines, "p");
+  const [row] = await queryRows<{ done: number }>(
+    db,
+    sql`with done as (
+        update ${a} ${p}
+        set ${col(a.status)} = ${params.status}, ${col(a.error)} = null,
+          ${col(a.leaseUntil)} = null, ${col(a.checkpoint)} = null,
+          ${col(a.finishedAt)} = ${now}::timestamptz, ${col(a.updatedAt)} = ${now}::timestamptz,
+          ${col(a.pipelineData)} = ${JSON.stringify(params.data)}::jsonb
+        where ${p.id} = ${params.run.id} and ${p.status} = 'running'
+          and ${p.attempts} = ${params.run.attempts}
+        returning ${p.consumptionId}),
+      refund as (
+        select r.applied from done
+        cross join lateral credit_refund_part(done.consumption_id, ${params.refund}::int,
+          ${params.reason}, ${now}::timestamptz) r
+        where done.consumption_id is not null)
+      select (select count(*) from done)::int as done,
+        (select count(*) from refund)::int as refunds`,
+  );
+  return (row?.done ?? 0) > 0;
 }
 
 /**
@@ -320,6 +376,8 @@ export async function cancelRunAndRefund(
     db,
     sql`with target as (
           select ${a.id}, ${a.status}, ${a.consumptionId},
+            coalesce(${a.price}, (select ${creditConsumptions.cost} from ${creditConsumptions}
+              where ${creditConsumptions.id} = ${a.consumptionId})) as price,
             jsonb_array_length(coalesce(${a.pipelineData} -> 'stages', '[]'::jsonb)) as started
           from ${a} where ${a.id} = ${params.id}
             and ${visibleTo(a, params.userId, { access: "write" })}
@@ -331,11 +389,13 @@ export async function cancelRunAndRefund(
             ${col(a.finishedAt)} = ${now}::timestamptz, ${col(a.updatedAt)} = ${now}::timestamptz
           from target t
           where ${p.id} = t.id and t.status in ('queued', 'running')
-          returning ${p.id}, t.consumption_id, t.started),
+          returning ${p.id}, t.consumption_id, t.started, t.price),
         owed as (
+          -- What the stages started cost of the run's price (ADR 0108), the rest of the
+          -- charge back: without a cap, floor(cost * stages not started / stages).
           select ${c.id} as consumption_id,
-            (${c.cost} * (${billedStages} - least(greatest(x.started, 0), ${billedStages}))
-              / ${billedStages})::int as amount
+            (${c.cost} - least(${c.cost}, x.price - (x.price * (${billedStages}
+              - least(greatest(x.started, 0), ${billedStages})) / ${billedStages})))::int as amount
           from cancelled x join ${creditConsumptions} ${c} on ${c.id} = x.consumption_id),
         refund as (
           select r.applied, r.balance, r.amount from owed
@@ -387,7 +447,8 @@ export type RunRow = Pick<
   | "finished_at"
   | "org_id"
   | "user_id"
-> & { owner_name: string | null };
+  | "max_credits"
+> & { owner_name: string | null; credits_charged: number | null };
 
 const RUN_COLUMNS = sql`${columnList([
   a.id,
@@ -402,7 +463,12 @@ const RUN_COLUMNS = sql`${columnList([
   a.finishedAt,
   a.orgId,
   a.userId,
-])}, (select ${owner.name} from ${users} ${owner} where ${owner.id} = ${a.userId}) as owner_name`;
+  a.maxCredits,
+])}, (select ${owner.name} from ${users} ${owner} where ${owner.id} = ${a.userId}) as owner_name,
+  (select (${spent.cost} - coalesce(${refundRow.delta}, 0))::int
+   from ${creditConsumptions} ${spent}
+   left join ${creditLedger} ${refundRow} on ${refundRow.id} = ${spent.refundLedgerId}
+   where ${spent.id} = ${a.consumptionId}) as credits_charged`;
 
 /** The runs the caller sees, newest first, with their summaries. */
 export function listRunsPage(db: Db, params: { userId: string; page: number; size: number }) {

@@ -2,14 +2,15 @@ import { ApiError, notFound } from "../../../http/errors";
 import { nowIso } from "../../../lib/clock";
 import type { Deps } from "../../../ports";
 import { cancelRunAndRefund } from "../queries";
+import { BILLED_STAGES } from "./budget";
 
 /**
- * The stages an agent run is billed for (search, analysis, outreach, save). Cancelling refunds
- * an equal share of the charge per stage not started, rounded down: floor(cost * (4 - started)
- * / 4), so a queued run gets everything back and a run that began saving gets nothing. The
- * cancel statement computes it (one statement with the refund; docs/agent.md has the table).
+ * The stages an agent run is billed for (search, analysis, outreach, save; budget.ts). Cancelling
+ * refunds an equal share of the charge per stage not started, rounded down: floor(cost * (4 -
+ * started) / 4), so a queued run gets everything back and a run that began saving gets nothing;
+ * a run charged less than its price (max_credits) gets back what its started stages did not
+ * use. The cancel statement computes it (one statement with the refund; docs/agent.md).
  */
-const BILLED_STAGES = 4;
 
 export interface CancelledRun {
   id: string;

@@ -38,19 +38,24 @@ function runInBackground(deps: Deps, pipelineId: string, keepAlive: KeepAlive): 
   keepAlive?.(task);
 }
 
+/** What POST /agent/start answers. */
+export type StartedRun = QueuedRunRow & { credits_charged: number };
+
 /**
  * POST /agent/start: charges `agent_run` (402 when short, nothing written; an Idempotency-Key
- * charges a retry once), records the queued pipeline with the charge's consumption, and hands
- * it to QStash when configured, else runs it in-process in the background. A failed publish
- * falls back to the in-process run (the lease and the sweep cover a run that dies there).
+ * charges a retry once), exactly the quote's credits with `quote_id`, at most `max_credits`
+ * (ADR 0108), records the queued pipeline with the charge's consumption, its price and budget,
+ * and hands it to QStash when configured, else runs it in-process in the background. A failed
+ * publish falls back to the in-process run (the lease and the sweep cover a run that dies there).
  */
 export async function startAgentRun(
   deps: Deps,
   caller: AgentCaller,
   input: StartAgentInput,
   keepAlive: KeepAlive,
-): Promise<QueuedRunRow> {
-  const { result } = await billed(
+): Promise<StartedRun> {
+  const maxCredits = input.max_credits ?? null;
+  const { answer } = await billed(
     deps,
     {
       userId: caller.userId,
@@ -59,6 +64,8 @@ export async function startAgentRun(
       idempotencyKey: caller.idempotencyKey,
       ip: caller.ip,
       status: 202,
+      quoteId: input.quote_id,
+      ...(maxCredits !== null ? { maxCredits } : {}),
     },
     {
       run: async () => undefined,
@@ -72,13 +79,16 @@ export async function startAgentRun(
           market: input.market,
           maxLeads: input.max_leads,
           consumptionId: charge.consumptionId,
+          price: charge.price,
+          maxCredits,
           now: nowIso(deps),
         }),
       describe: (row) => ({ pipeline_id: row.id }),
+      answer: (row, charge) => ({ ...row, credits_charged: charge.cost }),
     },
   );
-  await dispatchAgentRun(deps, result.id, keepAlive);
-  return result;
+  await dispatchAgentRun(deps, answer.id, keepAlive);
+  return answer;
 }
 
 async function dispatchAgentRun(deps: Deps, pipelineId: string, keepAlive: KeepAlive) {

@@ -16,7 +16,7 @@ const KEEPALIVE_MS = 15_000;
 /** The stream closes after this long (a client reconnects and gets the current state first). */
 const MAX_STREAM_MS = 10 * 60_000;
 
-const ENDED: readonly PipelineStatus[] = ["succeeded", "failed", "cancelled"];
+const ENDED: readonly PipelineStatus[] = ["succeeded", "failed", "cancelled", "budget_exhausted"];
 
 interface StageView {
   name: string;

@@ -10,11 +10,13 @@ import {
   type ClaimedRunRow,
   claimRun,
   failRun,
+  finishRunEarly,
   finishRunSaved,
   refundClaimedRun,
   writeRunProgress,
 } from "../queries";
 import { OutreachAnswer } from "../schemas";
+import { covers, runBudget, unusedCredits } from "./budget";
 
 /**
  * The AI Digital Employee: one run of discovery search -> analysis -> outreach drafts ->
@@ -70,6 +72,8 @@ interface PipelineData {
     /** New leads left unsaved because the plan's customers limit was reached, and why. */
     not_saved?: number;
     note?: string;
+    /** budget_exhausted: the stage max_credits did not cover. */
+    stopped_before?: "search" | "outreach" | "save";
   } | null;
 }
 
@@ -101,7 +105,7 @@ const leaseEnd = (deps: Deps) => new Date(deps.clock.now().getTime() + RUN_LEASE
 export async function runAgentPipeline(
   deps: Deps,
   pipelineId: string,
-): Promise<"skipped" | "succeeded" | "failed" | "lease_lost"> {
+): Promise<"skipped" | "succeeded" | "failed" | "lease_lost" | "budget_exhausted"> {
   const run = (await claimRun(deps.db, {
     id: pipelineId,
     instanceId: deps.work.instanceId,
@@ -165,6 +169,7 @@ function resumedState(run: ClaimedRun): { data: PipelineData; discovery: Discove
 
 async function execute(deps: Deps, run: ClaimedRun, data: PipelineData) {
   const progress = progressWriter(deps, run, data);
+  const budget = runBudget(run);
   const resumed = resumedState(run);
   let discovery: DiscoveryResult;
   if (resumed) {
@@ -172,14 +177,21 @@ async function execute(deps: Deps, run: ClaimedRun, data: PipelineData) {
     Object.assign(data, resumed.data);
     deps.logger.info("agent run resumed", { pipeline_id: run.id, attempt: run.attempts });
   } else {
+    // (1)+(2) need the charge to cover them: a budget below that stops before anything runs.
+    if (!covers(budget, 2)) return stopForBudget(deps, run, data, "search", 0);
     const searched = await searchAndAnalyse(deps, run, data, progress);
     if (!searched) return "failed" as const;
     discovery = searched;
   }
+  // No lead: the run ends here and is not charged (ADR 0108).
+  if (data.leads.length === 0) return finishWithoutLeads(deps, run, data);
 
   // (3) outreach drafts, OUTREACH_CONCURRENCY at a time; a failed draft leaves the lead as is.
   // Each draft is recorded as it is written, so a resumed run drafts only the leads left.
   let outreachStage = data.stages.find((stage) => stage.name === "outreach");
+  if (!outreachStage && !covers(budget, 3)) {
+    return stopForBudget(deps, run, data, "outreach", 2);
+  }
   if (!outreachStage) {
     outreachStage = startStage(deps, data, "outreach");
     await progress();
@@ -208,11 +220,70 @@ async function execute(deps: Deps, run: ClaimedRun, data: PipelineData) {
     });
   }
 
+  if (!covers(budget, 4)) return stopForBudget(deps, run, data, "save", 3);
   // (4) save: customers, discovery record and the finished pipeline in one statement.
   const saveStage = startStage(deps, data, "save");
   await progress();
   data.stages.pop();
   await saveLeads(deps, run, data, saveStage.started_at, discovery);
+  return "succeeded" as const;
+}
+
+/** The summary of a run that ends before its save stage. */
+function earlySummary(data: PipelineData, extra: NonNullable<PipelineData["summary"]> | object) {
+  return {
+    leads: data.leads.length,
+    drafted: data.leads.filter((lead) => lead.outreach !== null).length,
+    saved: 0,
+    duplicates: 0,
+    ...extra,
+  };
+}
+
+/**
+ * The next stage would take the run past its max_credits: it ends here as budget_exhausted,
+ * its leads (and drafts) kept on the run, and what the `started` stages did not use of the
+ * charge refunded, in one statement (ADR 0108).
+ */
+async function stopForBudget(
+  deps: Deps,
+  run: ClaimedRun,
+  data: PipelineData,
+  stage: "search" | "outreach" | "save",
+  started: number,
+) {
+  const charged = runBudget(run)?.charged ?? 0;
+  data.summary = earlySummary(data, {
+    note: `The budget of ${run.max_credits} credits was reached before the ${stage} stage; the leads found so far are kept`,
+    stopped_before: stage,
+  });
+  const done = await finishRunEarly(deps.db, {
+    run,
+    status: "budget_exhausted",
+    data,
+    refund: unusedCredits(run, charged, started),
+    reason: "agent_run budget reached",
+    now: nowIso(deps),
+  });
+  if (!done) throw new LeaseLost();
+  return "budget_exhausted" as const;
+}
+
+/** The search found no lead: the run ends, succeeded, and its whole charge is refunded. */
+async function finishWithoutLeads(deps: Deps, run: ClaimedRun, data: PipelineData) {
+  data.summary = earlySummary(data, {
+    note: "No company was found for this product and market; the run was not charged",
+  });
+  const done = await finishRunEarly(deps.db, {
+    run,
+    status: "succeeded",
+    data,
+    // credit_refund_part caps the amount at the charge: all of it back.
+    refund: 2_147_483_647,
+    reason: "agent_run found no lead",
+    now: nowIso(deps),
+  });
+  if (!done) throw new LeaseLost();
   return "succeeded" as const;
 }
 

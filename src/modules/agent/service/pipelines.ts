@@ -27,6 +27,8 @@ const base = (r: RunRow) => ({
   created_at: iso(r.created_at),
   started_at: iso(r.started_at),
   finished_at: iso(r.finished_at),
+  credits_charged: r.credits_charged ?? 0,
+  max_credits: r.max_credits,
   org_id: r.org_id,
   user_id: r.user_id,
   owner_name: r.owner_name,

@@ -50,7 +50,12 @@ export type QuoteState = "ok" | "not_found" | "wrong_operation" | "used" | "expi
  * The charge statement's row: the cost charged (null: none configured, or the quote was refused),
  * credit_charge's result, and the state of the quote named, if any.
  */
-type OperationCharge = { cost: number | null; quote_state: QuoteState | null } & {
+type OperationCharge = {
+  cost: number | null;
+  /** The price before the cap. */
+  price: number | null;
+  quote_state: QuoteState | null;
+} & {
   [K in keyof ChargeResult]: ChargeResult[K] | null;
 };
 
@@ -130,7 +135,7 @@ const CHARGE_STATEMENT = (() => {
           q.credits
         from (select 1) one left join quote q on true),
       price as materialized (
-        select quoted.quote_state,
+        select quoted.quote_state, base.cost as price,
           least(base.cost, coalesce(${p("cap")}::int, base.cost)) as cost
         from quoted cross join lateral (
           select case
@@ -139,7 +144,7 @@ const CHARGE_STATEMENT = (() => {
               from ${config} where ${configKey} = 'credits.costs')
             when quoted.quote_state = 'ok' then quoted.credits end as cost) base),
       charged as (
-        select price.cost, price.quote_state, c.ok, c.balance, c.ledger_id, c.consumption_id,
+        select price.cost, price.price, price.quote_state, c.ok, c.balance, c.ledger_id, c.consumption_id,
           c.refusal, c.member_limit, c.member_used
         from price left join lateral (
           -- The function reads g.cost, so it runs once per row of g (offset 0 keeps g a
