@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
+import { productFactsFor } from "../../src/modules/ai/claims";
 import { type ChatMessage, type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { addAiProvider, clearAiProviders, setAiRouting } from "../support/ai";
 import { call, registerUser, type Session } from "../support/client";
 import { createTestContext } from "../support/harness";
+import { joinOrg } from "../support/orgs";
 
 // Issue #24 item 3 (ADR 0110): a follow-up draft is written with the facts of the products the
 // customer's record mentions; every price, MOQ, lead time and spec in it is checked against the
@@ -255,5 +257,62 @@ describe("a failed generation is never charged", () => {
     const { status } = await draft(user, customerId, { quote_id: "not-a-quote" });
     expect(status).toBe(422);
     expect(await balanceOf(user)).toBe(30);
+  });
+});
+
+describe("productFactsFor", () => {
+  it("finds the organisation's products a text names by SKU, name, alias or a close name", async () => {
+    const { user, panelId, boltId } = await seller();
+    const dimmerId = await createProduct(user, {
+      name: "Smart Dimmer Switch",
+      sku: "SD-1",
+      price: 990,
+      currency: "USD",
+      aliases: ["调光开关"],
+    });
+    const names = async (texts: string[], limit?: number) =>
+      (await productFactsFor(deps, user.userId, texts, limit)).map((f) => f.id);
+
+    expect(await names(["Please quote LP-6060 again"])).toEqual([panelId]);
+    // A SKU is a whole word: SD-10 and HB-M80 are not SD-1 and HB-M8.
+    expect(await names(["Do you have SD-10 or HB-M80?"])).toEqual([]);
+    expect(await names(["Was kostet die Panelleuchte?"])).toEqual([panelId]);
+    expect(await names(["请报价调光开关500个"])).toEqual([dimmerId]);
+    expect(await names(["We need hex bolt m8 in zinc"])).toEqual([boltId]);
+    expect(await names(["", "smart dimmer switchs for hotels"])).toEqual([dimmerId]);
+    // A misspelt name, close by pg_trgm word similarity.
+    expect(await names(["do you sell smart dimer switches?"])).toEqual([dimmerId]);
+    expect(await names(["Nothing of yours here: 2026-03-01, +49 30 1234567"])).toEqual([]);
+    expect(await names([])).toEqual([]);
+    // The SKU ranks first; the limit holds.
+    expect(await names(["hex bolt m8 and LP-6060", "Smart Dimmer Switch"], 2)).toEqual([
+      panelId,
+      expect.any(String),
+    ]);
+
+    const [facts] = await productFactsFor(deps, user.userId, ["LP-6060"]);
+    expect(facts).toEqual({
+      id: panelId,
+      name: "LED Panel Light 600x600 40W",
+      sku: "LP-6060",
+      unit: "pcs",
+      price: 1250,
+      currency: "USD",
+      moq: 500,
+      lead_time_days: 30,
+      specs: { power: "40W", rating: "IP44" },
+      aliases: ["Panelleuchte"],
+    });
+  });
+
+  it("reads the caller's organisation only: a colleague sees it, another seller does not", async () => {
+    const { user, panelId } = await seller();
+    const colleague = await registerUser(app);
+    await joinOrg(ctx.database, user, colleague, "member");
+    const stranger = await registerUser(app);
+    expect((await productFactsFor(deps, colleague.userId, ["LP-6060"])).map((f) => f.id)).toEqual([
+      panelId,
+    ]);
+    expect(await productFactsFor(deps, stranger.userId, ["LP-6060"])).toEqual([]);
   });
 });
