@@ -548,6 +548,7 @@ export async function runDiscovery(
     return { ...base, companies: [], analysis_provider: "" };
   }
   onProgress({ step: "analysis", status: "running" });
+  const profile = seller ? await Promise.race([seller, deadlineReached(deadline)]) : undefined;
 
   const analysis = runLlmParsedTask(
     deps,
@@ -557,7 +558,7 @@ export async function runDiscovery(
       messages: [
         {
           role: "user",
-          content: analysisPrompt(product, market, results, maxCompanies, await seller),
+          content: analysisPrompt(product, market, results, maxCompanies, profile),
         },
       ],
       temperature: 0.2,
