@@ -376,3 +376,55 @@ describe("discovery: no charge for an empty result", () => {
     }
   });
 });
+
+describe("discovery: charged as quoted", () => {
+  const quote = async (user: Session) => {
+    const quoted = await call(app, "/api/v1/credits/quote", {
+      token: user.accessToken,
+      json: { operation: "discovery", input: body },
+    });
+    expect(quoted.status, JSON.stringify(quoted.body)).toBe(201);
+    return quoted.body as { quote_id: string; credits: number };
+  };
+
+  it("a search and a job charge their quote once; a second use is 409 quote_used", async () => {
+    const user = await registerUser(app);
+    const before = await balance(user);
+    const first = await quote(user);
+    const searched = await discover(user, { ...body, quote_id: first.quote_id });
+    expect(searched.status, JSON.stringify(searched.body)).toBe(200);
+    expect(searched.body.credits_charged).toBe(first.credits);
+    expect(await balance(user)).toBe(before - first.credits);
+    const again = await discover(user, { ...body, quote_id: first.quote_id });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("quote_used");
+
+    const second = await quote(user);
+    const started = await call(app, "/api/v1/discovery/jobs", {
+      token: user.accessToken,
+      json: { ...body, quote_id: second.quote_id },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect(await balance(user)).toBe(before - first.credits - second.credits);
+    await pendingJobs();
+    const job = await call(app, `/api/v1/discovery/jobs/${started.body.id}`, {
+      token: user.accessToken,
+    });
+    expect(job.body.result.credits_charged).toBe(second.credits);
+  });
+
+  it("an empty search refunds and gives the quote back for the retry", async () => {
+    const user = await registerUser(app);
+    const before = await balance(user);
+    const quoted = await quote(user);
+    reply([]);
+    const empty = await discover(user, { ...body, quote_id: quoted.quote_id });
+    expect(empty.status).toBe(200);
+    expect(empty.body.credits_charged).toBe(0);
+    expect(await balance(user)).toBe(before);
+    reply([acme]);
+    const retried = await discover(user, { ...body, quote_id: quoted.quote_id });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.body.credits_charged).toBe(quoted.credits);
+  });
+});
