@@ -278,6 +278,38 @@ describe("POST /api/v1/quotations/from-inquiry reads the inquiry for the seller"
     expect(byModel.body.questions).toBe("Merci ! Quelle quantité souhaitez-vous ?");
   });
 
+  it("finds an ASCII alias inside a line only as whole words, one in other letters anywhere", async () => {
+    const user = await registerUser(app);
+    const pan = await post(user, "/api/v1/products", {
+      name: "Saucepan 24cm",
+      sku: "SP-24",
+      price: 800,
+      aliases: ["pan", "Topf"],
+    });
+    const panel = await catalogue(user);
+    fake.reply(() =>
+      JSON.stringify({
+        items: [
+          { name: "solar panel 400W", quantity: 10 },
+          { name: "pan 24 cm, stainless", quantity: 10 },
+          { name: "LED面板灯600x600", quantity: 10 },
+        ],
+        incoterm: "EXW",
+      }),
+    );
+    const res = await post(user, "/api/v1/quotations/from-inquiry", {
+      inquiry_text: "10 solar panels 400W, 10 pans 24 cm, 10 LED面板灯600x600, EXW",
+    });
+    expect(res.status).toBe(201);
+    expect(
+      res.body.extracted.items.map((i: Record<string, unknown>) => [i.match, i.product_id]),
+    ).toEqual([
+      ["none", null],
+      ["alias", pan.body.id],
+      ["alias", panel],
+    ]);
+  });
+
   it("charges exactly a quote of the operation when called with its quote_id", async () => {
     const user = await registerUser(app);
     await catalogue(user);

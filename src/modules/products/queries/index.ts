@@ -276,7 +276,7 @@ export type ProductMatch = { i: number } & {
  * `exact` (the item's sku or its name equal to the product's SKU, case-insensitively; score 1),
  * then `alias` (the item's name equal to one of the product's aliases, score 0.95, or containing
  * one of at least 2 characters, score 0.85: a buyer writes "LED面板灯 600x600" for the alias
- * "LED面板灯"), then `fuzzy` (the best pg_trgm similarity of the name against the product's name
+ * "LED面板灯"; an ASCII alias only as whole words), then `fuzzy` (the best pg_trgm similarity of the name against the product's name
  * and aliases, kept at `threshold` or above). `name` and `sku` are lower-cased by the caller.
  */
 export function matchProducts(
@@ -295,19 +295,26 @@ export function matchProducts(
           from jsonb_array_elements(${JSON.stringify(params.wanted)}::jsonb) as t(w)),
         scored as (
           select w.i, ${columnList([m.id, m.name, m.unit, m.price, m.currency, m.createdAt])},
-            case when lower(${m.sku}) in (w.sku, w.name) then 3
-                 when exists (select 1 from unnest(${m.aliases}) a where lower(a) = w.name) then 2
-                 when exists (select 1 from unnest(${m.aliases}) a
-                              where char_length(a) >= 2 and position(lower(a) in w.name) > 0) then 2
-                 else 1 end as rank,
-            case when lower(${m.sku}) in (w.sku, w.name) then 1
-                 when exists (select 1 from unnest(${m.aliases}) a where lower(a) = w.name) then 0.95
-                 when exists (select 1 from unnest(${m.aliases}) a
-                              where char_length(a) >= 2 and position(lower(a) in w.name) > 0) then 0.85
+            case when f.by_sku then 3 when f.by_alias or f.in_alias then 2 else 1 end as rank,
+            case when f.by_sku then 1
+                 when f.by_alias then 0.95
+                 when f.in_alias then 0.85
                  else greatest(similarity(lower(${m.name}), w.name),
                    coalesce((select max(similarity(lower(a), w.name)) from unnest(${m.aliases}) a), 0))
                  end::float8 as similarity
-          from wanted w join ${products} ${m} on ${readable(m, params.userId)})
+          from wanted w join ${products} ${m} on ${readable(m, params.userId)}
+          cross join lateral (select
+            coalesce(lower(${m.sku}) in (w.sku, w.name), false) as by_sku,
+            exists (select 1 from unnest(${m.aliases}) a where lower(a) = w.name) as by_alias,
+            -- An alias inside the line's name: an ASCII one as whole words (spaces and
+            -- punctuation separate them: "pan" is not in "solar panel", "LED-Panel" is in
+            -- "led panel 60x60"), one with other letters (Chinese, Arabic, umlauts) anywhere.
+            exists (select 1 from unnest(${m.aliases}) a
+                    where char_length(a) >= 2 and case
+                      when octet_length(a) = char_length(a) then position(
+                        ' ' || regexp_replace(lower(a), '[[:space:][:punct:]]+', ' ', 'g') || ' '
+                        in ' ' || regexp_replace(w.name, '[[:space:][:punct:]]+', ' ', 'g') || ' ') > 0
+                      else position(lower(a) in w.name) > 0 end) as in_alias) f)
         select w.i, s.id, s.name, s.unit, s.price, s.currency, s.similarity,
           case s.rank when 3 then 'exact' when 2 then 'alias' when 1 then 'fuzzy' end as match
         from wanted w
