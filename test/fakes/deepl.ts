@@ -33,7 +33,7 @@ interface FakeDeeplRequest {
   glossary_id: string | undefined;
 }
 
-export interface FakeGlossary {
+interface FakeGlossary {
   glossary_id: string;
   name: string;
   source_lang: string;

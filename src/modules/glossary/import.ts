@@ -26,7 +26,7 @@ export { IMPORT_MAX_BYTES };
 const IMPORT_MAX_ROWS = 5_000;
 const MAX_LISTED_ERRORS = 1_000;
 
-export const GLOSSARY_COLUMNS = {
+const GLOSSARY_COLUMNS = {
   source_lang: ["source_lang", "source language", "from", "源语言", "原文语言"],
   target_lang: ["target_lang", "target language", "to", "目标语言", "译文语言"],
   source_term: ["source_term", "source", "term", "source term", "原文", "术语", "原词"],

@@ -68,7 +68,7 @@ function termPattern(term: string): RegExp {
 }
 
 /** Whether the text has the term (the rule of termPattern). */
-export function hasTerm(text: string, term: string): boolean {
+function hasTerm(text: string, term: string): boolean {
   if (term.trim() === "") return false;
   return termPattern(term).test(normal(text));
 }
@@ -77,7 +77,7 @@ export function hasTerm(text: string, term: string): boolean {
  * The terms whose source term is in the text, longest first; a term inside a longer matched
  * term's occurrence ("LED Panel" in "LED Panel Pro") does not count on its own.
  */
-export function termsIn<T extends { source_term: string }>(text: string, terms: readonly T[]): T[] {
+function termsIn<T extends { source_term: string }>(text: string, terms: readonly T[]): T[] {
   let rest = normal(text);
   const found: T[] = [];
   const seen = new Set<string>();
