@@ -252,6 +252,31 @@ describe("a failed generation is never charged", () => {
     expect(await balanceOf(user)).toBe(29);
   });
 
+  it("charges a quoted draft exactly its quote, once; a placeholder draft leaves it refunded", async () => {
+    const { user, customerId } = await seller();
+    const quote = async () => {
+      const quoted = await call(app, "/api/v1/credits/quote", {
+        token: user.accessToken,
+        json: { operation: "followup_draft", input: {} },
+      });
+      expect(quoted.status, JSON.stringify(quoted.body)).toBe(201);
+      return quoted.body as { quote_id: string; credits: number };
+    };
+    const good = await quote();
+    first.reply(() => JSON.stringify({ body: "Hi Anna, did the samples arrive?" }));
+    const done = await draft(user, customerId, { quote_id: good.quote_id });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.credits_charged).toBe(good.credits);
+    const again = await draft(user, customerId, { quote_id: good.quote_id });
+    expect(again.status).toBe(409);
+    expect(await balanceOf(user)).toBe(30 - good.credits);
+
+    const failed = await quote();
+    first.reply(() => '{"subject": "...", "body": "..."}');
+    expect((await draft(user, customerId, { quote_id: failed.quote_id })).status).toBe(503);
+    expect(await balanceOf(user)).toBe(30 - good.credits);
+  });
+
   it("rejects a quote_id that is not a uuid with 422 and charges nothing", async () => {
     const { user, customerId } = await seller();
     const { status } = await draft(user, customerId, { quote_id: "not-a-quote" });
