@@ -251,7 +251,7 @@ const PRICE_WORD = new RegExp(
 
 const MOQ_WORDS = String.raw`(?:MOQ|minimum order(?: quantity)?|min\.? order(?: quantity| qty)?|minimum quantity|pedido mínimo|cantidad mínima(?: de pedido)?|Mindestbestellmenge|Mindestabnahme(?:menge)?|Mindestmenge|最小起订量|最低起订量|起订量|最小订单量|最低订购量)`;
 const MOQ_WORD = new RegExp(
-  String.raw`(?<![${LAT}])${MOQ_WORDS}[^\d!?。\n]{0,40}?(${NUM})${NUMBER_END}${NOT_PERCENT}(?:\s?${UNIT_WORDS})?`,
+  String.raw`(?<![${LAT}])${MOQ_WORDS}[^\d!?。;\n]{0,40}?(${NUM})${NUMBER_END}${NOT_PERCENT}(?:\s?${UNIT_WORDS})?`,
   "giu",
 );
 /** "a minimum of 500 pcs", "min. 500 units": a minimum needs the goods' unit after it. */
@@ -270,7 +270,7 @@ const WEEK_UNITS = `(?:weeks?|semanas?|Wochen?|个星期|星期|周)`;
 const RANGE = String.raw`(${NUM})(?:\s?(?:-|–|—|~|to|a|bis|至|到)\s?(${NUM}))?`;
 const LEAD_WORDS = `(?:lead[- ]?times?|delivery(?: times?)?|production(?: times?)?|shipping times?|ship(?:s|ped|ment)?|dispatch(?:ed)?|deliver(?:ed)?|ready|plazo de entrega|tiempo de entrega|entrega|entregamos|Lieferzeit|Lieferfrist|Produktionszeit|Lieferung|liefern|geliefert|versandt|交货期|交期|货期|生产周期|交货|发货)`;
 const LEAD_WORD = new RegExp(
-  String.raw`(?<![${LAT}])${LEAD_WORDS}[^\d!?。\n]{0,30}?${RANGE}\s?(${DAY_UNITS}|${WEEK_UNITS})(?![${LAT}])(?!\s?ago)`,
+  String.raw`(?<![${LAT}])${LEAD_WORDS}[^\d!?。;\n]{0,30}?${RANGE}\s?(${DAY_UNITS}|${WEEK_UNITS})(?![${LAT}])(?!\s?ago)`,
   "giu",
 );
 /** "30 days lead time", "15-20天交货", "30天内发货". */
@@ -398,8 +398,11 @@ function extract(text: string): Found[] {
   }
   for (const m of allMatches(LEAD_WORD, text)) add(m, "lead_time", leadCheck(m[1]!, m[2], m[3]!));
   for (const m of allMatches(LEAD_AFTER, text)) add(m, "lead_time", leadCheck(m[1]!, m[2], m[3]!));
-  for (const m of allMatches(PRICE_WORD, text))
+  for (const m of allMatches(PRICE_WORD, text)) {
+    // "our prices of 2025": a year, not an amount.
+    if (/^(?:19|20)\d{2}$/.test(m[1]!)) continue;
     add(m, "price", priceCheck(readNumber(m[1]!), null));
+  }
   for (const m of allMatches(STEEL_GRADE, text)) {
     const grade = (m[1] ?? m[2])!;
     add(m, "spec", specCheck(grade));
