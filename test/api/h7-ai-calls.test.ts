@@ -71,17 +71,40 @@ const generate = async (user: Session) => {
   return answer;
 };
 
-const usage = async (user: Session, query: Record<string, string | number> = {}) => {
-  const answer = await typed(app).get(USAGE, { token: user.accessToken, query });
-  expectStatus(answer, 200);
-  return answer.body;
-};
+/** A call as GET /ai/usage and /admin/ai-calls list it (API.md "AI a seller can rely on"). */
+interface AiCallItem {
+  id: string;
+  task: string;
+  provider: string;
+  model: string;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  latency_ms: number;
+  outcome: string;
+  credits: number;
+  user_id: string | null;
+  created_at: string;
+  org_id?: string | null;
+  consumption_id?: string | null;
+}
+interface AiCallPage {
+  items: AiCallItem[];
+  total: number;
+  page: number;
+  size: number;
+}
 
-const adminCalls = async (query: Record<string, string | number> = {}) => {
-  const answer = await typed(app).get(ADMIN_CALLS, { token: admin.accessToken, query });
-  expectStatus(answer, 200);
-  return answer.body;
+// Through call(): the typed client is regenerated from the document by the integrator.
+const listed = async (path: string, user: Session, query: Record<string, string | number>) => {
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const answer = await call(app, `${path}?${search}`, { token: user.accessToken });
+  expect(answer.status).toBe(200);
+  return answer.body as AiCallPage;
 };
+const usage = (user: Session, query: Record<string, string | number> = {}) =>
+  listed(USAGE, user, query);
+const adminCalls = (query: Record<string, string | number> = {}) =>
+  listed(ADMIN_CALLS, admin, query);
 
 const consumptionsOf = (userId: string) =>
   queryRows<{ id: string; cost: number; status: string }>(
@@ -370,9 +393,11 @@ describe("GET /api/v1/admin/ai-calls and the stats per provider", () => {
     await setAiRouting(deps, "marketing", [names.writer]);
     expectStatus(await generate(user), 201);
 
-    const answer = await typed(app).get("/api/v1/admin/stats", { token: admin.accessToken });
-    expectStatus(answer, 200);
-    const byName = new Map(answer.body.ai_providers.map((p) => [p.provider, p]));
+    const answer = await call(app, "/api/v1/admin/stats", { token: admin.accessToken });
+    expect(answer.status).toBe(200);
+    const providers = (answer.body as { ai_providers: Record<string, number | string>[] })
+      .ai_providers;
+    const byName = new Map(providers.map((p) => [p.provider, p]));
     expect(byName.get(names.broken)).toMatchObject({
       calls: 2,
       failures: 2,
@@ -383,9 +408,9 @@ describe("GET /api/v1/admin/ai-calls and the stats per provider", () => {
     });
     const ok = byName.get(names.writer)!;
     expect(ok).toMatchObject({ calls: 3, failures: 0, failure_rate: 0, credits: 9 });
-    expect(ok.tokens_in).toBeGreaterThan(0);
+    expect(ok.tokens_in as number).toBeGreaterThan(0);
     expect(ok.tokens_out).toBe(3 * "Dear buyer, meet the SG-20 garden light.".length);
-    expect(ok.avg_latency_ms).toBeGreaterThanOrEqual(0);
+    expect(ok.avg_latency_ms as number).toBeGreaterThanOrEqual(0);
   });
 });
 
