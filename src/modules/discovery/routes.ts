@@ -50,15 +50,23 @@ const searchRoute = createRoute({
   description:
     "Runs 3 web-search queries (importers; distributors and wholesalers; buyers) over the " +
     "configured search providers, then an AI analysis of the results into companies with a fit " +
-    "score, best first; bounded to 120 s. Costs `credits.costs.discovery` credits; when no " +
-    "search provider or AI provider answers, 503 and the credits are returned. The result is " +
-    "not saved: POST /api/v1/discovery/records saves it. Send an Idempotency-Key to retry safely.",
+    "score, best first; bounded to 120 s. Each company says its `role` to the seller (with " +
+    "`role_reason`), the search result each field came from (`sources`), and " +
+    "`existing_customer_id` when it is a customer the caller sees. Costs " +
+    "`credits.costs.discovery` credits (or the quote's, with `quote_id`); a search that finds " +
+    "no company is refunded (`credits_charged: 0`); when no search provider or AI provider " +
+    "answers, 503 and the credits are returned. The result is not saved: POST " +
+    "/api/v1/discovery/records saves it. Send an Idempotency-Key to retry safely.",
   middleware: [requireAuth, requireFeature("discovery"), idempotentRequest],
   request: { body: jsonBody(SearchBody) },
   responses: {
     200: json(DiscoveryResultSchema, "The companies found, with the queries run"),
     402: errorResponse(ErrorSchema, "Not enough credits"),
-    409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
+    404: errorResponse(ErrorSchema, "quote_not_found: no such quote of the caller"),
+    409: errorResponse(
+      ErrorSchema,
+      "quote_used, quote_expired or quote_wrong_operation; or a request with this Idempotency-Key is still running",
+    ),
     503: errorResponse(
       ErrorSchema,
       "No search or AI provider answered, or the search took longer than 120 s (code " +
@@ -79,7 +87,8 @@ const startJobRoute = createRoute({
     "Same body, feature, price and Idempotency-Key handling as POST /discovery/search, but " +
     "answers 202 at once with `Location: /api/v1/discovery/jobs/{id}`; GET it for the progress " +
     "of each query and of the analysis, then the result (saved as a discovery record too). A " +
-    "failed search fails the job and returns the credits.",
+    "failed search fails the job and returns the credits; a job that finds no company succeeds " +
+    "and is refunded (`credits_charged: 0`).",
   middleware: [requireAuth, requireFeature("discovery"), idempotentRequest],
   request: { body: jsonBody(SearchBody) },
   responses: {
@@ -89,7 +98,11 @@ const startJobRoute = createRoute({
       content: { "application/json": { schema: DiscoveryJobStarted } },
     },
     402: errorResponse(ErrorSchema, "Not enough credits (nothing written)"),
-    409: errorResponse(ErrorSchema, "A request with this Idempotency-Key is still running"),
+    404: errorResponse(ErrorSchema, "quote_not_found: no such quote of the caller"),
+    409: errorResponse(
+      ErrorSchema,
+      "quote_used, quote_expired or quote_wrong_operation; or a request with this Idempotency-Key is still running",
+    ),
     503: errorResponse(ErrorSchema, "No search or AI provider is configured; nothing charged"),
     ...csrfErrorResponses,
     ...featureGateResponses("discovery"),
