@@ -31,7 +31,7 @@ export const AdminAiCallQuery = pageQuery().extend({
     .openapi({ description: "The provider's configured name" }),
 });
 
-export const AiCallSchema = z
+const AiCallSchema = z
   .object({
     id: z.uuid(),
     task: z.string(),
@@ -59,7 +59,7 @@ export const AiCallSchema = z
 
 export const AiUsagePage = pageSchema(AiCallSchema).openapi("AiUsagePage");
 
-export const AdminAiCallSchema = AiCallSchema.extend({
+const AdminAiCallSchema = AiCallSchema.extend({
   org_id: z.uuid().nullable(),
   consumption_id: z
     .uuid()

@@ -18,7 +18,7 @@ export interface AiCaller {
 }
 
 /** One attempt as a feature notes it. */
-export interface AiAttempt {
+interface AiAttempt {
   task: string;
   provider: string;
   model: string;
@@ -146,18 +146,4 @@ function rowsOf(noted: Noted[], caller: AiCaller | undefined): AiCallRow[] {
       created_at: a.at,
     };
   });
-}
-
-/**
- * Records attempts a caller measured itself, in one detached insert (for provider calls made
- * outside the task runners, e.g. machine translation): `aiCallLog` with its attempts noted.
- */
-export function recordAiCalls(
-  deps: Deps,
-  caller: AiCaller | undefined,
-  attempts: (AiAttempt & { latencyMs: number })[],
-): void {
-  const log = aiCallLog(deps, caller);
-  for (const { latencyMs, ...attempt } of attempts) log.note(attempt, latencyMs);
-  log.flush();
 }
