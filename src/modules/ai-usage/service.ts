@@ -50,9 +50,8 @@ const item = (row: AiCallListRow) => ({
 
 /** GET /ai/usage: the caller's calls; a manager, admin or owner sees the organisation's. */
 export async function listAiUsage(deps: Deps, userId: string, query: ListQuery) {
-  const { provider: _all, ...rest } = query;
   const { rows, total } = await listAiCallsPage(deps.db, {
-    ...filtersOf(rest),
+    ...filtersOf(query),
     viewer: userId,
     page: query.page,
     size: query.size,
