@@ -223,6 +223,9 @@ describe("POST /agent/start and the in-process run", () => {
       body: "Dear Alpha Lighting GmbH, hello.",
       language: "de",
       provider: "llm",
+      // States no figure: nothing to check against the catalogue (issue #24).
+      claims: [],
+      flagged: false,
     });
     expect(alpha.customer_id).toEqual(expect.any(String));
     expect(alpha.duplicate_of).toBeNull();

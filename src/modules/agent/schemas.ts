@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { PIPELINE_STATUSES } from "../../db/schema/discovery";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { ClaimSchema } from "../ai/claim-schema";
 import { quoteIdField } from "../credits/quote-field";
 import { holderFields } from "../discovery/schemas";
 import { COMPANY_ROLES } from "../discovery/types";
@@ -111,6 +112,15 @@ const OutreachSchema = z.object({
   body: z.string(),
   language: z.string(),
   provider: z.string(),
+  // Drafts written before issue #24 have no claims.
+  claims: z.array(ClaimSchema).optional().openapi({
+    description:
+      "Every price, MOQ, lead time and spec value the draft states, checked against the catalogue",
+  }),
+  flagged: z.boolean().optional().openapi({
+    description:
+      "A claim is still unverified after the draft was written again once: check it before sending",
+  }),
 });
 
 const LeadSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ClaimSchema } from "../ai/claim-schema";
 import { quoteIdField } from "../credits/quote-field";
 import { languageTag } from "../marketing/schemas";
 import { currencyCode } from "../products/schemas";
@@ -20,19 +21,6 @@ export const FollowupDraftBody = z
   .openapi("FollowupDraftInput");
 export type FollowupDraftInput = z.infer<typeof FollowupDraftBody>;
 
-/** A figure the draft states (issue #24, ai/claims.ts), checked against the catalogue. */
-const DraftClaimSchema = z
-  .object({
-    text: z.string().openapi({ description: "The figure as the draft states it" }),
-    kind: z.enum(["price", "spec", "moq", "lead_time"]),
-    verified: z.boolean().openapi({
-      description:
-        "The catalogue's facts of the product it is about (or of any matched product) say the same",
-    }),
-    product_id: z.string().optional().openapi({ description: "The product the claim is about" }),
-  })
-  .openapi("DraftClaim");
-
 export const FollowupDraftSchema = z
   .object({
     customer_id: z.string(),
@@ -40,7 +28,7 @@ export const FollowupDraftSchema = z
     language: z.string(),
     subject: z.string().optional().openapi({ description: "E-mail drafts only" }),
     body: z.string(),
-    claims: z.array(DraftClaimSchema).openapi({
+    claims: z.array(ClaimSchema).openapi({
       description:
         "Every price, MOQ, lead time and spec value the draft states, checked against the catalogue",
     }),

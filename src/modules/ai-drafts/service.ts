@@ -1,17 +1,10 @@
-import type { ModelMessage } from "ai";
 import { notFound } from "../../http/errors";
 import { iso } from "../../lib/clock";
 import type { Deps } from "../../ports";
 import { billed } from "../ai/billing";
-import {
-  type Claim,
-  factsBlock,
-  failedDraft,
-  generateChecked,
-  type ProductFacts,
-  productFactsFor,
-} from "../ai/claims";
-import { parseJsonOutput, runLlmParsedTask } from "../ai/json-output";
+import { generateCheckedDraft } from "../ai/checked-draft";
+import { factsBlock, type ProductFacts, productFactsFor } from "../ai/claims";
+import { parseJsonOutput } from "../ai/json-output";
 import type { AiCaller } from "../ai/routing";
 import { type CustomerFacts, getCustomerFacts } from "../customers/queries";
 import { formatMinor } from "../marketing/service";
@@ -101,70 +94,31 @@ function productTexts(c: CustomerFacts, goal: string | undefined): string[] {
   ];
 }
 
-type FollowupValue = { subject: string | null | undefined; body: string };
-
-/** A subject with nothing but placeholders and punctuation in it (`"..."`, `"[Subject]"`). */
-const placeholderSubject = (subject: string) =>
-  !/[\p{L}\p{N}]/u.test(subject.replace(/\[[^\]]*\]|\{[^}]*\}|<[^>]*>/g, ""));
-
-/** The draft as one text, as the seller reads it: the claims are checked in it. */
-const draftText = (v: FollowupValue) => [v.subject ?? "", v.body].filter(Boolean).join("\n\n");
-
-/**
- * Generates the draft with the products' facts, checks its claims and, when one is not the
- * catalogue's, writes it again once naming it (ai/claims generateChecked). An empty, placeholder
- * or prompt-echo answer is unusable: the next provider is asked, and with none left billed()
- * refunds (503).
- */
-async function generateFollowup(
+/** Generates the draft (ai/checked-draft.ts): an e-mail keeps its subject, a chat message not. */
+function generateFollowup(
   deps: Deps,
   prompt: string,
   facts: ProductFacts[],
   channel: DraftChannel,
   caller: AiCaller,
 ) {
-  let last: Awaited<ReturnType<typeof runLlmParsedTask<FollowupValue>>> | undefined;
-  const checked = await generateChecked({
+  return generateCheckedDraft(deps, {
+    task: "followup_draft",
+    request: { system: FOLLOWUP_SYSTEM, maxOutputTokens: 1000, temperature: 0.5 },
+    prompt,
     facts,
-    generate: async (correction) => {
-      const messages: ModelMessage[] = [{ role: "user", content: prompt }];
-      if (correction && last) {
-        messages.push(
-          { role: "assistant", content: JSON.stringify(last.value) },
-          { role: "user", content: correction },
-        );
-      }
-      last = await runLlmParsedTask<FollowupValue>(
-        deps,
-        "followup_draft",
-        {
-          system: FOLLOWUP_SYSTEM,
-          messages,
-          maxOutputTokens: 1000,
-          temperature: 0.5,
-        },
-        (text) => {
-          const outcome = parseJsonOutput(text, FollowupAnswer);
-          const value = outcome.ok
-            ? outcome.value
-            : outcome.reason === "no_json"
-              ? { subject: null, body: text.trim() }
-              : undefined;
-          if (!value) return undefined;
-          const subject = channel === "email" ? value.subject : null;
-          if (failedDraft(value.body, prompt)) return undefined;
-          if (subject && placeholderSubject(subject)) return undefined;
-          return { subject, body: value.body };
-        },
-        caller,
-      );
-      return draftText(last.value);
+    read: (text) => {
+      const outcome = parseJsonOutput(text, FollowupAnswer);
+      const value = outcome.ok
+        ? outcome.value
+        : outcome.reason === "no_json"
+          ? { subject: null, body: text.trim() }
+          : undefined;
+      if (!value) return undefined;
+      return { subject: channel === "email" ? value.subject : null, body: value.body };
     },
+    caller,
   });
-  // generateChecked answers the last draft it was given: `last` unless the retry threw.
-  const final = last!;
-  const claims: Claim[] = checked.claims;
-  return { ...final, claims, flagged: checked.flagged };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageQuery, pageSchema } from "../../lib/pagination";
+import { ClaimSchema } from "../ai/claim-schema";
 import { quoteIdField } from "../credits/quote-field";
 
 const MAX_TEXT_CHARS = 5000;
@@ -67,17 +68,6 @@ export const TranslateBody = z
   .strict()
   .openapi("TranslateRequest");
 export type TranslateInput = z.output<typeof TranslateBody>;
-
-const ClaimSchema = z
-  .object({
-    text: z.string().openapi({ description: "The figure as the reply states it" }),
-    kind: z.enum(["price", "spec", "moq", "lead_time"]),
-    verified: z
-      .boolean()
-      .openapi({ description: "The catalogue's facts of the products mentioned say the same" }),
-    product_id: z.string().optional().openapi({ description: "The product the claim is about" }),
-  })
-  .openapi("ReplyClaim");
 
 const ReplySchema = z
   .object({

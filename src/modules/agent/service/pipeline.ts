@@ -1,7 +1,9 @@
 import { ApiError } from "../../../http/errors";
 import { nowIso } from "../../../lib/clock";
 import type { Deps } from "../../../ports";
-import { parseJsonOutput, runLlmParsedTask } from "../../ai/json-output";
+import { generateCheckedDraft } from "../../ai/checked-draft";
+import { type Claim, factsBlock, type ProductFacts, productFactsFor } from "../../ai/claims";
+import { parseJsonOutput } from "../../ai/json-output";
 import { runDiscovery } from "../../discovery/service";
 import type { DiscoveredCompany, DiscoveryResult } from "../../discovery/types";
 import { planLimitHit } from "../../entitlements/limits";
@@ -50,6 +52,10 @@ interface Outreach {
   body: string;
   language: string;
   provider: string;
+  /** Every figure the draft states, checked against the catalogue (issue #24, ai/claims.ts). */
+  claims?: Claim[];
+  /** A claim is still unverified after one rewrite: the seller checks it before sending. */
+  flagged?: boolean;
 }
 
 interface Lead extends DiscoveredCompany {
@@ -199,9 +205,11 @@ async function execute(deps: Deps, run: ClaimedRun, data: PipelineData) {
   if (outreachStage.status !== "succeeded") {
     const language = outreachLanguage(run.market);
     const pending = data.leads.filter((lead) => lead.outreach === null && lead.note === undefined);
+    // The seller's products the run is about: their facts are all a draft may state, read once.
+    const facts = pending.length > 0 ? await productFactsFor(deps, run.user_id, [run.product]) : [];
     await eachLimited(pending, OUTREACH_CONCURRENCY, async (lead) => {
       try {
-        lead.outreach = await draftOutreach(deps, run, lead, language);
+        lead.outreach = await draftOutreach(deps, run, lead, language, facts);
       } catch (error) {
         deps.logger.warn("agent outreach draft failed", {
           pipeline_id: run.id,
@@ -492,8 +500,9 @@ async function draftOutreach(
   run: ClaimedRun,
   lead: Lead,
   language: { code: string; name: string },
+  facts: ProductFacts[],
 ): Promise<Outreach> {
-  const facts = [
+  const buyer = [
     `Company: ${lead.name}`,
     lead.country ? `Country: ${lead.country}` : null,
     lead.website ? `Website: ${lead.website}` : null,
@@ -503,25 +512,29 @@ async function draftOutreach(
     `The seller's product: ${run.product}`,
     `Target market: ${run.market}`,
     `Language: ${language.name} (write the subject and body entirely in it).`,
-    `<buyer>\n${facts.join("\n")}\n</buyer>`,
+    `<buyer>\n${buyer.join("\n")}\n</buyer>`,
+    factsBlock(facts),
   ].join("\n");
-  const { value, result } = await runLlmParsedTask(
-    deps,
-    "followup_draft",
-    {
-      system: OUTREACH_SYSTEM,
-      messages: [{ role: "user", content: prompt }],
-      maxOutputTokens: 1000,
-      temperature: 0.5,
-    },
-    (text) => {
+  const { value, result, claims, flagged } = await generateCheckedDraft(deps, {
+    task: "followup_draft",
+    request: { system: OUTREACH_SYSTEM, maxOutputTokens: 1000, temperature: 0.5 },
+    prompt,
+    facts,
+    read: (text) => {
       const outcome = parseJsonOutput(text, OutreachAnswer);
       return outcome.ok ? outcome.value : undefined;
     },
     // The run was charged when it started: its calls are the user's, with no credits each.
-    { userId: run.user_id },
-  );
-  return { ...value, language: language.code, provider: result.provider };
+    caller: { userId: run.user_id },
+  });
+  return {
+    subject: value.subject ?? "",
+    body: value.body,
+    language: language.code,
+    provider: result.provider,
+    claims,
+    flagged,
+  };
 }
 
 /** Runs `work` on every item, at most `limit` at a time; the first thrown error rejects. */
