@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
  */
 
 const GOLDEN_DIR = join(fileURLToPath(new URL(".", import.meta.url)), "../test/golden/inquiries");
-export const GOLDEN_LANGUAGES = ["en", "es", "de", "zh", "ar"] as const;
+const GOLDEN_LANGUAGES = ["en", "es", "de", "zh", "ar"] as const;
 
 export interface GoldenProduct {
   name: string;
@@ -26,7 +26,7 @@ export interface GoldenProduct {
   aliases: string[];
 }
 
-export interface GoldenItem {
+interface GoldenItem {
   match: "exact" | "alias" | "fuzzy" | "none";
   /** The catalogue product's SKU, null for none. */
   product: string | null;
@@ -129,7 +129,7 @@ export const SCORED_FIELDS = [
   "questions",
   "next_move",
 ] as const;
-export type ScoredField = (typeof SCORED_FIELDS)[number];
+type ScoredField = (typeof SCORED_FIELDS)[number];
 
 export interface FieldScore {
   field: ScoredField;

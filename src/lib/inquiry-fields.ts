@@ -182,8 +182,8 @@ export function normalizePaymentTerms(raw: string | null | undefined): string | 
   return raw.trim();
 }
 
-export const QUESTION_LANGUAGES = ["en", "es", "de", "zh", "ar"] as const;
-export type QuestionLanguage = (typeof QUESTION_LANGUAGES)[number];
+const QUESTION_LANGUAGES = ["en", "es", "de", "zh", "ar"] as const;
+type QuestionLanguage = (typeof QUESTION_LANGUAGES)[number];
 
 /**
  * The inquiry's language: its script for Chinese and Arabic, else the model's reading, else

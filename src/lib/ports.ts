@@ -356,6 +356,3 @@ export function findPort(raw: string | null | undefined): Port | undefined {
   }
   return undefined;
 }
-
-/** The port with this UN/LOCODE. */
-export const portByCode = (locode: string): Port | undefined => BY_CODE.get(locode.toUpperCase());

@@ -121,8 +121,6 @@ describe("agent outreach claims", () => {
     const outreach = await outreachOf(user);
     expect(prompts).toHaveLength(2);
     expect(outreach.flagged).toBe(true);
-    expect(outreach.claims).toEqual([
-      expect.objectContaining({ kind: "price", verified: false }),
-    ]);
+    expect(outreach.claims).toEqual([expect.objectContaining({ kind: "price", verified: false })]);
   });
 });

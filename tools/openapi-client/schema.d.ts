@@ -1022,7 +1022,7 @@ export interface paths {
         put?: never;
         /**
          * Translate a buyer's message (machine translation, then LLMs), optionally with replies
-         * @description Costs the `translate` credits (system config `credits.costs`); refunded when no provider could translate (503). Providers are tried tier by tier (machine translation, then the `translate` task's LLMs), each within its translation quota. With `with_replies`, 3 reply suggestions in the buyer's language with their translations; if they cannot be produced the translation is still returned with `replies: []` and `replies_error: "unavailable"`. Send an Idempotency-Key header to make a retry charge once.
+         * @description Costs the `translate` credits (system config `credits.costs`); refunded when no provider could translate (503). Providers are tried tier by tier (machine translation, then the `translate` task's LLMs), each within its translation quota. With `with_replies`, 3 reply suggestions in the buyer's language with their translations; if they cannot be produced the translation is still returned with `replies: []` and `replies_error: "unavailable"`. Each reply has an `id` (for POST /api/v1/ai/replies/{id}/accept) and its `claims`: every price, MOQ, lead time and spec it states, checked against the catalogue; an unverified one makes the replies be written again once, then the reply is `flagged`. The organisation's glossary (/api/v1/glossary) is applied: machine translation through the provider's glossary, LLMs through the prompt with a miss repaired once; `glossary` lists the terms of the text `applied` and the `mismatches`. Send an Idempotency-Key header to make a retry charge once; `quote_id` charges a quote.
          */
         post: operations["translate"];
         delete?: never;
@@ -1065,6 +1065,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/glossary/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import glossary terms from .xlsx or .csv (manager+): valid rows are added or replace the pair's term, invalid rows are listed
+         * @description Columns: source_term and target_term (required), source_lang, target_lang (else the query's), note; English or Chinese headers. The customer import's limits: 10 MB, 5,000 rows, at most 1,000 errors listed. `dry_run=true` validates and writes nothing.
+         */
+        post: operations["postGlossaryImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/glossary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's glossary (every member reads it), newest first; filters by language pair and text */
+        get: operations["getGlossary"];
+        put?: never;
+        /**
+         * Add a term: how the seller's own word (a product name, a brand) is said in a buyer's language (manager+)
+         * @description Languages are kept as their primary subtag (`en-GB` -> `en`). Translations into `target_lang` use the term: machine translation through the provider's glossary, LLMs through the prompt, and each answer says which terms it applied and which it missed.
+         */
+        post: operations["postGlossary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/glossary/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a term (manager+) */
+        delete: operations["deleteGlossaryById"];
+        options?: never;
+        head?: never;
+        /** Change a term (manager+) */
+        patch: operations["patchGlossaryById"];
+        trace?: never;
+    };
     "/api/v1/ai/chat": {
         parameters: {
             query?: never;
@@ -1079,6 +1138,26 @@ export interface paths {
          * @description Charges `credits.costs.chat` unless an FAQ matches. May return `action` (e.g. `add_customer` with customer fields) for the user to confirm; nothing is saved by it. With `stream=true` in the query or `stream: true` in the body the answer is `text/event-stream`: `meta` {conversation_id}, `delta` {text} per chunk, then `done` {message_id, action, credits_charged, balance}, or `error` {detail} (credits refunded, nothing stored). 402/404/503 come as JSON before a stream. A stream ends with its session: within about a second of a logout, a password change, the account being disabled or the access token expiring, an `error` {detail} ends it (the turn is abandoned and refunded). 429 (JSON, Retry-After) when the caller already holds `STREAMS_PER_USER` open streams (streamed chat and agent events together, default 5). Send an Idempotency-Key header to make a retry charge once (a streamed turn is replayed).
          */
         post: operations["chat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ai/actions/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Perform an action the assistant proposed to the caller, once
+         * @description Performs the `action` of an assistant message (add_customer, log_followup, create_quotation) through the owning route's service, with `edits` over its data, checked by that route's body schema (422, nothing done). Once only: a later confirm (also a concurrent one) answers 200 with the first outcome and `replayed: true`, doing nothing. Errors of the owning route pass through (e.g. 404 for a customer the caller does not see, the customer plan limit). Another user's action, a colleague's included, is 404.
+         */
+        post: operations["postAiActionsByIdConfirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1137,6 +1216,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/faq": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's FAQ, newest first (candidates listed with status candidate) */
+        get: operations["getFaq"];
+        put?: never;
+        /** Add an entry (owner, admin); active by default */
+        post: operations["postFaq"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/faq/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an entry (owner, admin) */
+        delete: operations["deleteFaqById"];
+        options?: never;
+        head?: never;
+        /** Edit an entry, or approve a candidate with status active (owner, admin) */
+        patch: operations["patchFaqById"];
+        trace?: never;
+    };
+    "/api/v1/ai/replies/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The seller sent this suggested reply: it becomes a candidate of the organisation's FAQ
+         * @description The reply (an `id` of `replies` in a translation of the caller's, POST /api/v1/translate with_replies) becomes a candidate: question the buyer's message, answer the reply, in the buyer's language. An admin approves it (PATCH /api/v1/faq/{id} status active). Accepting it again answers 200 with the same candidate; the first accept answers 201.
+         */
+        post: operations["postAiRepliesByIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/marketing/generate": {
         parameters: {
             query?: never;
@@ -1148,7 +1283,7 @@ export interface paths {
         put?: never;
         /**
          * Generate marketing material, optionally about one of the caller's products (billed)
-         * @description Costs `credits.costs.marketing` credits. The material is stored (see GET /api/v1/marketing/contents). A provider outage answers 503 and returns the credits. Send an Idempotency-Key to retry safely.
+         * @description Costs `credits.costs.marketing` credits, or exactly the quote's with `quote_id` (POST /api/v1/credits/quote). The material is stored (see GET /api/v1/marketing/contents). A provider outage answers 503 and returns the credits. Send an Idempotency-Key to retry safely.
          */
         post: operations["generateMarketingContent"];
         delete?: never;
@@ -1219,7 +1354,7 @@ export interface paths {
         put?: never;
         /**
          * An AI-drafted follow-up message for one of the caller's customers (billed)
-         * @description Costs `credits.costs.followup_draft` credits. Uses the customer's status, last contact, notes and last 5 follow-up logs. Nothing is logged: send the message, then log the contact.
+         * @description Costs `credits.costs.followup_draft` credits (a `quote_id` charges what it quoted). Uses the customer's status, last contact, notes and last 5 follow-up logs, and the facts of the products they mention. Every price, MOQ, lead time and spec the draft states is checked against the catalogue (`claims`); an unverified one is written again once, then `flagged`. An empty, placeholder or prompt-echo draft is a failed generation: 503, credits returned. Nothing is logged: send the message, then log the contact.
          */
         post: operations["postCustomersByIdFollowupsDraft"];
         delete?: never;
@@ -1259,7 +1394,7 @@ export interface paths {
         put?: never;
         /**
          * Find prospective buyer companies for a product in a market (billed)
-         * @description Runs 3 web-search queries (importers; distributors and wholesalers; buyers) over the configured search providers, then an AI analysis of the results into companies with a fit score, best first; bounded to 120 s. Costs `credits.costs.discovery` credits; when no search provider or AI provider answers, 503 and the credits are returned. The result is not saved: POST /api/v1/discovery/records saves it. Send an Idempotency-Key to retry safely.
+         * @description Runs 3 web-search queries (importers; distributors and wholesalers; buyers) over the configured search providers, then an AI analysis of the results into companies with a fit score, best first; bounded to 120 s. Each company says its `role` to the seller (with `role_reason`), the search result each field came from (`sources`), and `existing_customer_id` when it is a customer the caller sees. Costs `credits.costs.discovery` credits (or the quote's, with `quote_id`); a search that finds no company is refunded (`credits_charged: 0`); when no search provider or AI provider answers, 503 and the credits are returned. The result is not saved: POST /api/v1/discovery/records saves it. Send an Idempotency-Key to retry safely.
          */
         post: operations["postDiscoverySearch"];
         delete?: never;
@@ -1279,7 +1414,7 @@ export interface paths {
         put?: never;
         /**
          * Run a discovery search in the background (billed); poll the job for progress
-         * @description Same body, feature, price and Idempotency-Key handling as POST /discovery/search, but answers 202 at once with `Location: /api/v1/discovery/jobs/{id}`; GET it for the progress of each query and of the analysis, then the result (saved as a discovery record too). A failed search fails the job and returns the credits.
+         * @description Same body, feature, price and Idempotency-Key handling as POST /discovery/search, but answers 202 at once with `Location: /api/v1/discovery/jobs/{id}`; GET it for the progress of each query and of the analysis, then the result (saved as a discovery record too). A failed search fails the job and returns the credits; a job that finds no company succeeds and is refunded (`credits_charged: 0`).
          */
         post: operations["postDiscoveryJobs"];
         delete?: never;
@@ -1354,7 +1489,7 @@ export interface paths {
         /**
          * Start an AI Digital Employee run: search, analysis, outreach drafts, auto-save (billed)
          * @deprecated
-         * @description Alias of `POST /api/v1/agent/start`, kept for older clients. Costs `credits.costs.agent_run` credits, charged now and returned if the search fails. The run continues in the background; poll GET /agent/{id} for its pipeline_data.
+         * @description Alias of `POST /api/v1/agent/start`, kept for older clients. Costs `credits.costs.agent_run` credits (exactly the quote's with `quote_id`, POST /api/v1/credits/quote), charged now, at most `max_credits`, and returned if the search fails or finds no lead. With `max_credits` below the price the run stops at the stage boundary where the next stage (an equal share of the price each of search, analysis, outreach and save) would pass it: status `budget_exhausted`, its leads kept, the unused rest refunded (ADR 0108). `credits_charged` says what the run costs so far. The run continues in the background; poll GET /agent/{id} for its pipeline_data.
          */
         post: operations["legacyPostAgentStart"];
         delete?: never;
@@ -1415,7 +1550,7 @@ export interface paths {
         /**
          * Server-sent events of one agent run: its state, then each stage change, then its end
          * @deprecated
-         * @description Alias of `GET /api/v1/agent/{id}/events`, kept for older clients. `text/event-stream`. First `state` {id, status, error, stages, summary, finished_at} (the run as it is now; `stages` as in pipeline_data, without the leads); then, as they happen, `status` {status} when the run's status changes and `stage` {name, status, started_at, finished_at, detail} for each stage that starts or ends; when the run has ended (succeeded, failed or cancelled) a final `end` {status, error, summary, finished_at}, and the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every 15 s and closes after 10 minutes (reconnect: the first event is the current state again). The stream ends with its session: within about a second of a logout, a password change, the account being disabled or the access token expiring, an `error` {detail} and the stream closes (reconnect with a fresh token). 404 (JSON, before any event) when the run is not the caller's; 429 (JSON, Retry-After) when the caller already holds `STREAMS_PER_USER` open streams (agent events and streamed chat together, default 5).
+         * @description Alias of `GET /api/v1/agent/{id}/events`, kept for older clients. `text/event-stream`. First `state` {id, status, error, stages, summary, finished_at} (the run as it is now; `stages` as in pipeline_data, without the leads); then, as they happen, `status` {status} when the run's status changes and `stage` {name, status, started_at, finished_at, detail} for each stage that starts or ends; when the run has ended (succeeded, failed, cancelled or budget_exhausted) a final `end` {status, error, summary, finished_at}, and the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every 15 s and closes after 10 minutes (reconnect: the first event is the current state again). The stream ends with its session: within about a second of a logout, a password change, the account being disabled or the access token expiring, an `error` {detail} and the stream closes (reconnect with a fresh token). 404 (JSON, before any event) when the run is not the caller's; 429 (JSON, Retry-After) when the caller already holds `STREAMS_PER_USER` open streams (agent events and streamed chat together, default 5).
          */
         get: operations["legacyGetAgentByIdEvents"];
         put?: never;
@@ -1458,7 +1593,7 @@ export interface paths {
         put?: never;
         /**
          * Start an AI Digital Employee run: search, analysis, outreach drafts, auto-save (billed)
-         * @description Costs `credits.costs.agent_run` credits, charged now and returned if the search fails. The run continues in the background; poll GET /agent/{id} for its pipeline_data.
+         * @description Costs `credits.costs.agent_run` credits (exactly the quote's with `quote_id`, POST /api/v1/credits/quote), charged now, at most `max_credits`, and returned if the search fails or finds no lead. With `max_credits` below the price the run stops at the stage boundary where the next stage (an equal share of the price each of search, analysis, outreach and save) would pass it: status `budget_exhausted`, its leads kept, the unused rest refunded (ADR 0108). `credits_charged` says what the run costs so far. The run continues in the background; poll GET /agent/{id} for its pipeline_data.
          */
         post: operations["postAgentStart"];
         delete?: never;
@@ -1510,7 +1645,7 @@ export interface paths {
         };
         /**
          * Server-sent events of one agent run: its state, then each stage change, then its end
-         * @description `text/event-stream`. First `state` {id, status, error, stages, summary, finished_at} (the run as it is now; `stages` as in pipeline_data, without the leads); then, as they happen, `status` {status} when the run's status changes and `stage` {name, status, started_at, finished_at, detail} for each stage that starts or ends; when the run has ended (succeeded, failed or cancelled) a final `end` {status, error, summary, finished_at}, and the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every 15 s and closes after 10 minutes (reconnect: the first event is the current state again). The stream ends with its session: within about a second of a logout, a password change, the account being disabled or the access token expiring, an `error` {detail} and the stream closes (reconnect with a fresh token). 404 (JSON, before any event) when the run is not the caller's; 429 (JSON, Retry-After) when the caller already holds `STREAMS_PER_USER` open streams (agent events and streamed chat together, default 5).
+         * @description `text/event-stream`. First `state` {id, status, error, stages, summary, finished_at} (the run as it is now; `stages` as in pipeline_data, without the leads); then, as they happen, `status` {status} when the run's status changes and `stage` {name, status, started_at, finished_at, detail} for each stage that starts or ends; when the run has ended (succeeded, failed, cancelled or budget_exhausted) a final `end` {status, error, summary, finished_at}, and the stream closes. Changes are read every 0.5 s; a quiet stream gets a comment line every 15 s and closes after 10 minutes (reconnect: the first event is the current state again). The stream ends with its session: within about a second of a logout, a password change, the account being disabled or the access token expiring, an `error` {detail} and the stream closes (reconnect with a fresh token). 404 (JSON, before any event) when the run is not the caller's; 429 (JSON, Retry-After) when the caller already holds `STREAMS_PER_USER` open streams (agent events and streamed chat together, default 5).
          */
         get: operations["getAgentByIdEvents"];
         put?: never;
@@ -1535,6 +1670,26 @@ export interface paths {
          * @description The run becomes `cancelled` at once; its worker writes nothing more. Refund: the run's charge times the stages not started (of search, analysis, outreach, save) divided by 4, rounded down: a queued run gets everything back. A run that already ended is 409 and refunds nothing, so cancelling twice refunds once.
          */
         post: operations["postAgentByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ai/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's AI calls (manager+: the organisation's), newest first
+         * @description One row per provider attempt, a failed one included: task, provider, model, tokens, latency, outcome and the credits of the billed operation it answered. Filters combine; dates are UTC days.
+         */
+        get: operations["getAiUsage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2093,6 +2248,23 @@ export interface paths {
         patch: operations["patchAdminFaqById"];
         trace?: never;
     };
+    "/api/v1/admin/ai-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every AI call, newest first, filtered by task, provider, outcome and UTC dates */
+        get: operations["getAdminAiCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/search-providers": {
         parameters: {
             query?: never;
@@ -2199,6 +2371,26 @@ export interface paths {
         get: operations["listCreditHistory"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/credits/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price a billable operation before it runs: the route called with quote_id charges exactly that
+         * @description `operation` is the cost key of a billable route (credits.costs), `input` the body that route would get. The answer's `quote_id`, sent as that route's body field `quote_id` within 10 minutes, charges exactly `credits`, once, even if the configured cost changes meanwhile. That route then answers 404 `quote_not_found` for a quote that is not the caller's, 409 `quote_used` when it was spent already (a refunded charge gives it back), `quote_expired` after its time and `quote_wrong_operation` for another operation's quote. Nothing is charged here (ADR 0108).
+         */
+        post: operations["postCreditsQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2569,7 +2761,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "csrf_missing" | "csrf_mismatch" | "csrf_invalid" | "admin_required" | "guest_not_allowed" | "account_disabled" | "feature_not_in_plan" | "plan_limit_reached" | "member_limit_reached" | "signature_invalid" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_conflict" | "payload_too_large" | "validation_failed" | "unknown_currency" | "no_exchange_rate" | "rate_limited" | "internal_error" | "service_unavailable" | "timed_out" | "quota_exhausted" | "quotation_unpriced" | "mail_failed" | "quotation_not_revisable" | "quotation_not_accepted" | "unsupported_script";
+            code: "bad_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "csrf_missing" | "csrf_mismatch" | "csrf_invalid" | "admin_required" | "guest_not_allowed" | "account_disabled" | "feature_not_in_plan" | "plan_limit_reached" | "member_limit_reached" | "signature_invalid" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_conflict" | "payload_too_large" | "validation_failed" | "unknown_currency" | "no_exchange_rate" | "rate_limited" | "internal_error" | "service_unavailable" | "timed_out" | "quota_exhausted" | "quotation_unpriced" | "mail_failed" | "quotation_not_revisable" | "quotation_not_accepted" | "unsupported_script" | "quote_not_found" | "quote_used" | "quote_expired" | "quote_wrong_operation";
             request_id?: string;
         } & {
             [key: string]: unknown;
@@ -2605,9 +2797,14 @@ export interface components {
             };
         };
         AssistantAction: {
+            /**
+             * Format: uuid
+             * @description Perform it with POST /api/v1/ai/actions/{id}/confirm (absent on actions proposed before actions could be confirmed)
+             */
+            id?: string;
             /** @enum {string} */
-            type: "add_customer";
-            /** @description add_customer: fields of the customer create body (company, contact_name, email, phone, whatsapp, country, notes); nothing is saved until the client POSTs /api/v1/customers */
+            type: "add_customer" | "log_followup" | "create_quotation";
+            /** @description The proposed body of the owning route: add_customer, the customer create body (company, contact_name, email, phone, whatsapp, country, notes); log_followup, the follow-up body plus customer_id; create_quotation, the quotation create body (possibly partial: the confirm's `edits` complete it). Nothing is saved until it is confirmed */
             data: {
                 [key: string]: unknown;
             };
@@ -3358,6 +3555,8 @@ export interface components {
             price: number | null;
             currency: string;
             moq: number | null;
+            lead_time_days: number | null;
+            aliases: string[];
             hs_code: string | null;
             image_url: string | null;
             specs: {
@@ -3382,6 +3581,10 @@ export interface components {
              */
             currency?: string;
             moq?: number | null;
+            /** @description Days from order to shipment the seller quotes */
+            lead_time_days?: number | null;
+            /** @description Other names buyers use for the product (any language): an inquiry line naming one matches it */
+            aliases?: string[] | null;
             hs_code?: string | null;
             image_url?: string | null;
             specs?: {
@@ -3768,6 +3971,7 @@ export interface components {
              * @enum {string}
              */
             replies_error?: "unavailable";
+            glossary: components["schemas"]["TranslationGlossaryReport"];
             credits_charged: number;
             /** @description The caller's balance after the charge */
             balance: number;
@@ -3775,14 +3979,46 @@ export interface components {
             created_at: string;
         };
         ReplySuggestion: {
+            /**
+             * Format: uuid
+             * @description Names the reply for POST /api/v1/ai/replies/{id}/accept (absent on replies stored before it existed)
+             */
+            id?: string;
             /** @description The reply in the buyer's language */
             text: string;
             /** @description The reply in the seller's language */
             translation: string;
+            /** @description Every price, MOQ, lead time and spec the reply states, checked against the catalogue */
+            claims?: components["schemas"]["Claim"][];
+            /** @description A claim is still unverified after the replies were written again once: check it before sending */
+            flagged?: boolean;
+        };
+        Claim: {
+            /** @description The figure as the text states it */
+            text: string;
+            /** @enum {string} */
+            kind: "price" | "spec" | "moq" | "lead_time";
+            /** @description The catalogue's facts of the product it is about (or of any matched product) say the same */
+            verified: boolean;
+            /** @description The product the claim is about */
+            product_id?: string;
+        };
+        /** @description The organisation's glossary terms of this text into target_lang: applied and missed */
+        TranslationGlossaryReport: {
+            /** @description Glossary terms found in the text whose target term is in the translation */
+            applied: components["schemas"]["GlossaryTermReport"][];
+            /** @description Glossary terms found in the text whose target term is not in the translation (an LLM's miss was repaired once first) */
+            mismatches: components["schemas"]["GlossaryTermReport"][];
+        };
+        GlossaryTermReport: {
+            source_term: string;
+            target_term: string;
         };
         InsufficientCredits: components["schemas"]["Error"] & ({
             /** @description Credits the operation costs */
             required: number;
+            /** @description Credits the caller can spend now: the balance, or less under a monthly limit */
+            available: number;
             /** @description Credits the caller's organisation has */
             balance: number;
             /** @description member_limit_reached: the member's monthly credit limit */
@@ -3812,6 +4048,75 @@ export interface components {
             chars: number;
             /** Format: date-time */
             created_at: string;
+        };
+        GlossaryImportResult: {
+            dry_run: boolean;
+            rows: number;
+            valid: number;
+            invalid: number;
+            /** @description Valid rows repeating an earlier row's pair and source term (the last wins) */
+            duplicates: number;
+            created: number;
+            /** @description Existing terms whose target (and note) the file replaced */
+            updated: number;
+            ignored_columns: string[];
+            errors: {
+                row: number;
+                column: string;
+                message: string;
+            }[];
+            errors_truncated: boolean;
+        };
+        GlossaryPage: {
+            items: components["schemas"]["GlossaryTerm"][];
+            total: number;
+            page: number;
+            size: number;
+        };
+        GlossaryTerm: {
+            /** Format: uuid */
+            id: string;
+            source_lang: string;
+            target_lang: string;
+            source_term: string;
+            target_term: string;
+            note: string | null;
+            /** @description The user who added the term */
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        GlossaryTermRequest: {
+            /**
+             * @description The language the term is written in
+             * @example en
+             */
+            source_lang: string;
+            /**
+             * @description The language it is translated into
+             * @example es
+             */
+            target_lang: string;
+            /** @example PowerLite X2 */
+            source_term: string;
+            /** @example PowerLite X2 */
+            target_term: string;
+            /** @description Why or where the term is used (not translated) */
+            note?: string;
+        };
+        GlossaryTermPatch: {
+            /** @example en */
+            source_lang?: string;
+            /** @example es */
+            target_lang?: string;
+            /** @example PowerLite X2 */
+            source_term?: string;
+            /** @example PowerLite X2 */
+            target_term?: string;
+            /** @description Why or where the term is used (not translated) */
+            note?: string;
         };
         ChatResult: {
             conversation_id: string;
@@ -3846,6 +4151,32 @@ export interface components {
             conversation_id?: string;
             /** @description true: answer as text/event-stream, the same as `?stream=true` (either one streams) */
             stream?: boolean;
+            /**
+             * Format: uuid
+             * @description A quote from POST /api/v1/credits/quote for this operation: charged exactly its credits; 409 when it expired
+             */
+            quote_id?: string;
+        };
+        ActionConfirmResult: {
+            action_id: string;
+            /** @enum {string} */
+            type: "add_customer" | "log_followup" | "create_quotation";
+            /** Format: date-time */
+            performed_at: string;
+            /** @description The customer, follow-up or quotation the action made */
+            result_id: string;
+            /** @description What the owning route answers: a Customer, a FollowupResult or a Quotation */
+            result: {
+                [key: string]: unknown;
+            };
+            /** @description true: the action had already been performed; this is that first outcome and nothing was done now (the edits of this call are ignored) */
+            replayed: boolean;
+        };
+        ActionConfirmInput: {
+            /** @description Fields over the proposal's data; the result must pass the owning route's body schema (422 naming `body.<field>` otherwise, nothing done) */
+            edits?: {
+                [key: string]: unknown;
+            };
         };
         QuickQuestions: {
             questions: string[];
@@ -3885,6 +4216,52 @@ export interface components {
             message_count: number;
             /** @description The last 100 messages, oldest first */
             messages: components["schemas"]["AssistantMessage"][];
+        };
+        OrgFaqPage: {
+            items: components["schemas"]["OrgFaq"][];
+            total: number;
+            page: number;
+            size: number;
+        };
+        OrgFaq: {
+            /** Format: uuid */
+            id: string;
+            question: string;
+            answer: string;
+            /** @description und when not known (an accepted reply) */
+            language: string;
+            /**
+             * @description candidate: an accepted reply waiting for an admin; active: answers questions
+             * @enum {string}
+             */
+            status: "candidate" | "active";
+            /** @description Questions the assistant answered with it */
+            hit_count: number;
+            /** Format: date-time */
+            last_hit_at: string | null;
+            /** @description The accepted reply suggestion it came from (POST /ai/replies/{id}/accept) */
+            source_reply_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        OrgFaqPatch: {
+            question?: string;
+            answer?: string;
+            /** @example en */
+            language?: string;
+            /**
+             * @description active approves it
+             * @enum {string}
+             */
+            status?: "candidate" | "active";
+        };
+        AcceptedReply: {
+            faq: components["schemas"]["OrgFaq"];
+            /** @description false: this reply had already been accepted; that candidate is returned */
+            created: boolean;
         };
         MarketingGenerated: {
             /** Format: uuid */
@@ -3928,6 +4305,11 @@ export interface components {
             language: string;
             /** @enum {string|null} */
             tone?: "professional" | "friendly" | "persuasive" | "concise" | null;
+            /**
+             * Format: uuid
+             * @description A quote from POST /api/v1/credits/quote for this operation: charged exactly its credits; 409 when it expired
+             */
+            quote_id?: string;
         };
         MarketingContentsPage: {
             items: components["schemas"]["MarketingContent"][];
@@ -3987,6 +4369,10 @@ export interface components {
             /** @description E-mail drafts only */
             subject?: string;
             body: string;
+            /** @description Every price, MOQ, lead time and spec value the draft states, checked against the catalogue */
+            claims: components["schemas"]["Claim"][];
+            /** @description A claim is still unverified after the draft was written again once: check it before sending */
+            flagged: boolean;
             provider: string;
             credits_charged: number;
             balance: number;
@@ -4004,9 +4390,21 @@ export interface components {
             channel?: "email" | "whatsapp" | "wechat";
             /** @example Ask whether the samples arrived and propose a call next week */
             goal?: string;
+            /**
+             * Format: uuid
+             * @description A quote from POST /api/v1/credits/quote for this operation: charged exactly its credits; 409 when it expired
+             */
+            quote_id?: string;
         };
         QuotationFromInquiry: components["schemas"]["Quotation"] & {
             extraction: components["schemas"]["InquiryExtraction"];
+            extracted: components["schemas"]["InquiryExtracted"];
+            /** @description What the buyer left out: items[i].quantity, incoterm, destination */
+            missing_fields: string[];
+            /** @description A message to the buyer in the inquiry's language asking for the missing fields */
+            questions: string | null;
+            /** @enum {string} */
+            next_move: "draft" | "ask" | "out_of_scope";
             credits_charged: number;
             balance: number;
         };
@@ -4020,6 +4418,47 @@ export interface components {
             }[];
             notes: string | null;
         };
+        InquiryExtracted: {
+            items: {
+                name: string;
+                sku: string | null;
+                /** @description null: not stated */
+                quantity: number | null;
+                /** @description Normalised: pcs, sets, kg, ... */
+                unit: string | null;
+                /** @enum {string} */
+                match: "exact" | "alias" | "fuzzy" | "none";
+                confidence: number;
+                product_id: string | null;
+                product_name: string | null;
+                /** @description The line is at 0: price it before the quotation can be sent */
+                unpriced: boolean;
+            }[];
+            currency: string | null;
+            /** @description Incoterms 2020 code */
+            incoterm: string | null;
+            incoterm_raw: string | null;
+            port_of_loading: components["schemas"]["InquiryPort"];
+            port_of_destination: components["schemas"]["InquiryPort"];
+            /** @description ISO 3166-1 alpha-2 */
+            destination_country: string | null;
+            certifications: string[];
+            /** @description ISO date, when stated */
+            deadline: string | null;
+            payment_terms: string | null;
+            language: string;
+            /** @description What normalising changed, e.g. DDU read as DAP */
+            notes: string[];
+        };
+        InquiryPort: {
+            /** @description As the buyer wrote it */
+            raw: string;
+            /** @description UN/LOCODE; null: not in the table */
+            locode: string | null;
+            name: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country: string | null;
+        } | null;
         QuotationFromInquiryInput: {
             /** @example Hello, we need 500 pcs LED panel light 600x600 40W and 200 pcs of SKU DL-12, CIF Hamburg. Target price 8 USD per panel. */
             inquiry_text: string;
@@ -4030,6 +4469,11 @@ export interface components {
              * @example USD
              */
             currency?: string;
+            /**
+             * Format: uuid
+             * @description A quote from POST /api/v1/credits/quote for this operation: charged exactly its credits; 409 when it expired
+             */
+            quote_id?: string;
         };
         DiscoverySearchResult: {
             product: string;
@@ -4082,12 +4526,40 @@ export interface components {
                 phone: string | null;
             };
             /**
-             * @description Search result URLs the company was found in (data only, never fetched)
+             * @description What the company is to the seller, from the analysis given the seller's own catalogue: `buyer`, `distributor` (importer, wholesaler), `manufacturer` (may use the product), `competitor` (only when the analysis says so), `unknown` (not stated)
+             * @example distributor
+             * @enum {string}
+             */
+            role: "buyer" | "distributor" | "manufacturer" | "competitor" | "unknown";
+            /**
+             * @description Why that role, in a sentence from the search results
+             * @example Imports and wholesales commercial LED lighting
+             */
+            role_reason: string;
+            /**
+             * @description The search result each field came from; URLs the analysis cited that were not among the results are dropped
              * @example [
-             *       "https://acme-lighting.example/about"
+             *       {
+             *         "field": "name",
+             *         "url": "https://acme-lighting.example/about"
+             *       }
              *     ]
              */
-            sources: string[];
+            sources: components["schemas"]["DiscoveredCompanySource"][];
+            /**
+             * Format: uuid
+             * @description A customer of the caller's (one they see) that is this company: same website or email domain, or the same name once punctuation and legal suffixes (Ltd, GmbH, S.A., 有限公司) are dropped
+             */
+            existing_customer_id: string | null;
+        };
+        DiscoveredCompanySource: {
+            /**
+             * @description The field the result supports
+             * @enum {string}
+             */
+            field: "name" | "website" | "country" | "summary" | "email" | "phone" | "role";
+            /** @description A search result URL (data only, never fetched) */
+            url: string;
         };
         DiscoverySearchInput: {
             /** @example LED panel lights 600x600 */
@@ -4099,6 +4571,11 @@ export interface components {
              * @example 10
              */
             max_companies?: number;
+            /**
+             * Format: uuid
+             * @description A quote from POST /api/v1/credits/quote for this operation: charged exactly its credits; 409 when it expired
+             */
+            quote_id?: string;
         };
         DiscoveryJobStarted: {
             /** Format: uuid */
@@ -4177,12 +4654,45 @@ export interface components {
             /** @description That member's name */
             owner_name: string | null;
         };
-        DiscoveryRecordInput: {
-            /** @example LED panel lights 600x600 */
-            product: string;
+        DiscoveredCompanyInput: {
+            /** @example Acme Lighting GmbH */
+            name: string;
+            /** @example https://acme-lighting.example/ */
+            website: string | null;
             /** @example Germany */
-            market: string;
-            companies: components["schemas"]["DiscoveredCompany"][];
+            country: string | null;
+            /**
+             * @description Why the company may buy the product (LLM analysis of the search results)
+             * @example Importer and wholesaler of commercial LED lighting for offices
+             */
+            summary: string;
+            /** @example 82 */
+            fit_score: number;
+            /** @description Only as found in the search results */
+            contact: {
+                /** Format: email */
+                email: string | null;
+                phone: string | null;
+            };
+            /**
+             * @description What the company is to the seller, from the analysis given the seller's own catalogue: `buyer`, `distributor` (importer, wholesaler), `manufacturer` (may use the product), `competitor` (only when the analysis says so), `unknown` (not stated)
+             * @default unknown
+             * @example distributor
+             * @enum {string}
+             */
+            role: "buyer" | "distributor" | "manufacturer" | "competitor" | "unknown";
+            /**
+             * @description Why that role, in a sentence from the search results
+             * @default
+             * @example Imports and wholesales commercial LED lighting
+             */
+            role_reason: string;
+            sources: (components["schemas"]["DiscoveredCompanySource"] | string)[];
+            /**
+             * Format: uuid
+             * @description A customer of the caller's (one they see) that is this company: same website or email domain, or the same name once punctuation and legal suffixes (Ltd, GmbH, S.A., 有限公司) are dropped
+             */
+            existing_customer_id?: string | null;
         };
         DiscoveryRecordPage: {
             items: components["schemas"]["DiscoveryRecordListItem"][];
@@ -4213,7 +4723,11 @@ export interface components {
              * @example queued
              * @enum {string}
              */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "budget_exhausted";
+            /** @description Credits the run costs now: charged at the start, less what was refunded (unused stages, a run with no lead, a failure) */
+            credits_charged: number;
+            /** @description The run's budget (max_credits); null: none */
+            max_credits: number | null;
         };
         AgentPipelinesPage: {
             items: components["schemas"]["AgentPipelineListItem"][];
@@ -4225,7 +4739,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "budget_exhausted";
             product: string;
             market: string;
             max_leads: number;
@@ -4238,6 +4752,10 @@ export interface components {
             started_at: string | null;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description Credits the run costs now: charged at the start, less what was refunded (unused stages, a run with no lead, a failure) */
+            credits_charged: number;
+            /** @description The run's budget (max_credits); null: none */
+            max_credits: number | null;
             /** @description The organisation it belongs to */
             org_id: string;
             /** @description The member who ran it */
@@ -4259,15 +4777,20 @@ export interface components {
                 duplicates: number;
                 /** @description New leads not saved: the plan's customers limit was reached */
                 not_saved?: number;
-                /** @description Why leads were not saved */
+                /** @description Why leads were not saved, or why the run stopped early (budget, no lead) */
                 note?: string;
+                /**
+                 * @description budget_exhausted: the stage the budget did not cover
+                 * @enum {string}
+                 */
+                stopped_before?: "search" | "outreach" | "save";
             } | null;
         };
         AgentPipeline: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "budget_exhausted";
             product: string;
             market: string;
             max_leads: number;
@@ -4280,6 +4803,10 @@ export interface components {
             started_at: string | null;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description Credits the run costs now: charged at the start, less what was refunded (unused stages, a run with no lead, a failure) */
+            credits_charged: number;
+            /** @description The run's budget (max_credits); null: none */
+            max_credits: number | null;
             /** @description The organisation it belongs to */
             org_id: string;
             /** @description The member who ran it */
@@ -4311,12 +4838,24 @@ export interface components {
                         email: string | null;
                         phone: string | null;
                     };
-                    sources: string[];
+                    /** @enum {string} */
+                    role?: "buyer" | "distributor" | "manufacturer" | "competitor" | "unknown";
+                    role_reason?: string;
+                    sources: (string | {
+                        field: string;
+                        url: string;
+                    })[];
+                    /** Format: uuid */
+                    existing_customer_id?: string | null;
                     outreach: {
                         subject: string;
                         body: string;
                         language: string;
                         provider: string;
+                        /** @description Every price, MOQ, lead time and spec value the draft states, checked against the catalogue */
+                        claims?: components["schemas"]["Claim"][];
+                        /** @description A claim is still unverified after the draft was written again once: check it before sending */
+                        flagged?: boolean;
                     } | null;
                     /** @description Why a lead has no outreach draft */
                     note?: string;
@@ -4342,8 +4881,13 @@ export interface components {
                     duplicates: number;
                     /** @description New leads not saved: the plan's customers limit was reached */
                     not_saved?: number;
-                    /** @description Why leads were not saved */
+                    /** @description Why leads were not saved, or why the run stopped early (budget, no lead) */
                     note?: string;
+                    /**
+                     * @description budget_exhausted: the stage the budget did not cover
+                     * @enum {string}
+                     */
+                    stopped_before?: "search" | "outreach" | "save";
                 } | null;
             };
         };
@@ -4359,6 +4903,34 @@ export interface components {
             credits_refunded: number;
             /** @description Credits after the refund */
             balance: number | null;
+        };
+        AiUsagePage: {
+            items: components["schemas"]["AiCall"][];
+            total: number;
+            page: number;
+            size: number;
+        };
+        AiCall: {
+            /** Format: uuid */
+            id: string;
+            task: string;
+            provider: string;
+            model: string;
+            /** @description As the provider reported them; null when it did not */
+            tokens_in: number | null;
+            tokens_out: number | null;
+            latency_ms: number;
+            /**
+             * @description `ok` answered, `error` failed, `timeout` ran out of time, `unusable` answered what the feature could not use, `cancelled` a stream its client left
+             * @enum {string}
+             */
+            outcome: "ok" | "error" | "timeout" | "unusable" | "cancelled";
+            /** @description What the billed operation cost, on the call that answered it (0 on the others, and once the charge was refunded) */
+            credits: number;
+            /** Format: uuid */
+            user_id: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         AdminStats: {
             /** Format: date */
@@ -4402,6 +4974,19 @@ export interface components {
                 credits_granted: number;
                 credits_consumed: number;
                 ai_calls: number;
+            }[];
+            /** @description Every provider attempt of the range (ai_calls) per provider, busiest first: a failure is an error, a timeout or an unusable answer */
+            ai_providers: {
+                provider: string;
+                calls: number;
+                failures: number;
+                /** @description failures / calls, 0 to 1 */
+                failure_rate: number;
+                tokens_in: number;
+                tokens_out: number;
+                /** @description Credits of the operations its calls answered (cost) */
+                credits: number;
+                avg_latency_ms: number;
             }[];
         };
         AdminUserPage: {
@@ -5010,6 +5595,21 @@ export interface components {
             enabled?: boolean;
             sort_order?: number;
         };
+        AdminAiCallPage: {
+            items: components["schemas"]["AdminAiCall"][];
+            total: number;
+            page: number;
+            size: number;
+        };
+        AdminAiCall: components["schemas"]["AiCall"] & {
+            /** Format: uuid */
+            org_id: string | null;
+            /**
+             * Format: uuid
+             * @description The billed operation's consumption (credit ledger)
+             */
+            consumption_id: string | null;
+        };
         SearchProviderPage: {
             items: components["schemas"]["SearchProvider"][];
             total: number;
@@ -5140,6 +5740,42 @@ export interface components {
             note: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        CreditQuote: {
+            /** Format: uuid */
+            quote_id: string;
+            /** @enum {string} */
+            operation: "translate" | "marketing" | "chat" | "discovery" | "followup_draft" | "quotation_from_inquiry" | "agent_run";
+            /** @description What the route charges with `quote_id` */
+            credits: number;
+            /** @description The organisation's credits now */
+            balance: number;
+            /** @description Whether the caller can spend `credits` now (balance and monthly limit) */
+            sufficient: boolean;
+            /**
+             * Format: date-time
+             * @description The quote holds until then (10 minutes)
+             * @example 2026-11-24T08:30:00.000Z
+             */
+            expires_at: string;
+        };
+        CreditQuoteBody: {
+            /**
+             * @description The billable operation's cost key (system config credits.costs)
+             * @example translate
+             * @enum {string}
+             */
+            operation: "translate" | "marketing" | "chat" | "discovery" | "followup_draft" | "quotation_from_inquiry" | "agent_run";
+            /**
+             * @description The body the operation's route would get. Today's price is the operation's configured cost whatever the input (ADR 0108)
+             * @example {
+             *       "text": "Hello",
+             *       "target_lang": "de"
+             *     }
+             */
+            input: {
+                [key: string]: unknown;
+            };
         };
         Subscription: {
             /** @description Code of the plan in effect */
@@ -9907,6 +10543,10 @@ export interface operations {
                      */
                     currency?: string;
                     moq?: number | null;
+                    /** @description Days from order to shipment the seller quotes */
+                    lead_time_days?: number | null;
+                    /** @description Other names buyers use for the product (any language): an inquiry line naming one matches it */
+                    aliases?: string[] | null;
                     hs_code?: string | null;
                     image_url?: string | null;
                     specs?: {
@@ -11433,6 +12073,11 @@ export interface operations {
                      * @default false
                      */
                     with_replies?: boolean;
+                    /**
+                     * Format: uuid
+                     * @description A quote from POST /api/v1/credits/quote for this operation: charged exactly its credits; 409 when it expired
+                     */
+                    quote_id?: string;
                 };
             };
         };
@@ -11473,7 +12118,16 @@ export interface operations {
                     "application/json": components["schemas"]["PlanDenied"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description `quote_id` names no quote of the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running, or the quote was used or expired */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -11656,6 +12310,431 @@ export interface operations {
             };
         };
     };
+    postGlossaryImport: {
+        parameters: {
+            query?: {
+                /** @description true: validate and count only; nothing is written */
+                dry_run?: "0" | "1" | "true" | "false";
+                /** @description The source language of rows without a source_lang column or cell */
+                source_lang?: string;
+                /** @description The target language of rows without a target_lang column or cell */
+                target_lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description .xlsx or .csv, at most 10 MB
+                     */
+                    file: Blob;
+                };
+            };
+        };
+        responses: {
+            /** @description What was written, and each invalid row's errors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GlossaryImportResult"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token, or the caller is a member (a manager, an admin or the owner keeps the glossary) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file could not be read, or it has no source_term or target_term column */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRejected"] | components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGlossary: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
+                size?: number;
+                source_lang?: string;
+                target_lang?: string;
+                /** @description Part of either term, case-insensitively */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of terms */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GlossaryPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postGlossary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GlossaryTermRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GlossaryTerm"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token, or the caller is a member (a manager, an admin or the owner keeps the glossary) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pair already has this source term (whatever its case) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGlossaryById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token, or the caller is a member (a manager, an admin or the owner keeps the glossary) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such term in the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchGlossaryById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GlossaryTermPatch"];
+            };
+        };
+        responses: {
+            /** @description The term */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GlossaryTerm"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token, or the caller is a member (a manager, an admin or the owner keeps the glossary) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such term in the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pair already has this source term (whatever its case) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     chat: {
         parameters: {
             query?: {
@@ -11771,6 +12850,106 @@ export interface operations {
                 };
             };
             /** @description No AI provider answered; the credits were returned */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAiActionsByIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionConfirmInput"];
+            };
+        };
+        responses: {
+            /** @description Performed now, or before (replayed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionConfirmResult"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `customers` limit of the caller's plan would be passed (detail names the max and the plans that allow more); nothing was written; or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanDenied"];
+                };
+            };
+            /** @description No such action of the caller (or a customer it names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The owning route refused (e.g. a pool customer) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -12049,6 +13228,416 @@ export interface operations {
             };
         };
     };
+    getFaq: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
+                size?: number;
+                /** @description Only this status */
+                status?: "candidate" | "active";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgFaqPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postFaq: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    question: string;
+                    answer: string;
+                    /** @example en */
+                    language: string;
+                    /**
+                     * @description Default active
+                     * @default active
+                     * @enum {string}
+                     */
+                    status?: "candidate" | "active";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgFaq"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only the organisation's owner and admins write its FAQ; or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteFaqById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only the organisation's owner and admins write its FAQ; or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such FAQ entry in the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchFaqById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrgFaqPatch"];
+            };
+        };
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgFaq"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only the organisation's owner and admins write its FAQ; or a missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such FAQ entry in the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAiRepliesByIdAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted before: the candidate it made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedReply"];
+                };
+            };
+            /** @description The new candidate */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedReply"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such reply suggestion in the caller's translations */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     generateMarketingContent: {
         parameters: {
             query?: never;
@@ -12101,7 +13690,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlanDenied"];
                 };
             };
-            /** @description No such product of the caller */
+            /** @description No such product of the caller, or quote_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12110,7 +13699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description quote_used, quote_expired or quote_wrong_operation; or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -12646,7 +14235,16 @@ export interface operations {
                     "application/json": components["schemas"]["PlanDenied"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description quote_not_found: no such quote of the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description quote_used, quote_expired or quote_wrong_operation; or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -12750,7 +14348,16 @@ export interface operations {
                     "application/json": components["schemas"]["PlanDenied"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description quote_not_found: no such quote of the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description quote_used, quote_expired or quote_wrong_operation; or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -12944,7 +14551,52 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DiscoveryRecordInput"];
+                "application/json": {
+                    /** @example LED panel lights 600x600 */
+                    product: string;
+                    /** @example Germany */
+                    market: string;
+                    companies: {
+                        /** @example Acme Lighting GmbH */
+                        name: string;
+                        /** @example https://acme-lighting.example/ */
+                        website: string | null;
+                        /** @example Germany */
+                        country: string | null;
+                        /**
+                         * @description Why the company may buy the product (LLM analysis of the search results)
+                         * @example Importer and wholesaler of commercial LED lighting for offices
+                         */
+                        summary: string;
+                        /** @example 82 */
+                        fit_score: number;
+                        /** @description Only as found in the search results */
+                        contact: {
+                            /** Format: email */
+                            email: string | null;
+                            phone: string | null;
+                        };
+                        /**
+                         * @description What the company is to the seller, from the analysis given the seller's own catalogue: `buyer`, `distributor` (importer, wholesaler), `manufacturer` (may use the product), `competitor` (only when the analysis says so), `unknown` (not stated)
+                         * @default unknown
+                         * @example distributor
+                         * @enum {string}
+                         */
+                        role?: "buyer" | "distributor" | "manufacturer" | "competitor" | "unknown";
+                        /**
+                         * @description Why that role, in a sentence from the search results
+                         * @default
+                         * @example Imports and wholesales commercial LED lighting
+                         */
+                        role_reason?: string;
+                        sources: (components["schemas"]["DiscoveredCompanySource"] | string)[];
+                        /**
+                         * Format: uuid
+                         * @description A customer of the caller's (one they see) that is this company: same website or email domain, or the same name once punctuation and legal suffixes (Ltd, GmbH, S.A., 有限公司) are dropped
+                         */
+                        existing_customer_id?: string | null;
+                    }[];
+                };
             };
         };
         responses: {
@@ -13259,6 +14911,16 @@ export interface operations {
                      * @example 10
                      */
                     max_leads?: number;
+                    /**
+                     * @description The most the run may cost: charged at most this now, and the run stops at the stage boundary where the next stage would pass it (status budget_exhausted, its leads kept; what its stages did not use is refunded). ADR 0108
+                     * @example 8
+                     */
+                    max_credits?: number;
+                    /**
+                     * Format: uuid
+                     * @description A quote from POST /api/v1/credits/quote for this operation: charged exactly its credits; 409 when it expired
+                     */
+                    quote_id?: string;
                 };
             };
         };
@@ -13299,7 +14961,16 @@ export interface operations {
                     "application/json": components["schemas"]["PlanDenied"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description quote_not_found: no such quote of the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description quote_used, quote_expired or quote_wrong_operation; or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -13671,6 +15342,16 @@ export interface operations {
                      * @example 10
                      */
                     max_leads?: number;
+                    /**
+                     * @description The most the run may cost: charged at most this now, and the run stops at the stage boundary where the next stage would pass it (status budget_exhausted, its leads kept; what its stages did not use is refunded). ADR 0108
+                     * @example 8
+                     */
+                    max_credits?: number;
+                    /**
+                     * Format: uuid
+                     * @description A quote from POST /api/v1/credits/quote for this operation: charged exactly its credits; 409 when it expired
+                     */
+                    quote_id?: string;
                 };
             };
         };
@@ -13711,7 +15392,16 @@ export interface operations {
                     "application/json": components["schemas"]["PlanDenied"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description quote_not_found: no such quote of the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description quote_used, quote_expired or quote_wrong_operation; or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -14023,6 +15713,76 @@ export interface operations {
             };
             /** @description The run already ended (succeeded, failed or cancelled) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAiUsage: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
+                size?: number;
+                /** @description The routed task */
+                task?: string;
+                outcome?: "ok" | "error" | "timeout" | "unusable" | "cancelled";
+                /** @description First UTC day */
+                start_date?: string;
+                /** @description Last UTC day */
+                end_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of AI calls */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiUsagePage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19090,6 +20850,110 @@ export interface operations {
             };
         };
     };
+    getAdminAiCalls: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page: 1 to 1000 (else 422), 20 by default */
+                size?: number;
+                /** @description The routed task */
+                task?: string;
+                outcome?: "ok" | "error" | "timeout" | "unusable" | "cancelled";
+                /** @description First UTC day */
+                start_date?: string;
+                /** @description Last UTC day */
+                end_date?: string;
+                /** @description The provider's configured name */
+                provider?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of AI calls */
+            200: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAiCallPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin rights required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests the caller's budget allows in its window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAdminSearchProviders: {
         parameters: {
             query?: {
@@ -20071,6 +21935,86 @@ export interface operations {
                 };
             };
             /** @description Temporarily unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCreditsQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditQuoteBody"];
+            };
+        };
+        responses: {
+            /** @description The quote */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditQuote"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Unexpected failure (generic message and a request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation has no configured price */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

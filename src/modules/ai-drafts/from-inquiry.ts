@@ -150,7 +150,7 @@ function readPort(raw: string | undefined): InquiryPort | null {
  * the next move: `out_of_scope` when no line matches the catalogue, `ask` when a field is
  * missing, else `draft`. Pure: the golden set and the bench run it as the route does.
  */
-export function readInquiry(
+function readInquiry(
   inquiryText: string,
   extraction: InquiryExtractionT,
   matches: readonly LineMatch[],

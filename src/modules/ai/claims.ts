@@ -12,7 +12,7 @@ import { productsMentioned } from "../products/queries/facts";
  * number or the quantity a buyer asked for does not become a claim.
  */
 
-export type ClaimKind = "price" | "spec" | "moq" | "lead_time";
+type ClaimKind = "price" | "spec" | "moq" | "lead_time";
 
 export interface Claim {
   text: string;
@@ -80,7 +80,7 @@ const factText = (value: string, max = 200) =>
     .trim()
     .slice(0, max);
 
-export function formatPrice(minor: number, currency: string): string {
+function formatPrice(minor: number, currency: string): string {
   const digits = minorUnit(currency);
   return `${currency} ${(minor / 10 ** digits).toFixed(digits)}`;
 }
@@ -339,7 +339,7 @@ function leadCheck(from: string, to: string | undefined, unit: string) {
 }
 
 /** Lower-cased, without spaces, `,` as `.`, `×`/`*` as `x`, the unit words shortened. */
-export function normalizeSpec(value: string): string {
+function normalizeSpec(value: string): string {
   return value
     .normalize("NFKC")
     .toLowerCase()

@@ -85,7 +85,7 @@ function keepValidFields(
 }
 
 /** A follow-up's body as its route takes it (POST /customers/{id}/followups) plus the customer. */
-export const FollowupActionBody = FollowupBody.extend({
+const FollowupActionBody = FollowupBody.extend({
   customer_id: z.uuid({ error: "Not a valid id" }),
 }).strict();
 

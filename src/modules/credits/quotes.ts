@@ -10,7 +10,7 @@ import { availableCredits, type CreditOperation, getBalance } from "./service";
  */
 
 /** How long a quote holds. */
-export const QUOTE_TTL_MS = 10 * 60_000;
+const QUOTE_TTL_MS = 10 * 60_000;
 /** Expired quotes are kept this long (a late charge gets 409 quote_expired, not 404), then go. */
 const QUOTE_KEPT_MS = 24 * 3600_000;
 

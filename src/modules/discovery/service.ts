@@ -222,7 +222,7 @@ const SYSTEM_PROMPT = [
 ].join("\n");
 
 /** What the seller is and sells, for the roles (absent: the agent's runs, which do not say). */
-export interface SellerProfile {
+interface SellerProfile {
   company: string | null;
   categories: string[];
   products: string[];

@@ -12,7 +12,7 @@ import {
  * issue #24 hold sources as bare URLs (read as cited for `name`) and no role (`unknown`) or
  * existing_customer_id (null).
  */
-export function storedCompany(raw: unknown): DiscoveredCompany {
+function storedCompany(raw: unknown): DiscoveredCompany {
   const c = (raw ?? {}) as Partial<DiscoveredCompany> & { sources?: unknown[] };
   const role: CompanyRole = COMPANY_ROLES.includes(c.role as CompanyRole)
     ? (c.role as CompanyRole)

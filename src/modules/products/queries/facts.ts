@@ -20,7 +20,7 @@ export interface ProductFactsRow {
 }
 
 /** How close a name must come to some stretch of the text (pg_trgm word_similarity). */
-export const FACTS_FUZZY_THRESHOLD = 0.6;
+const FACTS_FUZZY_THRESHOLD = 0.6;
 
 /** Names compared closely with the text at most: those sharing the most words with it. */
 const FUZZY_CANDIDATES = 50;
@@ -29,7 +29,7 @@ const FUZZY_CANDIDATES = 50;
 const SEPARATORS = /[\s!-/:-@[-`{-~]+/g;
 
 /** The text's words, as the statement compares them: lower-cased, space-separated, padded. */
-export function wordsOf(text: string): string {
+function wordsOf(text: string): string {
   return ` ${text.toLowerCase().replace(SEPARATORS, " ").trim()} `;
 }
 
