@@ -297,3 +297,20 @@ export async function mayKeepGlossary(db: Db, userId: string): Promise<boolean> 
   );
   return row?.allowed === true;
 }
+
+/**
+ * An account's deletion (DELETE /api/v1/users/me, ADR 0107) as CTEs of the users module's one
+ * statement: the glossary of the account's personal organisation (`orgIds`, only ever the
+ * organisation it is the sole member of) with the provider glossary ids cached for it (the
+ * organisation row stays, so nothing cascades; a DeepL glossary is left to its account's own
+ * limits).
+ */
+export function accountDeletionCtes(p: { orgIds: SQL }): SQL {
+  return sql.join(
+    [
+      sql`glossary_terms_gone as (delete from ${glossaryTerms} where ${glossaryTerms.orgId} in ${p.orgIds} returning 1)`,
+      sql`glossary_mt_gone as (delete from ${mtGlossaries} where ${mtGlossaries.orgId} in ${p.orgIds} returning 1)`,
+    ],
+    sql`, `,
+  );
+}

@@ -13,6 +13,7 @@ import {
 } from "../../auth/queries/account-deletion";
 import { accountDeletionCtes as customerRows } from "../../customers/queries/account-deletion";
 import { accountDeletionCtes as discoveryRows } from "../../discovery/queries/account-deletion";
+import { accountDeletionCtes as glossaryRows } from "../../glossary/queries";
 import { accountDeletionCtes as marketingRows } from "../../marketing/queries/account-deletion";
 import { accountDeletionCtes as notificationRows } from "../../notifications/queries/account-deletion";
 import { accountDeletionCtes as orgRows } from "../../orgs/queries/account-deletion";
@@ -58,6 +59,7 @@ export async function deleteAccount(
         ${assistantRows({ userIds: user, orgIds: org })},
         ${marketingRows({ userIds: user, orgIds: org })},
         ${translationRows({ userIds: user, orgIds: org })},
+        ${glossaryRows({ orgIds: org })},
         ${notificationRows({ userIds: user, orgIds: org })},
         ${usageRows({ userIds: user, orgIds: org })},
         ${aiCallRows({ userIds: user, orgIds: org })},
