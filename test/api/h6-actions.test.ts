@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
@@ -246,5 +247,27 @@ describe("POST /api/v1/ai/actions/{id}/confirm", () => {
     const again = await confirm(user, action.id);
     expect(again.body.replayed).toBe(true);
     expect(await count("quotations", sql`user_id = ${user.userId}::uuid`)).toBe(1);
+  });
+});
+
+describe("account data", () => {
+  it("exports the account's proposed actions with their outcome", async () => {
+    const user = await registerUser(app);
+    const company = `Export ${crypto.randomUUID()}`;
+    const action = await propose(user, { type: "add_customer", data: { company } });
+    expect((await confirm(user, action.id)).status).toBe(200);
+    const res = await app.request("/api/v1/users/me/export", {
+      headers: { Authorization: `Bearer ${user.accessToken}` },
+    });
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const actions = JSON.parse(strFromU8(files["ai_actions.json"]!)) as Record<string, unknown>[];
+    expect(actions).toEqual([
+      expect.objectContaining({
+        id: action.id,
+        type: "add_customer",
+        performed_at: expect.any(String),
+      }),
+    ]);
   });
 });

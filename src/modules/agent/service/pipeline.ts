@@ -314,6 +314,8 @@ async function searchAndAnalyse(
       product: run.product,
       market: run.market,
       maxCompanies: run.max_leads,
+      // The seller's own: roles judged against their catalogue, leads matched to their customers.
+      userId: run.user_id,
     });
   } catch (error) {
     if (error instanceof LeaseLost) throw error;

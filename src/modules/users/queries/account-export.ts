@@ -3,6 +3,7 @@ import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "../../../db/client";
 import {
   agentPipelines,
+  aiActions,
   aiCalls,
   aiConversations,
   aiMessages,
@@ -82,6 +83,7 @@ export async function exportAccount(db: Db, p: { userId: string; actor: Actor })
         'translations', ${rowsOf(translations, translations.userId, translations.createdAt, userId)},
         'ai_conversations', ${rowsOf(aiConversations, aiConversations.userId, aiConversations.createdAt, userId)},
         'ai_messages', ${rowsOf(aiMessages, aiMessages.userId, aiMessages.createdAt, userId)},
+        'ai_actions', ${rowsOf(aiActions, aiActions.userId, aiActions.createdAt, userId)},
         'discovery_records', ${rowsOf(discoveryRecords, discoveryRecords.userId, discoveryRecords.createdAt, userId)},
         'agent_pipelines', ${rowsOf(agentPipelines, agentPipelines.userId, agentPipelines.createdAt, userId)},
         'usage_logs', ${rowsOf(usageLogs, usageLogs.userId, usageLogs.createdAt, userId)},
