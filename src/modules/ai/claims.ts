@@ -1,6 +1,6 @@
 import type { Deps } from "../../ports";
 import { minorUnit } from "../exchange/service";
-import { productsMentioned } from "../products/queries/facts";
+import { type ProductFactsRow, productsMentioned } from "../products/queries/facts";
 
 /**
  * Only the seller's own numbers (issue #24, ADR 0110). A draft the AI writes for a buyer (a
@@ -21,20 +21,8 @@ export interface Claim {
   product_id?: string;
 }
 
-export interface ProductFacts {
-  id: string;
-  name: string;
-  sku: string | null;
-  unit: string;
-  /** Minor units of `currency`. */
-  price: number | null;
-  currency: string;
-  moq: number | null;
-  lead_time_days: number | null;
-  specs: Record<string, string> | null;
-  /** Other names buyers use for it: a claim next to one names this product. */
-  aliases?: string[];
-}
+/** A product's figures a draft may state (the catalogue's row); aliases name it too. */
+export type ProductFacts = Omit<ProductFactsRow, "aliases"> & { aliases?: string[] };
 
 /* ------------------------------------------------------------------ facts */
 

@@ -317,21 +317,6 @@ export const notRefundedSql = sql`not (select ${refundedVerdict.col("yes")} from
 
 // ---------------------------------------------------------------- ai calls
 
-/** One provider attempt as written (modules/ai/call-log.ts). */
-export type AiCallRow = Pick<
-  DbRow<typeof aiCalls>,
-  | "user_id"
-  | "task"
-  | "provider"
-  | "model"
-  | "tokens_in"
-  | "tokens_out"
-  | "latency_ms"
-  | "outcome"
-  | "credits"
-  | "consumption_id"
-> & { created_at: string };
-
 const ac = aiCalls;
 
 /**
@@ -374,6 +359,11 @@ export type AiCallListRow = Pick<
   | "consumption_id"
   | "created_at"
 >;
+
+/** One provider attempt as written (modules/ai/call-log.ts). */
+export type AiCallRow = Omit<AiCallListRow, "id" | "org_id" | "created_at"> & {
+  created_at: string;
+};
 
 const a = alias(aiCalls, "a");
 
