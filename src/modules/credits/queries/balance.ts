@@ -128,7 +128,9 @@ const CHARGE_STATEMENT = (() => {
             when q.id is null or q.user_id <> ${p("userId")}::uuid then 'not_found'
             when q.operation <> ${p("operation")}::text then 'wrong_operation'
             when q.used_at is not null and coalesce((
-              select c.status <> 'refunded' from ${creditConsumptions} c
+              -- Given back only by a refund of the whole charge (a partial one kept some).
+              select c.status <> 'refunded' or coalesce(l.delta, 0) < c.cost
+              from ${creditConsumptions} c left join ${creditLedger} l on l.id = c.refund_ledger_id
               where c.id = q.consumption_id), true) then 'used'
             when q.expires_at <= ${now} then 'expired'
             else 'ok' end as quote_state,
