@@ -26,12 +26,28 @@ function toTerm(row: queries.TermRow) {
   };
 }
 
-/** A unique violation (the same source term in the pair) as a 409; anything else rethrown. */
+/** The pair must be two languages: said before the write, and by the table's check after it. */
+const sameLanguages = () =>
+  validationError([
+    {
+      loc: ["body", "target_lang"],
+      msg: "source_lang and target_lang must differ",
+      type: "custom",
+    },
+  ]);
+
+/**
+ * A unique violation (the same source term in the pair) as a 409, the check of two languages
+ * (a concurrent change of the other language passed the service's own check) as a 422; anything
+ * else rethrown.
+ */
 async function uniqueAs409<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (pgErrorCode(error) === "23505") throw duplicateTerm();
+    const code = pgErrorCode(error);
+    if (code === "23505") throw duplicateTerm();
+    if (code === "23514") throw sameLanguages();
     throw error;
   }
 }
@@ -83,15 +99,7 @@ export async function updateTerm(
   // The pair after the change must still be two languages.
   const source = patch.source_lang ?? current.source_lang;
   const target = patch.target_lang ?? current.target_lang;
-  if (source === target) {
-    throw validationError([
-      {
-        loc: ["body", "target_lang"],
-        msg: "source_lang and target_lang must differ",
-        type: "custom",
-      },
-    ]);
-  }
+  if (source === target) throw sameLanguages();
   const row = await uniqueAs409(() => queries.updateTerm(deps.db, { userId, id, patch }));
   if (!row) throw await refusal(deps, userId, id);
   return toTerm(row);
