@@ -387,6 +387,25 @@ describe("reply suggestions", () => {
     ]);
   });
 
+  it("drops placeholder replies, and takes an answer of nothing else as unusable (issue #24)", async () => {
+    const user = await registerUser(app);
+    const replies = (texts: string[]) =>
+      JSON.stringify({ replies: texts.map((text) => ({ text, translation: "译文" })) });
+    gpt.reply((messages) =>
+      system(messages).includes('"replies"') ? replies(["...", "[Your reply here]"]) : "x",
+    );
+    backup.reply((messages) =>
+      system(messages).includes('"replies"')
+        ? replies(["Merci, le prix est en route.", "[Reply]", "Bonjour, [Your name]"])
+        : "x",
+    );
+    const res = await translated(user, { text: "Bonjour", target_lang: "zh", with_replies: true });
+    expectStatus(res, 200);
+    expect(res.body.replies.map((r: { text: string }) => r.text)).toEqual([
+      "Merci, le prix est en route.",
+    ]);
+  });
+
   it("returns the translation with replies: [] when no reply can be produced", async () => {
     const user = await registerUser(app);
     gpt.reply(() => "not json at all");

@@ -558,9 +558,9 @@ export async function generateChecked(opts: {
 /* ------------------------------------------------------------------ failed drafts */
 
 const GREETING =
-  /^\s*(?:(?:dear|hi|hello|hey|good (?:morning|afternoon|evening)|estimad[oa]s?|querid[oa]s?|hola|buenos días|buenas tardes|sehr geehrte[rs]?|liebe[rs]?|hallo|guten tag)(?:\s[^,，!！:：\n]{0,60})?|(?:尊敬的|亲爱的|您好|你好)[^,，!！:：\n]{0,30})[,，!！:：]?/iu;
+  /^\s*(?:(?:dear|hi|hello|hey|good (?:morning|afternoon|evening)|estimad[oa]s?|querid[oa]s?|hola|buenos días|buenas tardes|sehr geehrte[rs]?|liebe[rs]?|hallo|guten tag|bonjour|bonsoir|cher|chère|chers|madame|monsieur|olá|ola|prezad[oa]s?|caro|cara|gentile|buongiorno|salve)(?:\s[^,，!！:：\n]{0,60})?|(?:尊敬的|亲爱的|您好|你好)[^,，!！:：\n]{0,30})[,，!！:：]?/iu;
 const SIGN_OFF =
-  /(?:best regards|kind regards|warm regards|regards|best wishes|sincerely(?: yours)?|yours (?:sincerely|faithfully)|thanks(?: and regards)?|thank you|best|cheers|saludos(?: cordiales)?|atentamente|un saludo|cordialmente|mit freundlichen grüßen|freundliche grüße|viele grüße|beste grüße|此致|敬礼|祝好|谢谢|顺祝商祺)[\s,，.!！]*$/iu;
+  /(?:best regards|kind regards|warm regards|regards|best wishes|sincerely(?: yours)?|yours (?:sincerely|faithfully)|thanks(?: and regards)?|thank you|best|cheers|saludos(?: cordiales)?|atentamente|un saludo|cordialmente|mit freundlichen grüßen|freundliche grüße|viele grüße|beste grüße|cordialement|bien à vous|bien cordialement|sincères salutations|atenciosamente|cumprimentos|cordiali saluti|distinti saluti|此致|敬礼|祝好|谢谢|顺祝商祺)[\s,，.!！]*$/iu;
 const PLACEHOLDER_TOKENS =
   /\[[^\]\n]{0,60}\]|\{\{?[^}\n]{0,60}\}?\}|<[^>\n]{0,60}>|\b(?:your|insert|the)\s+(?:message|text|body|content|subject|name)(?:\s+here)?\b|\b(?:todo|tbd|placeholder|xxx+)\b/giu;
 

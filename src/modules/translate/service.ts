@@ -16,6 +16,7 @@ import {
   checkClaims,
   correctionFor,
   factsBlock,
+  failedDraft,
   type ProductFacts,
   productFactsFor,
 } from "../ai/claims";
@@ -384,7 +385,11 @@ async function suggestReplies(
           : request;
         const answer = await llmCall(log, "translate_replies", target, asked, deps);
         const parsed = LlmReplies.safeParse(parseJsonAnswer(answer.text));
-        if (parsed.success) return parsed.data.replies.slice(0, 3);
+        // An empty, placeholder or prompt-echo reply is no reply; none usable is an unusable answer.
+        const usable = parsed.success
+          ? parsed.data.replies.filter((r) => !failedDraft(r.text, input.text)).slice(0, 3)
+          : [];
+        if (usable.length > 0) return usable;
         log.unusable();
         deps.logger.warn("llm replies unparseable", { provider: row.name });
         return undefined;
