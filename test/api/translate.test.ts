@@ -401,7 +401,7 @@ describe("reply suggestions", () => {
     );
     const res = await translated(user, { text: "Bonjour", target_lang: "zh", with_replies: true });
     expectStatus(res, 200);
-    expect(res.body.replies.map((r: { text: string }) => r.text)).toEqual([
+    expect(res.body.replies!.map((r: { text: string }) => r.text)).toEqual([
       "Merci, le prix est en route.",
     ]);
   });
