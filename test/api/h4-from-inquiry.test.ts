@@ -125,6 +125,8 @@ describe("POST /api/v1/quotations/from-inquiry reads the inquiry for the seller"
     // The draft: the seller's price on the matched line, the unknown line at 0 (quantity 1
     // until the buyer answers), the normalised Incoterm; 2 credits.
     expect(res.body).toMatchObject({ status: "draft", incoterm: "CIF", credits_charged: 2 });
+    // CIF is named at the destination; no port of loading was given.
+    expect(res.body).toMatchObject({ named_place: "Hamburg", port_of_loading: null });
     expect(
       res.body.items.map((i: Record<string, unknown>) => [i.name, i.quantity, i.unit_price]),
     ).toEqual([
@@ -200,6 +202,8 @@ describe("POST /api/v1/quotations/from-inquiry reads the inquiry for the seller"
       port_of_destination: null,
       language: "de",
     });
+    // FOB is named at the port of loading, which the quotation prints.
+    expect(fob.body).toMatchObject({ named_place: "Ningbo", port_of_loading: "Ningbo" });
     // FOB: the seller's price does not depend on the destination; nothing is missing.
     expect(fob.body.missing_fields).toEqual([]);
     expect(fob.body.next_move).toBe("draft");

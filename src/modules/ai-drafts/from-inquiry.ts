@@ -134,6 +134,29 @@ interface InquiryPort {
   country: string | null;
 }
 
+/** Incoterms 2020 whose named place is where the goods leave (the rest name where they arrive). */
+const ORIGIN_TERMS: readonly string[] = ["EXW", "FCA", "FAS", "FOB"];
+
+/**
+ * The quotation's port of loading and the Incoterm's named place, as the inquiry names them:
+ * "FOB Ningbo" is named at the port of loading, "CIF Hamburg" at the destination.
+ */
+function tradePlaces(
+  incoterm: string | null,
+  reading: { port_of_loading: InquiryPort | null; port_of_destination: InquiryPort | null },
+): { port_of_loading?: string; named_place?: string } {
+  const loading = reading.port_of_loading?.name;
+  const place = incoterm
+    ? ORIGIN_TERMS.includes(incoterm)
+      ? loading
+      : reading.port_of_destination?.name
+    : undefined;
+  return {
+    ...(loading ? { port_of_loading: loading.slice(0, 200) } : {}),
+    ...(place ? { named_place: place.slice(0, 200) } : {}),
+  };
+}
+
 function readPort(raw: string | undefined): InquiryPort | null {
   if (!raw) return null;
   const port = findPort(raw);
@@ -302,13 +325,15 @@ export async function quotationFromInquiry(
             ...(unit ? { unit } : {}),
           };
         });
+        const incoterm = INCOTERMS.find((t) => t === reading.incoterm) ?? null;
         const quotation: QuotationInput = {
           customer_id: input.customer_id ?? null,
           currency,
-          incoterm: INCOTERMS.find((t) => t === reading.incoterm) ?? null,
+          incoterm,
           discount: 0,
           shipping: 0,
           notes: extraction.notes ?? null,
+          ...tradePlaces(incoterm, reading),
           items,
         };
         return {
