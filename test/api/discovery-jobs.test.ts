@@ -120,7 +120,13 @@ describe("POST /api/v1/discovery/jobs and the background search", () => {
     const before = await balance(user);
     const started = await started202(user, { ...body, max_companies: 5 });
     expect(started.status).toBe(202);
-    expect(started.body).toEqual({ id: expect.any(String), status: "queued" });
+    // A billable answer says what it charged (issue #24).
+    expect(started.body).toEqual({
+      id: expect.any(String),
+      status: "queued",
+      credits_charged: 5,
+      balance: before - 5,
+    });
     expect(started.res.headers.get("Location")).toBe(`/api/v1/discovery/jobs/${started.body.id}`);
     expect(await balance(user)).toBe(before - 5);
 

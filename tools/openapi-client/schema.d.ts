@@ -4585,6 +4585,10 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "running" | "succeeded" | "failed";
+            /** @description Charged when the job is queued; a job that finds no company refunds it */
+            credits_charged: number;
+            /** @description Credits after the charge */
+            balance: number;
         };
         DiscoveryJob: {
             /** Format: uuid */

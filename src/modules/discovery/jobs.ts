@@ -87,10 +87,10 @@ export async function startDiscoveryJob(
   caller: JobCaller,
   input: SearchInput,
   keepAlive: KeepAlive,
-): Promise<QueuedJobRow> {
+): Promise<QueuedJobRow & { credits_charged: number; balance: number }> {
   const product = input.product.replace(/\s+/g, " ").trim();
   const market = input.market.replace(/\s+/g, " ").trim();
-  const { result } = await billed(
+  const { result, answer } = await billed(
     deps,
     {
       userId: caller.userId,
@@ -119,10 +119,16 @@ export async function startDiscoveryJob(
           now: nowIso(deps),
         }),
       describe: (row) => ({ job_id: row.id }),
+      // Charged now (a job that finds no company gives it back when it ends).
+      answer: (row, charge) => ({
+        ...row,
+        credits_charged: charge.cost,
+        balance: charge.balance,
+      }),
     },
   );
   await dispatchDiscoveryJob(deps, result.id, keepAlive);
-  return result;
+  return answer;
 }
 
 /** QStash when configured (a failed publish falls back to in-process), else in-process. */

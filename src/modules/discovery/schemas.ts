@@ -157,6 +157,10 @@ export const DiscoveryJobStarted = z
   .object({
     id: z.uuid(),
     status: z.enum(DISCOVERY_JOB_STATUSES).openapi({ example: "queued" }),
+    credits_charged: z.number().int().openapi({
+      description: "Charged when the job is queued; a job that finds no company refunds it",
+    }),
+    balance: z.number().int().openapi({ description: "Credits after the charge" }),
   })
   .openapi("DiscoveryJobStarted");
 
