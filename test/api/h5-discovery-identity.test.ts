@@ -81,7 +81,8 @@ describe("the candidate statement", () => {
       return result.rows.map((r) => Object.values(r)[0]).join("\n");
     });
     expect(plan).not.toContain("Seq Scan on customers");
-    expect(plan).toMatch(/Index Cond: \(org_id = \(InitPlan 1\)/);
+    // The organisation read once (an InitPlan: PostgreSQL 16 prints it as $0, 17 by name).
+    expect(plan).toMatch(/Index Cond: \(org_id = (\(InitPlan 1\)|\$\d+)/);
     expect(plan).toContain("'%acme-imports.example%'");
     expect(plan).toContain("'%beta%trading%'");
   }, 120_000);
