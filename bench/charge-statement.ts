@@ -38,7 +38,10 @@ async function chargeScript(operation: string, users: number): Promise<string> {
     return value === USER_MARKER ? userId : sqlLiteral(value);
   });
   if (!sql.includes(userId)) throw new Error("the charge statement does not take the user id");
-  return `\\set n random(1, ${users})\n${sql.replace(/\s+/g, " ")};\n`;
+  // pgbench reads a command per line: the statement on one, without its `--` comments (which
+  // would swallow the rest of the line).
+  const oneLine = sql.replace(/--[^\n]*/g, "").replace(/\s+/g, " ");
+  return `\\set n random(1, ${users})\n${oneLine};\n`;
 }
 
 /** Writes the script and the user table; returns a runner and a cleanup. */
