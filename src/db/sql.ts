@@ -87,3 +87,11 @@ export function columnNames(columns: readonly Column[]): SQL {
     sql`, `,
   );
 }
+
+/** A jsonb value as read: parsed by node-postgres and PGlite, text from some drivers. */
+export function fromJsonb<T>(value: T | string): T;
+export function fromJsonb<T>(value: T | string | null): T | null;
+export function fromJsonb<T>(value: T | string | null): T | null {
+  if (value === null) return null;
+  return typeof value === "string" ? (JSON.parse(value) as T) : value;
+}

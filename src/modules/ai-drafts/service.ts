@@ -1,3 +1,4 @@
+import { fromJsonb } from "../../db/sql";
 import { notFound } from "../../http/errors";
 import { iso } from "../../lib/clock";
 import type { Deps } from "../../ports";
@@ -34,8 +35,6 @@ async function customerFacts(deps: Deps, userId: string, customerId: string) {
   return row;
 }
 
-const parsed = <T>(value: T | string | null): T | null =>
-  typeof value === "string" ? (JSON.parse(value) as T) : value;
 const dayOf = (value: Date | string | null) => (value === null ? null : iso(value).slice(0, 10));
 
 function customerBlock(c: CustomerFacts, today: string): string {
@@ -44,7 +43,7 @@ function customerBlock(c: CustomerFacts, today: string): string {
   if (c.contact_name) lines.push(`Contact: ${c.contact_name}`);
   if (c.country) lines.push(`Country: ${c.country}`);
   lines.push(`Pipeline status: ${c.status}`);
-  const tags = parsed<string[]>(c.tags) ?? [];
+  const tags = fromJsonb<string[]>(c.tags) ?? [];
   if (tags.length > 0) lines.push(`Tags: ${tags.join(", ")}`);
   if (c.estimated_value !== null) {
     lines.push(
@@ -54,7 +53,7 @@ function customerBlock(c: CustomerFacts, today: string): string {
   lines.push(`Last contact: ${dayOf(c.last_contact_at) ?? "never"}`);
   if (c.next_followup_at) lines.push(`Follow-up due: ${dayOf(c.next_followup_at)}`);
   if (c.notes) lines.push(`Seller's notes: ${c.notes}`);
-  const logs = parsed<{ channel: string; note: string | null; contacted_at: string }[]>(c.logs);
+  const logs = fromJsonb<{ channel: string; note: string | null; contacted_at: string }[]>(c.logs);
   if (logs && logs.length > 0) {
     lines.push("Recent contacts (newest first):");
     for (const log of logs) {
@@ -85,10 +84,10 @@ const FOLLOWUP_SYSTEM =
 
 /** What the customer's record says that may name products: notes, tags, logs, the goal. */
 function productTexts(c: CustomerFacts, goal: string | undefined): string[] {
-  const logs = parsed<{ note: string | null }[]>(c.logs) ?? [];
+  const logs = fromJsonb<{ note: string | null }[]>(c.logs) ?? [];
   return [
     c.notes ?? "",
-    ...(parsed<string[]>(c.tags) ?? []),
+    ...(fromJsonb<string[]>(c.tags) ?? []),
     ...logs.map((log) => log.note ?? ""),
     goal ?? "",
   ];

@@ -1,5 +1,6 @@
 import { withTransaction } from "../../db/client";
 import type { AiActionType } from "../../db/schema";
+import { fromJsonb } from "../../db/sql";
 import { notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import type { Deps } from "../../ports";
@@ -12,8 +13,6 @@ import type { ActionConfirmInput } from "./schemas";
 const actionNotFound = () => notFound("Action not found");
 
 /** jsonb arrives parsed from node-postgres and PGlite, as text from some drivers. */
-const parsed = <T>(value: T | string): T =>
-  typeof value === "string" ? (JSON.parse(value) as T) : value;
 
 /** What each action does, through its owning service: the answer of that route and its id. */
 const PERFORMERS: Record<
@@ -58,7 +57,7 @@ function replayOf(row: ActionRow) {
     type: row.type,
     performed_at: iso(row.performed_at!),
     result_id: row.result_id!,
-    result: parsed(row.result!),
+    result: fromJsonb(row.result!),
     replayed: true,
   };
 }
@@ -80,7 +79,7 @@ export async function confirmAction(
   const row = await getActionRow(deps.db, { userId, id });
   if (!row) throw actionNotFound();
   if (row.performed_at) return replayOf(row);
-  const body = actionBody(row.type, parsed(row.data), input.edits);
+  const body = actionBody(row.type, fromJsonb(row.data), input.edits);
   if (!body.success) {
     throw validationError(
       body.error.issues.map((issue) => ({

@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { fromJsonb } from "../../db/sql";
 import { ApiError, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import type { Deps } from "../../ports";
@@ -34,12 +35,6 @@ const PREVIEW_CHARS = 200;
 const conversationNotFound = () => notFound("Conversation not found");
 const STREAM_FAILED = "The AI service stopped answering; your credits were returned";
 
-/** jsonb arrives parsed from node-postgres and PGlite, as text from some drivers. */
-function fromJson<T>(value: T | string | null): T | null {
-  if (value === null) return null;
-  return typeof value === "string" ? (JSON.parse(value) as T) : value;
-}
-
 /** The first 60 characters of the first message (whole code points). */
 function conversationTitle(message: string): string {
   return Array.from(message.replace(/\s+/g, " ").trim()).slice(0, TITLE_CHARS).join("");
@@ -69,10 +64,10 @@ async function loadChatContext(deps: Deps, userId: string, input: ChatInput): Pr
   });
   return {
     conversationOk: row.conversation_ok,
-    faq: fromJson(row.faq),
-    orgFaq: fromJson(row.org_faq),
-    orgFaqLanguages: fromJson(row.org_faq_languages) ?? [],
-    history: (fromJson(row.history) ?? []).map((m) => ({ role: m.role, content: m.content })),
+    faq: fromJsonb(row.faq),
+    orgFaq: fromJsonb(row.org_faq),
+    orgFaqLanguages: fromJsonb(row.org_faq_languages) ?? [],
+    history: (fromJsonb(row.history) ?? []).map((m) => ({ role: m.role, content: m.content })),
     prompt: row.prompt ?? "",
   };
 }
@@ -384,7 +379,7 @@ function failure(deps: Deps, error: unknown, detail = STREAM_FAILED): ChatEvent 
 /** The admin-configured quick questions (system config `ai.quick_questions`). */
 export async function quickQuestions(deps: Deps): Promise<{ questions: string[] }> {
   const row = await getConfigEntry(deps.db, { key: "ai.quick_questions" });
-  const value = fromJson(row?.value ?? null);
+  const value = fromJsonb(row?.value ?? null);
   const questions = Array.isArray(value)
     ? value.filter((q): q is string => typeof q === "string")
     : [];
@@ -410,7 +405,7 @@ export async function listConversations(
   });
   return {
     items: rows.map((row) => {
-      const last = fromJson(row.last_message);
+      const last = fromJsonb(row.last_message);
       return {
         ...conversationOut(row),
         last_message: last
@@ -430,7 +425,7 @@ export async function getConversation(deps: Deps, userId: string, id: string) {
   if (!row) throw conversationNotFound();
   return {
     ...conversationOut(row),
-    messages: (fromJson(row.messages) ?? []).map(
+    messages: (fromJsonb(row.messages) ?? []).map(
       // Stored by storeTurn: a source of "faq" or "llm", an action as extractAction made it.
       (m): MessageOut => ({
         ...m,

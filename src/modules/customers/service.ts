@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { CustomerStatus } from "../../db/schema";
+import { fromJsonb } from "../../db/sql";
 import { ApiError, conflict, forbidden, notFound, validationError } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import type { Deps } from "../../ports";
@@ -238,9 +239,6 @@ const cadenceSql = (statusColumn: SQL) =>
     sql` `,
   )} end`;
 
-const parsed = <T>(value: T | string): T =>
-  typeof value === "string" ? (JSON.parse(value) as T) : value;
-
 /**
  * Logs a contact in one statement: the log row, and the customer's last_contact_at (the later
  * of the two), next_followup_at and status (new becomes contacted). The next follow-up is the
@@ -277,8 +275,8 @@ export async function logFollowup(
   if (!row) throw notFound("Customer not found");
   if (!row.writable || row.log === null || row.customer === null) throw poolCustomer();
   return {
-    followup: followupOut(parsed(row.log)),
-    customer: customerOut(parsed(row.customer)),
+    followup: followupOut(fromJsonb(row.log)),
+    customer: customerOut(fromJsonb(row.customer)),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { OrgFaqStatus } from "../../db/schema";
+import { fromJsonb } from "../../db/sql";
 import { forbidden, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
 import type { Deps } from "../../ports";
@@ -31,9 +32,6 @@ const MAX_LANGUAGES = 3;
 const faqNotFound = () => notFound("FAQ entry not found");
 const adminOnly = () =>
   forbidden("The organisation's FAQ is written by its owner and admins", "forbidden");
-
-const parsed = <T>(value: T | string): T =>
-  typeof value === "string" ? (JSON.parse(value) as T) : value;
 
 function faqOut(row: OrgFaqRow) {
   return {
@@ -98,7 +96,7 @@ export async function acceptReplySuggestion(deps: Deps, userId: string, replyId:
   // A concurrent accept committed the candidate after this statement's snapshot: read it now.
   if (result.found && !result.row) result = await acceptReply(deps.db, input);
   if (!result.found || !result.row) throw notFound("Reply suggestion not found");
-  return { faq: faqOut(parsed(result.row)), created: result.created };
+  return { faq: faqOut(fromJsonb(result.row)), created: result.created };
 }
 
 /**
@@ -147,7 +145,7 @@ export async function crossLanguageFaq(
         threshold: ORG_FAQ_THRESHOLD,
         language,
       });
-      if (match) return parsed(match);
+      if (match) return fromJsonb(match);
     }
     return null;
   } finally {
