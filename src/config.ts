@@ -64,6 +64,21 @@ export const configSchema = z.object({
    */
   INSTANCE_ID: z.string().trim().max(200).default(""),
   PUBLIC_BASE_URL: z.string().default(""),
+  /**
+   * Node: how long a SIGTERM or SIGINT may take to drain (in-flight requests answered, background
+   * work handed back, the pool closed) before the process stops the rest and exits.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(25_000),
+  /**
+   * Node on PostgreSQL: how many server processes share the port (node:cluster). Unset: one per
+   * core. The embedded database is single-process, so it always runs one.
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(0).max(256).default(0),
+  /** `GET /metrics` (Prometheus text) answers only with `Authorization: Bearer <token>`; unset: off. */
+  METRICS_TOKEN: optionalSecret,
+  /** OpenTelemetry traces go to this OTLP/HTTP endpoint (…/v1/traces is appended); unset: off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_SERVICE_NAME: z.string().trim().max(200).default("trade-assistant-service"),
   DATABASE_URL: optionalUrl,
   /** Workers only: route the Neon driver's WebSocket through this relay (self-hosted Postgres). */
   NEON_WS_PROXY: z.string().default(""),
