@@ -12,6 +12,7 @@ import type { AppEnv } from "./http/env";
 import { ApiError, handleError } from "./http/errors";
 import { refuseControlCharacters } from "./http/input-guard";
 import { methodNotAllowed } from "./http/method-not-allowed";
+import { requestMetrics } from "./http/request-metrics";
 import { documentTags, finishDocument } from "./http/openapi-document";
 import {
   dedupeVary,
@@ -47,6 +48,8 @@ export interface AppOptions {
 export function buildApp(deps: Deps, routers: readonly AppRouter[], options: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>({ strict: false });
 
+  // First, so its time covers every middleware; only when something counts requests.
+  if (deps.metrics.observesRequests) app.use(requestMetrics(deps.metrics));
   app.use(options.headersSetByRuntime ? requestIdFromRuntime : responseHeaders);
   app.use(async function injectDeps(c, next) {
     c.set("deps", deps);

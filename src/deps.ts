@@ -12,7 +12,7 @@ import { idempotencyKeyStore } from "./modules/credits/idempotency";
 import { entitlementGate } from "./modules/entitlements/gate";
 import { createWorkInFlight, type HeartbeatMode } from "./modules/inflight/heartbeat";
 import type { DocumentRenderer } from "./modules/quotations/documents";
-import type { Deps, PaymentProviders } from "./ports";
+import type { Deps, Metrics, PaymentProviders } from "./ports";
 import { createHttpMailer } from "./providers/mail/http";
 import { createLogMailer } from "./providers/mail/log";
 import type { Mailer } from "./providers/mail/types";
@@ -65,7 +65,19 @@ export interface RuntimeAdapters {
    * in-process tests) the export route makes them in the isolate.
    */
   documents?: DocumentRenderer;
+  /** Node: request, charge, provider and task counters for `/metrics` and traces. */
+  metrics?: Metrics;
 }
+
+/** Nothing counted: Workers and in-process tests pay a no-op call. */
+const NO_METRICS: Metrics = {
+  observesRequests: false,
+  request() {},
+  charged() {},
+  refunded() {},
+  providerCall() {},
+  taskRun() {},
+};
 
 export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promise<Deps> {
   const gatewayConfigured = Boolean(
@@ -165,6 +177,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     idempotencyKeys: idempotencyKeyStore,
     entitlements: entitlementGate,
     documents: runtime.documents ?? null,
+    metrics: runtime.metrics ?? NO_METRICS,
   };
 }
 

@@ -47,6 +47,28 @@ export interface Deps {
   entitlements: EntitlementGate;
   /** Where quotation documents are made; null: in this isolate (RuntimeAdapters.documents). */
   documents: DocumentRenderer | null;
+  /** What an operator counts (runtime/node/metrics.ts); a no-op unless the runtime gives one. */
+  metrics: Metrics;
+}
+
+/**
+ * Events counted for `/metrics` and named on traces. Each call is a few additions on Node and
+ * nothing elsewhere (Workers and in-process tests get the no-op from deps.ts). Label values are
+ * bounded sets (route patterns, operations, providers, tasks), never ids.
+ */
+export interface Metrics {
+  /** False: nothing listens, and the app adds no request middleware. */
+  readonly observesRequests: boolean;
+  /** A finished request: its route pattern ("unmatched" when none), never its path. */
+  request(method: string, route: string, status: number, seconds: number): void;
+  /** A charge that took credits (a price of 0 is not one). */
+  charged(operation: string, credits: number): void;
+  /** A charge given back because its work failed. */
+  refunded(operation: string, credits: number): void;
+  /** One provider attempt and how it ended (ok, unusable, timeout, error). */
+  providerCall(provider: string, task: string, outcome: string): void;
+  /** One scheduled task's run. */
+  taskRun(task: string, seconds: number, ok: boolean): void;
 }
 
 interface Keys {
