@@ -1,4 +1,3 @@
-import { hostname } from "node:os";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import type { RuntimeAdapters } from "../../deps";
@@ -9,6 +8,7 @@ import type { RateLimiter } from "../../providers/ratelimit/types";
 import { openConfiguredDatabase } from "./database";
 import { createGuardedNodeFetch, nodeResolver } from "./dns";
 import { createDocumentPool } from "./document-pool";
+import { resolveInstanceId } from "./instance-id";
 import { createNodePasswordHasher } from "./password";
 import { createRedisRateLimiter } from "./redis-rate-limiter";
 import { loadNodeSecrets } from "./secrets";
@@ -27,13 +27,14 @@ export async function createNodeRuntime(
   config: Config,
   overrides: Partial<RuntimeAdapters> & { database?: Database } = {},
 ): Promise<RuntimeAdapters> {
-  const [database, secrets] = await Promise.all([
+  const [database, secrets, instanceId] = await Promise.all([
     overrides.database ?? openConfiguredDatabase(config),
     overrides.secrets ?? loadNodeSecrets(config),
+    resolveInstanceId(config),
   ]);
   return {
     // Stable across restarts of this server, so it recovers its own unfinished work at start-up.
-    ...(config.PORT > 0 ? { instanceId: `${hostname()}:${config.PORT}` } : {}),
+    ...(instanceId ? { instanceId } : {}),
     limiter: createNodeRateLimiter(config),
     passwords: createNodePasswordHasher(),
     resolveHost: nodeResolver,

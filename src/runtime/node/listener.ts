@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import type { Duplex } from "node:stream";
 import { errorBody } from "../../http/errors";
 import { clientRequestId, SECURITY_HEADERS, serverRequestId } from "../../http/response-headers";
+import type { DrainState } from "./drain";
 
 const LIVENESS_BODY = JSON.stringify({ status: "ok" });
 // Liveness is polled by orchestrators, not browsers: the headers that matter and no more.
@@ -35,16 +36,20 @@ function pinRequestIds(req: IncomingMessage, id: string) {
 }
 
 /**
- * Makes every 413 say `Connection: close`, and so close the socket once it is sent. A body over
- * the limit is refused before it is read: the rest may still be on the wire (megabytes, or a
- * chunked upload with no end), and reading it to keep the connection would spend what the
- * limit saves. Without this Node answered `Connection: keep-alive` and then dropped the socket
- * anyway whenever the unread rest did not arrive at once, so a client reusing it failed.
+ * Makes every 413, and every answer once the server is stopping, say `Connection: close`, and
+ * so close the socket once it is sent.
+ * - A body over the limit is refused before it is read: the rest may still be on the wire
+ *   (megabytes, or a chunked upload with no end), and reading it to keep the connection would
+ *   spend what the limit saves. Without this Node answered `Connection: keep-alive` and then
+ *   dropped the socket anyway whenever the unread rest did not arrive at once, so a client
+ *   reusing it failed.
+ * - While stopping, a kept-alive client would otherwise send its next request on a connection
+ *   that is about to go away; told `close`, it opens a new one (to another instance).
  */
-function closeAfterPayloadTooLarge(res: ServerResponse) {
+function closeWhenDone(res: ServerResponse, drain: DrainState | undefined) {
   const writeHead = res.writeHead;
   res.writeHead = function writeHeadClosing(this: ServerResponse, statusCode: number, ...rest) {
-    if (statusCode === 413) this.setHeader("Connection", "close");
+    if (statusCode === 413 || drain?.draining) this.setHeader("Connection", "close");
     return writeHead.call(this, statusCode, ...(rest as []));
   } as typeof res.writeHead;
 }
@@ -58,8 +63,10 @@ function closeAfterPayloadTooLarge(res: ServerResponse) {
  *   serve, and orchestrators poll it often enough that its cost matters. Readiness
  *   (`/health/ready`, which checks the database) and everything else go through the app.
  */
-export function createNodeListener(app: RequestListener): RequestListener {
+export function createNodeListener(app: RequestListener, drain?: DrainState): RequestListener {
   return function nodeListener(req: IncomingMessage, res: ServerResponse) {
+    // Arrived on a kept-alive connection while stopping: answered, then the connection closes.
+    if (drain?.draining) res.shouldKeepAlive = false;
     if (req.url === "/health" && (req.method === "GET" || req.method === "HEAD")) {
       res.writeHead(200, LIVENESS_HEADERS);
       res.end(req.method === "HEAD" ? undefined : LIVENESS_BODY);
@@ -69,7 +76,7 @@ export function createNodeListener(app: RequestListener): RequestListener {
     res.setHeader("X-Request-Id", id);
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     pinRequestIds(req, id);
-    closeAfterPayloadTooLarge(res);
+    closeWhenDone(res, drain);
     app(req, res);
   };
 }

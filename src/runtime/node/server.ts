@@ -5,13 +5,19 @@ import type { Config } from "../../config";
 import { buildDeps } from "../../deps";
 import { provideDocsBundle } from "../../http/api-docs";
 import { pendingMail } from "../../modules/account/service";
+import { pendingAgentRuns } from "../../modules/agent/service";
 import { refreshStaleRatesAtStart } from "../../modules/exchange/service";
+import { handBackInstanceWork } from "../../modules/inflight/handback";
 import { recoverInstanceWork } from "../../modules/inflight/recovery";
+import { pendingJobs } from "../../modules/jobs/background";
 import { provideCjkFont } from "../../modules/quotations/pdf-font";
 import { createNodeRuntime } from "./adapters";
+import { embeddedCluster } from "./backup-embedded";
+import { serveBackups } from "./backup-socket";
 import { nodeBrotli } from "./brotli";
 import { nodeCjkFont } from "./cjk-font";
 import { nodeDocsBundle } from "./docs-bundle";
+import { watchConnections } from "./drain";
 import { answerClientError, createNodeListener } from "./listener";
 import { type Scheduler, startScheduler } from "./scheduler";
 
@@ -29,6 +35,10 @@ export async function startNodeServer(config: Config): Promise<NodeServer> {
   // What a previous life of this instance left (held charges, keys in flight, agent runs) is
   // settled before the first request, so a retry after a crash finds its key free.
   await recoverInstanceWork(deps);
+  // `npm run db:backup` while this runs: the embedded database is dumped here (ADR 0118).
+  if (deps.database.kind === "pglite") {
+    await serveBackups(embeddedCluster(config.DATA_DIR), deps.database, deps.logger);
+  }
   const app = createApp(deps, undefined, { headersSetByRuntime: true, brotli: nodeBrotli });
   // Read lazily on the first PDF export (and the first /docs), never at start-up.
   provideCjkFont(nodeCjkFont);
@@ -40,7 +50,9 @@ export async function startNodeServer(config: Config): Promise<NodeServer> {
   // each fetch is bounded (5 s) and a failure leaves the stored rates (docs/adr/0090).
   const startupRates = config.SCHEDULER_ENABLED ? refreshStaleRatesAtStart(deps) : null;
 
-  const server = createServer(createNodeListener(getRequestListener(app.fetch)));
+  const server = createServer();
+  const http = watchConnections(server);
+  server.on("request", createNodeListener(getRequestListener(app.fetch), http));
   server.on("clientError", answerClientError);
   const host = config.HOST || (config.APP_ENV === "production" ? "0.0.0.0" : "127.0.0.1");
   await new Promise<void>((resolve) => {
@@ -61,13 +73,31 @@ export async function startNodeServer(config: Config): Promise<NodeServer> {
     server,
     async stop(signal) {
       deps.logger.info("shutting down", { signal });
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive sockets would hold close() open; idle ones can go now.
-      server.closeIdleConnections();
-      await closed;
-      // A task still running finishes before the database it uses is closed.
-      // Mails already accepted by a request (verification, reset) go out before exit.
-      await Promise.all([scheduler?.stop(), pendingMail(), startupRates]);
+      const deadline = Date.now() + drainBudgetMs(config.SHUTDOWN_TIMEOUT_MS);
+      // Requests are answered and background work finishes side by side, until the deadline.
+      const [{ cut }, unfinished] = await Promise.all([
+        http.drain(deadline),
+        settledBy(deadline, [
+          scheduler?.stop(),
+          // Mails already accepted by a request (verification, reset) go out before exit.
+          pendingMail(),
+          startupRates,
+          pendingAgentRuns(),
+          pendingJobs(),
+        ]),
+      ]);
+      if (cut > 0 || unfinished) {
+        deps.logger.warn("shutdown deadline reached", {
+          timeout_ms: config.SHUTDOWN_TIMEOUT_MS,
+          connections_cut: cut,
+          background_work_unfinished: unfinished,
+        });
+      }
+      // Whatever did not finish is given back (holds refunded, keys freed, runs' leases
+      // expired) while the database is still open; renewing it stops only then.
+      await handBackInstanceWork(deps).catch((error: unknown) =>
+        deps.logger.error("hand-back failed; the leases will expire", { error: String(error) }),
+      );
       deps.work.stop();
       await Promise.allSettled([
         deps.limiter.close?.(),
@@ -76,4 +106,24 @@ export async function startNodeServer(config: Config): Promise<NodeServer> {
       ]);
     },
   };
+}
+
+/**
+ * The share of SHUTDOWN_TIMEOUT_MS given to answering requests and finishing work; the rest is
+ * kept for handing back what did not finish and closing the pool, so all of it fits the setting.
+ */
+function drainBudgetMs(timeoutMs: number): number {
+  return timeoutMs - Math.min(2_000, Math.floor(timeoutMs / 4));
+}
+
+/** Waits for `work` until `deadline` (epoch ms); true when some of it was still running. */
+async function settledBy(deadline: number, work: unknown[]): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<true>((resolve) => {
+    timer = setTimeout(() => resolve(true), Math.max(0, deadline - Date.now()));
+  });
+  const done = Promise.allSettled(work).then(() => false);
+  const unfinished = await Promise.race([done, late]);
+  clearTimeout(timer);
+  return unfinished;
 }

@@ -154,3 +154,16 @@ export async function resumeInstanceRuns(deps: Deps, keepAlive: KeepAlive): Prom
   for (const { id } of rows) runInBackground(deps, id, keepAlive);
   return rows.length;
 }
+
+/**
+ * At a clean stop: the runs this instance is still running get a lease that has just expired,
+ * so another instance (or this one's next life) claims them at once and resumes them from the
+ * stage they reached. A write this process still makes is fenced off by the new claim.
+ */
+export async function handBackInstanceRuns(deps: Deps): Promise<number> {
+  const rows = await expireInstanceLeases(deps.db, {
+    instanceId: deps.work.instanceId,
+    now: nowIso(deps),
+  });
+  return rows.length;
+}

@@ -2,6 +2,7 @@
 export { cancelAgentRun } from "./cancel";
 export {
   AGENT_RUN_JOB,
+  handBackInstanceRuns,
   type KeepAlive,
   pendingAgentRuns,
   resumeInstanceRuns,
