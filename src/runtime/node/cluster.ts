@@ -2,6 +2,7 @@ import cluster, { type Worker } from "node:cluster";
 import { availableParallelism, hostname } from "node:os";
 import type { Config } from "../../config";
 import type { Logger } from "../../lib/logger";
+import { resolveInstanceId } from "./instance-id";
 
 /**
  * How many server processes share the port (ADR 0117): WEB_CONCURRENCY, or one per core when it
@@ -45,8 +46,8 @@ interface Slot {
  */
 export async function runPrimary(config: Config, workers: number, logger: Logger): Promise<void> {
   // Each worker k is `<base>-<k>`: a restarted worker k settles what its previous life left.
-  // Until runtime/node/instance-id.ts lands: the setting, else the host and port (as before).
-  const baseInstanceId = config.INSTANCE_ID || `${hostname()}:${config.PORT}`;
+  // (PORT=0 on a read-only DATA_DIR has no stable name: the host's is the best there is.)
+  const baseInstanceId = (await resolveInstanceId(config)) ?? hostname();
   const slots: Slot[] = Array.from({ length: workers }, (_, i) => ({
     index: i + 1,
     restartDelayMs: FIRST_RESTART_DELAY_MS,
