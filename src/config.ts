@@ -343,10 +343,11 @@ function sourceUrl(env: Config["APP_ENV"], value: string, fallback: string): str
 
 const SECRET_SETTINGS = ["JWT_SECRET", "CSRF_SECRET", "APP_ENCRYPTION_KEY"] as const;
 /**
- * Our own keys that may be left unset (then generated). Keys a provider issues (Stripe, the
- * gateway, WeChat, QStash, the mail API) are judged by their issuer, not here.
+ * Our own keys that may be left unset (then generated, or the feature is off: METRICS_TOKEN).
+ * Keys a provider issues (Stripe, the gateway, WeChat, QStash, the mail API) are judged by
+ * their issuer, not here.
  */
-const OPTIONAL_SECRET_SETTINGS = ["PAYMENT_SANDBOX_SECRET"] as const;
+const OPTIONAL_SECRET_SETTINGS = ["PAYMENT_SANDBOX_SECRET", "METRICS_TOKEN"] as const;
 /** Every secret setting production judges for strength (the Node runtime again, with words). */
 export const JUDGED_SECRET_SETTINGS = [...SECRET_SETTINGS, ...OPTIONAL_SECRET_SETTINGS] as const;
 /** Outbound endpoints: production talks to each over TLS, or the traffic is readable in transit. */

@@ -18,6 +18,8 @@ export interface Database {
   /** Cheapest possible round trip, for /health/ready. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** node-postgres: the pool's connections now, for /metrics (runtime/node/metrics.ts). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 /** Runs a raw statement and returns its rows; every driver answers with `{ rows }`. */

@@ -99,10 +99,12 @@ export async function runScheduledTasks(
     try {
       const result = await SCHEDULED_TASKS[task](deps);
       const ms = Math.round(performance.now() - started);
+      deps.metrics.taskRun(task, ms / 1000, true);
       deps.logger.info("scheduled task done", { task, ms, result });
       outcomes.push({ task, ok: true, ms, result });
     } catch (error) {
       const ms = Math.round(performance.now() - started);
+      deps.metrics.taskRun(task, ms / 1000, false);
       // The error itself: the logger describes it (SQLSTATE, statement kind), never its SQL.
       deps.logger.error("scheduled task failed", { task, ms, error });
       outcomes.push({ task, ok: false, ms });

@@ -156,7 +156,10 @@ export async function billedHold(deps: Deps, input: BilledInput): Promise<Billed
       if (settled) return;
       settled = true;
       try {
-        if (charge.consumptionId) await refundHold(deps, charge.consumptionId, reason);
+        if (charge.consumptionId) {
+          const refund = await refundHold(deps, charge.consumptionId, reason);
+          if (refund.applied) deps.metrics.refunded(charge.operation, charge.cost);
+        }
       } finally {
         if (charge.consumptionId) deps.work.untrackHold(charge.consumptionId);
       }

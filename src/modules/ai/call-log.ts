@@ -105,6 +105,8 @@ export function aiCallLog(deps: Deps, caller?: AiCaller): AiCallLog {
     flush() {
       if (flushed || noted.length === 0) return;
       flushed = true;
+      // Counted with the outcome recorded (an `ok` may have turned `unusable` since).
+      for (const a of noted) deps.metrics.providerCall(a.provider, a.task, a.outcome);
       const rows = rowsOf(noted, caller);
       // Not awaited, and no keep-alive: the insert runs while the request finishes its own
       // statements; a failed insert is logged by runDetached.

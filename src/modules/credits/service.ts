@@ -162,6 +162,7 @@ export async function chargeCredits(
     );
   }
   if (input.hold && row.consumption_id) deps.work.trackHold(row.consumption_id);
+  deps.metrics.charged(input.operation, row.cost);
   return {
     operation: input.operation,
     cost: row.cost,
@@ -175,7 +176,7 @@ export async function chargeCredits(
 /** Gives a charge back after a provider failure; a second call changes nothing. */
 export async function refundCharge(
   deps: Deps,
-  charge: Pick<Charge, "consumptionId">,
+  charge: Pick<Charge, "consumptionId"> & Partial<Pick<Charge, "operation" | "cost">>,
   reason: string,
 ) {
   if (!charge.consumptionId) return { applied: false, balance: null as number | null };
@@ -184,6 +185,7 @@ export async function refundCharge(
     reason,
     now: nowIso(deps),
   });
+  if (row?.applied && charge.operation) deps.metrics.refunded(charge.operation, charge.cost ?? 0);
   return { applied: row?.applied ?? false, balance: row?.balance ?? null };
 }
 

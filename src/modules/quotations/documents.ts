@@ -36,6 +36,8 @@ export interface DocumentRenderer {
   render(format: DocumentFormat, doc: QuotationDocument): Promise<RenderedDocument>;
   /** Ends the threads; documents in flight are refused. */
   close(): Promise<void>;
+  /** Documents waiting for a thread now, for /metrics. */
+  queueDepth?: () => number;
 }
 
 /**

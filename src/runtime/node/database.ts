@@ -83,6 +83,11 @@ export function openPostgresDatabase(url: string, poolSize: number): Database {
       await db.execute(sql`select 1`);
     },
     close: () => pool.end(),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
   };
 }
 

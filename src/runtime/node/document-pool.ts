@@ -49,6 +49,8 @@ export function createDocumentPool(options: DocumentPoolOptions): DocumentRender
   const maxQueue = options.maxQueue ?? threads * 16;
   let pool: Promise<Piscina<DocumentJob, RenderedDocument>> | undefined;
   let closed = false;
+  // Read by /metrics; 0 until the pool has started.
+  let started: Piscina<DocumentJob, RenderedDocument> | undefined;
 
   const start = async () => {
     const { path } = await ensureStartBundle({ ...DOCUMENT_WORKER, root: PROJECT_ROOT });
@@ -76,6 +78,7 @@ export function createDocumentPool(options: DocumentPoolOptions): DocumentRender
         });
       }
       const piscina = await pool;
+      started = piscina;
       // Checked here rather than by piscina's "Task queue is at limit" message.
       if (piscina.queueSize >= maxQueue) return { reason: "busy" };
       try {
@@ -93,8 +96,11 @@ export function createDocumentPool(options: DocumentPoolOptions): DocumentRender
       }
     },
 
+    queueDepth: () => started?.queueSize ?? 0,
+
     async close() {
       closed = true;
+      started = undefined;
       const running = pool;
       pool = undefined;
       await (await running?.catch(() => undefined))?.destroy();
