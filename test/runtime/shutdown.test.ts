@@ -1,0 +1,259 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
+import { randomEmail } from "../support/client";
+import { type RunningServer, runToExit, startNodeServer } from "../support/node-server";
+import { suiteDatabase } from "../support/workerd";
+
+/**
+ * SIGTERM under keep-alive load (issue #25, ADR 0116): clients on keep-alive agents read /me
+ * and the customer list and translate (a billed call to a fake provider that takes a while, so
+ * charges are in flight) when the server is told to stop. Every request that was sent gets an
+ * answer (a refused connection after the listener closed is no drop: it was never sent, and a
+ * load balancer retries it elsewhere), the process exits 0, and what it leaves in the database
+ * is settled: no hold open, no key in flight, every wallet equal to its ledger, and each user
+ * charged exactly for the translations that were answered.
+ */
+
+const USERS = 6;
+const COST = 1;
+/** Translations a user sends at most: fewer than the credits a sign-up gets. */
+const MAX_KEYS = 20;
+
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (!running(child)) return resolve(child.exitCode);
+    child.once("exit", (code) => resolve(code));
+  });
+
+interface User {
+  token: string;
+  ip: string;
+  balance: number;
+  agent: Agent;
+}
+
+type Outcome =
+  | { status: number; connection: string | undefined; body: any }
+  | { error: string; refused: boolean };
+
+/** One request on `agent` (keep-alive); an error says whether the connection was refused. */
+function send(
+  url: string,
+  path: string,
+  init: { agent?: Agent; token?: string; ip: string; body?: unknown; key?: string },
+): Promise<Outcome> {
+  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+  return new Promise((resolve) => {
+    const req = request(
+      `${url}${path}`,
+      {
+        method: body === undefined ? "GET" : "POST",
+        agent: init.agent,
+        headers: {
+          "Content-Type": "application/json",
+          "X-Forwarded-For": init.ip,
+          ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+          ...(init.key ? { "Idempotency-Key": init.key } : {}),
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            connection: res.headers.connection,
+            body: text ? JSON.parse(text) : null,
+          }),
+        );
+        res.on("error", (error) => resolve({ error: String(error), refused: false }));
+      },
+    );
+    req.on("error", (error: NodeJS.ErrnoException) =>
+      resolve({ error: `${error.code}: ${error.message}`, refused: error.code === "ECONNREFUSED" }),
+    );
+    req.end(body);
+  });
+}
+
+async function ok(server: RunningServer, path: string, init: Parameters<typeof send>[2]) {
+  const outcome = await send(server.url, path, init);
+  if ("error" in outcome || outcome.status >= 300) {
+    throw new Error(`${path}: ${JSON.stringify(outcome)}\n${server.output()}`);
+  }
+  return outcome.body;
+}
+
+async function registerUsers(server: RunningServer): Promise<User[]> {
+  const users: User[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const ip = `198.51.100.${i + 1}`;
+    const registered = await ok(server, "/api/v1/auth/register", {
+      ip,
+      body: { email: randomEmail(), password: "secret12" },
+    });
+    const user = { token: registered.access_token as string, ip, balance: 0, agent: new Agent() };
+    user.balance = (await ok(server, "/api/v1/credits/balance", user)).balance;
+    expect(user.balance).toBeGreaterThanOrEqual(MAX_KEYS * COST);
+    users.push(user);
+  }
+  return users;
+}
+
+/** What the load saw: answers (and how many said `Connection: close`), drops, billed keys. */
+interface Load {
+  answered: number;
+  closing: number;
+  drops: string[];
+  /** Per user: the keys whose translation was answered 200 (charged). */
+  charged: number[];
+}
+
+/**
+ * Three loops per user on one keep-alive agent (GET /me, GET the customer list, POST a
+ * translation with a fresh key), each until the server refuses its connection. Resolves
+ * `warm` once every loop has had two answers, so the signal finds them all mid-stream.
+ */
+function driveLoad(server: RunningServer, users: User[]) {
+  const load: Load = { answered: 0, closing: 0, drops: [], charged: users.map(() => 0) };
+  let warming = users.length * 3;
+  let markWarm: () => void = () => {};
+  const warm = new Promise<void>((resolve) => {
+    markWarm = resolve;
+  });
+  const loop = async (user: User, index: number, next: (n: number) => Parameters<typeof send>) => {
+    for (let n = 0; ; n++) {
+      const args = next(n);
+      if (!args[1]) break;
+      const outcome = await send(...args);
+      if ("error" in outcome) {
+        if (!outcome.refused) load.drops.push(`${args[1]}: ${outcome.error}`);
+        break;
+      }
+      load.answered++;
+      if (outcome.connection === "close") load.closing++;
+      if (args[1] === "/api/v1/translate" && outcome.status === 200) load.charged[index]!++;
+      if (n === 1 && --warming === 0) markWarm();
+    }
+  };
+  const loops = users.flatMap((user, index) => {
+    const as = { agent: user.agent, token: user.token, ip: user.ip };
+    return [
+      loop(user, index, () => [server.url, "/api/v1/auth/me", as]),
+      loop(user, index, () => [server.url, "/api/v1/customers?size=20", as]),
+      loop(user, index, (n) => [
+        server.url,
+        n < MAX_KEYS ? "/api/v1/translate" : "",
+        {
+          ...as,
+          key: `shutdown-${index}-${n}`,
+          body: { text: `Quote ${n}: 500 pieces FOB Ningbo.`, source_lang: "en", target_lang: "zh" },
+        },
+      ]),
+    ];
+  });
+  return { load, warm, done: Promise.all(loops) };
+}
+
+function shutdownSuite(kind: "pglite" | "postgres") {
+  let llm: FakeOpenAi | undefined;
+  let cleanup: () => Promise<void> = async () => {};
+  const servers: RunningServer[] = [];
+
+  afterAll(async () => {
+    for (const server of servers.filter((s) => running(s.process))) {
+      server.process.kill("SIGKILL");
+      await exitOf(server.process);
+    }
+    await llm?.close();
+    await cleanup();
+  });
+
+  it(`answers every request sent, settles every charge and exits 0 (${kind})`, async () => {
+    llm = await startFakeOpenAi("sk-shutdown");
+    const env: Record<string, string> = {
+      INSTANCE_ID: `shutdown-${kind}`,
+      SCHEDULER_ENABLED: "false",
+      OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
+      TRUST_PROXY: "1",
+    };
+    if (kind === "postgres") {
+      const database = await suiteDatabase("shutdown");
+      env.DATABASE_URL = database.url;
+      cleanup = database.drop;
+    } else {
+      const dataDir = await mkdtemp(join(tmpdir(), "ta-shutdown-"));
+      env.DATA_DIR = dataDir;
+      cleanup = () => rm(dataDir, { recursive: true, force: true });
+    }
+    const start = async () => {
+      const server = await startNodeServer(env);
+      servers.push(server);
+      return server;
+    };
+    let server = await start();
+    const users = await registerUsers(server);
+    expect(await server.stop()).toBe(0);
+    const fixture = await runToExit(
+      env,
+      "test/support/crash-fixture.ts",
+      [llm.url, llm.apiKey, String(COST), "translate"],
+      90_000,
+    );
+    expect(fixture.code, fixture.output).toBe(0);
+    // Answers take a while, so translations (and their holds) are in flight at the signal.
+    llm.latency(() => 100 + Math.floor(Math.random() * 200));
+    llm.reply((messages) => `译文：${messages.at(-1)?.content.slice(0, 30) ?? ""}`);
+
+    server = await start();
+    for (const user of users) user.agent = new Agent({ keepAlive: true, maxSockets: 3 });
+    const { load, warm, done } = driveLoad(server, users);
+    await warm;
+    const answeredBefore = load.answered;
+    const exit = exitOf(server.process);
+    server.process.kill("SIGTERM");
+    await done;
+    for (const user of users) user.agent.destroy();
+
+    expect(await exit, server.output()).toBe(0);
+    expect(load.drops, server.output()).toEqual([]);
+    // Requests in flight at the signal were answered, and told to close their connection.
+    expect(load.answered).toBeGreaterThan(answeredBefore);
+    expect(load.closing).toBeGreaterThan(0);
+
+    // Before any restart (whose recovery would settle it): nothing left for someone else.
+    const probe = await runToExit(env, "test/support/shutdown-probe.ts", [], 90_000);
+    expect(probe.code, probe.output).toBe(0);
+    expect(JSON.parse(probe.output.trim().split("\n").at(-1)!)).toMatchObject({
+      open_holds: 0,
+      keys_in_flight: 0,
+      runs_still_leased: 0,
+      wallets_off_ledger: 0,
+    });
+
+    // Each user paid for exactly the translations that were answered, no more, no less.
+    server = await start();
+    for (const [index, user] of users.entries()) {
+      const history = await ok(server, "/api/v1/credits/history?operation=translate&size=100", user);
+      const net = -(history.items as { delta: number }[]).reduce((sum, row) => sum + row.delta, 0);
+      const balance = (await ok(server, "/api/v1/credits/balance", user)).balance;
+      expect({ net, balance }).toEqual({
+        net: load.charged[index]! * COST,
+        balance: user.balance - load.charged[index]! * COST,
+      });
+    }
+    expect(await server.stop()).toBe(0);
+  }, 300_000);
+}
+
+describe("SIGTERM under keep-alive load", () => {
+  describe("on the embedded database (PGlite)", () => shutdownSuite("pglite"));
+  describe.skipIf(!process.env.DATABASE_URL)("on PostgreSQL", () => shutdownSuite("postgres"));
+});
