@@ -3,13 +3,15 @@ import { renderScheduled } from "./scheduled-report";
 
 /**
  * The scheduled tasks at scale on their own: `tsx bench/scheduled.ts [task ...] [--users=N]
- * [--customers=N] [--runs=N]` (the scale defaults to SETTINGS.scheduledScale, as in `npm run
- * bench`; smaller for a quick check). BENCH_ADMIN_URL: the server's admin connection; progress on
+ * [--customers=N] [--runs=N] [--keep=NAME]` (the scale defaults to SETTINGS.scheduledScale, as in `npm run
+ * bench`; smaller for a quick check; --keep seeds a database of that name once and keeps it, for reruns).
+ * BENCH_ADMIN_URL: the server's admin connection; progress on
  * stderr, the section on stdout.
  */
 const args = process.argv.slice(2);
+const text = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const flag = (name: string) => {
-  const value = args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+  const value = text(name);
   return value === undefined ? undefined : Number(value);
 };
 const only = args.filter((a) => !a.startsWith("--")) as ScheduledTask[];
@@ -24,5 +26,6 @@ const result = await measureScheduled({
   log: (line) => process.stderr.write(`${line}\n`),
   only: only.length > 0 ? only : undefined,
   scale,
+  keep: text("keep"),
 });
 process.stdout.write(`${renderScheduled(result)}\n`);

@@ -15,23 +15,33 @@ import { median } from "../load";
 import { SETTINGS } from "../settings";
 
 /**
- * Issue #13 item 4: the scheduled tasks at 1,000,000 customers and 100,000 users. Each task runs
- * in-process through runScheduledTasks (the real task functions, deps on `pg`; issue #22's pool
- * recycle through recyclePoolCustomers, its own entry point) while WRITERS
- * connections keep doing what users do to the rows the task is working on; every write's
- * latency is recorded, beside the same writers' latency with no task running (the baseline),
- * and a sampler reads pg_stat_activity for writers waiting on a lock (how long the statement
- * has been waiting), so a slow write can be told apart from a write blocked by the task.
+ * Issue #13 item 4, issue #25 item 7: the scheduled tasks at 1,000,000 customers and 100,000
+ * users. Each task runs in-process through runScheduledTasks (the real task functions, deps on
+ * `pg`; issue #22's pool recycle through recyclePoolCustomers, its own entry point) three ways a
+ * run, each from the same due work put back:
+ *   - alone: nothing else writing;
+ *   - beside WRITERS connections doing what users do to the rows the task is working on; every
+ *     write's latency is recorded, beside the same writers' latency with no task running (the
+ *     baseline), and a sampler reads pg_stat_activity for writers waiting on a lock (how long
+ *     the statement has been waiting), so a slow write can be told apart from a write blocked
+ *     by the task;
+ *   - with nothing due: run again at once, after the run beside the writers took its due work
+ *     (the next minute's or hour's run on a quiet deployment). The customer reminders and the
+ *     pool recycle's warnings stay due until a seller acts (a rerun reports them again), so
+ *     theirs runs with the clock IDLE_CLOCK_DAYS back, before any seeded row came due: the run
+ *     reads what its indexes say is due and finds nothing.
  */
 
-/** Connections writing while a task runs, and the pause each takes between two writes. */
-const WRITERS = 4;
+/** Connections writing beside a task, and the pause each takes between two writes. */
+const WRITERS = 40;
 const WRITER_PAUSE_MS = 5;
 /** How long the baseline writes run with no task. */
 const BASELINE_MS = 1500;
 /** How often the lock sampler looks (each look is one query on its own connection). */
 const SAMPLE_EVERY_MS = 5;
 const WRITER_APP = "bench-sched-writer";
+/** The "nothing due" runs' clock, this far back: before the seed's due times (90 days old at most). */
+const IDLE_CLOCK_DAYS = 60;
 
 interface Latency {
   count: number;
@@ -51,8 +61,12 @@ export type ScheduledTask = CronTask | "poolRecycle";
 
 export interface ScheduledTaskResult {
   task: ScheduledTask;
-  /** Run time of each run, ms. */
+  /** Run time of each run beside the writers, ms. */
   runsMs: number[];
+  /** Run time of each run alone, ms. */
+  aloneMs: number[];
+  /** Run time of each run with nothing due, ms. */
+  idleMs: number[];
   /** Rows (users, customers, orders, ...) each run processed, as the task reported. */
   rows: number[];
   /** What the last run returned. */
@@ -173,6 +187,11 @@ interface TaskSpec {
   run?: (deps: Deps) => Promise<unknown>;
   /** Statements that put the due work back (run before every run). */
   reset: string[];
+  /**
+   * Whether its due work stays due after a run (a rerun reports it again): its "nothing due" run
+   * is then at a clock before the seed's due times, not a rerun.
+   */
+  staysDue?: boolean;
   /** Rows the writers write to: the ones the task works on. */
   targets: string;
   writes: Write[];
@@ -205,6 +224,7 @@ const num = (value: unknown, key: string) =>
 const TASKS: TaskSpec[] = [
   {
     task: "customerReminders",
+    staysDue: true,
     reset: [`truncate notifications`],
     targets: `select c.id as customer_id, c.user_id from customers c
       where c.last_contact_at < now() - interval '20 days' or c.next_followup_at <= now()
@@ -247,7 +267,7 @@ const TASKS: TaskSpec[] = [
     ],
     targets: `select user_id from subscriptions order by random() limit 5000`,
     writes: [charge, touchUser],
-    rows: (r) => num(r, "users"),
+    rows: (r) => num(r, "grants"),
   },
   {
     task: "refundStaleHolds",
@@ -328,10 +348,23 @@ const TASKS: TaskSpec[] = [
     ],
     rows: (r) => num(r, "nonces") + num(r, "sessions"),
   },
+  // The every-minute sweeps and the refund check: nothing of theirs is seeded (agent runs,
+  // discovery jobs and refunds are other tables), so each run is the cost of finding nothing
+  // beside a million customers, every minute.
+  ...(["sweepAgents", "sweepDiscoveryJobs", "reconcileRefunds"] as const).map(
+    (task): TaskSpec => ({
+      task,
+      reset: [],
+      targets: `select id as user_id from users order by random() limit 5000`,
+      writes: [charge, touchUser],
+      rows: (r) => num(r, "found") + num(r, "checked"),
+    }),
+  ),
   {
     // Issue #22: the overnight pool recycle, with its warnings, over every organisation.
     task: "poolRecycle",
-    run: (deps) => recyclePoolCustomers(deps, new Date()),
+    run: (deps) => recyclePoolCustomers(deps, deps.clock.now()),
+    staysDue: true,
     reset: [
       `truncate notifications`,
       `delete from customer_ownership_events where action = 'recycle'`,
@@ -467,6 +500,19 @@ async function runTask(
   }
 }
 
+/** The deps with the clock IDLE_CLOCK_DAYS back: every seeded due time is still ahead. */
+function idleDeps(deps: Deps): Deps {
+  const back = IDLE_CLOCK_DAYS * 86_400_000;
+  return { ...deps, clock: { now: () => new Date(Date.now() - back) } };
+}
+
+async function resetTask(spec: TaskSpec, ctx: { admin: pg.Client; users: number }) {
+  for (const statement of spec.reset) {
+    await ctx.admin.query(statement.replaceAll("$USERS", String(ctx.users)));
+  }
+  await ctx.admin.query("analyze");
+}
+
 async function measureTask(
   spec: TaskSpec,
   ctx: { url: string; admin: pg.Client; deps: Deps; runs: number; users: number },
@@ -475,6 +521,8 @@ async function measureTask(
   const out: ScheduledTaskResult = {
     task: spec.task,
     runsMs: [],
+    aloneMs: [],
+    idleMs: [],
     rows: [],
     result: undefined,
     baseline: latency([]),
@@ -486,12 +534,13 @@ async function measureTask(
   const baselines: Latency[] = [];
   const durings: Latency[] = [];
   for (let run = 0; run < ctx.runs; run++) {
-    for (const statement of spec.reset) {
-      await ctx.admin.query(statement.replaceAll("$USERS", String(ctx.users)));
-    }
-    await ctx.admin.query("analyze");
-    const { rows: targets } = await ctx.admin.query<Record<string, string>>(spec.targets);
+    await resetTask(spec, ctx);
+    const alone = await runTask(spec, ctx.deps);
+    out.aloneMs.push(alone.ms);
+    out.ok &&= alone.ok;
 
+    await resetTask(spec, ctx);
+    const { rows: targets } = await ctx.admin.query<Record<string, string>>(spec.targets);
     const idleSampler = startLockSampler(ctx.admin);
     const idle = await startWriters(ctx.url, targets, spec.writes);
     await sleep(BASELINE_MS);
@@ -507,15 +556,21 @@ async function measureTask(
     const locks = await sampler.stop();
     durings.push(latency(busy.samples));
 
+    const nothing = await runTask(spec, spec.staysDue ? idleDeps(ctx.deps) : ctx.deps);
+    out.idleMs.push(nothing.ms);
+    out.ok &&= nothing.ok;
+
     out.runsMs.push(outcome.ms);
     out.rows.push(spec.rows(outcome.result));
     out.result = outcome.result;
     out.ok &&= outcome.ok;
     addLocks(out.locks, locks);
     log(
-      `scheduled ${spec.task} ${run + 1}/${ctx.runs}: ${outcome.ms} ms, ${out.rows.at(-1)} rows, ` +
+      `scheduled ${spec.task} ${run + 1}/${ctx.runs}: alone ${alone.ms} ms (${spec.rows(alone.result)} rows), ` +
+        `beside ${WRITERS} writers ${outcome.ms} ms (${out.rows.at(-1)} rows), nothing due ${nothing.ms} ms; ` +
         `writes p99 ${latency(busy.samples).p99.toFixed(1)} ms (baseline ${latency(idle.samples).p99.toFixed(1)}), ` +
-        `lock waits seen ${locks.waiting}/${locks.samples} (longest ${locks.longestMs.toFixed(1)} ms)`,
+        `lock waits seen ${locks.waiting}/${locks.samples} (longest ${locks.longestMs.toFixed(1)} ms)` +
+        (alone.ok && outcome.ok && nothing.ok ? "" : " FAILED"),
     );
   }
   const mid = (pick: (l: Latency) => number, of: Latency[]) => median(of.map(pick));
@@ -533,6 +588,56 @@ async function measureTask(
   return out;
 }
 
+/**
+ * The database the tasks run on: a new one, seeded and dropped at the end; or, with `keep`, the
+ * database of that name, seeded once and kept (quick reruns while working on a task: seeding a
+ * million customers takes minutes). Migrations run either way, so new indexes apply.
+ */
+async function openBenchDatabase(
+  admin0: pg.Client,
+  adminUrl: string,
+  scale: { users: number; customers: number; keep?: string },
+  log: (line: string) => void,
+) {
+  const name = scale.keep ?? `bench_sched_${process.pid}_${Date.now().toString(36)}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const dbUrl = url.toString();
+  const { rows } = await admin0.query("select 1 from pg_database where datname = $1", [name]);
+  if (rows.length === 0) await admin0.query(`create database ${name}`);
+  await migratePostgres(dbUrl);
+  const admin = new pg.Client({ connectionString: dbUrl });
+  await admin.connect();
+  await admin.query("create table if not exists bench_seed (users int, customers int)");
+  const { rows: seeded } = await admin.query<{ users: number; customers: number }>(
+    "select users, customers from bench_seed",
+  );
+  let seedMs = 0;
+  if (seeded[0]?.users !== scale.users || seeded[0]?.customers !== scale.customers) {
+    if (seeded.length > 0) throw new Error(`${name} holds another scale: drop it first`);
+    const seedStart = performance.now();
+    for (const statement of seedSql(scale.users, scale.customers)) await admin.query(statement);
+    await admin.query("insert into bench_seed values ($1, $2)", [scale.users, scale.customers]);
+    seedMs = performance.now() - seedStart;
+  }
+  log(
+    `scheduled: ${seedMs ? "seeded" : "reused"} ${scale.users} users, ${scale.customers} customers` +
+      ` in ${(seedMs / 1000).toFixed(1)} s (${name})`,
+  );
+  return {
+    name,
+    dbUrl,
+    admin,
+    seedMs,
+    async close() {
+      await admin.end().catch(() => {});
+      if (!scale.keep) {
+        await admin0.query(`drop database if exists ${name} with (force)`).catch(() => {});
+      }
+    },
+  };
+}
+
 export async function measureScheduled(ctx: {
   adminUrl: string;
   log: (line: string) => void;
@@ -540,37 +645,41 @@ export async function measureScheduled(ctx: {
   only?: ScheduledTask[];
   /** Another scale for a quick check (bench/scheduled.ts --users=N --customers=N --runs=N). */
   scale?: Partial<typeof SETTINGS.scheduledScale>;
+  /** A database to seed once and keep (bench/scheduled.ts --keep=NAME). */
+  keep?: string;
 }): Promise<ScheduledResult> {
   const { users, customers, runs } = { ...SETTINGS.scheduledScale, ...ctx.scale };
-  const name = `bench_sched_${process.pid}_${Date.now().toString(36)}`;
-  const url = new URL(ctx.adminUrl);
-  url.pathname = `/${name}`;
-  const dbUrl = url.toString();
   const admin0 = new pg.Client({ connectionString: ctx.adminUrl });
   await admin0.connect();
-  await admin0.query(`create database ${name}`);
   let deps: Deps | undefined;
-  const admin = new pg.Client({ connectionString: dbUrl });
+  let db: Awaited<ReturnType<typeof openBenchDatabase>> | undefined;
   try {
-    await migratePostgres(dbUrl);
-    await admin.connect();
-    const seedStart = performance.now();
-    for (const statement of seedSql(users, customers)) await admin.query(statement);
-    const seedMs = performance.now() - seedStart;
-    ctx.log(
-      `scheduled: seeded ${users} users, ${customers} customers in ${(seedMs / 1000).toFixed(1)} s`,
+    db = await openBenchDatabase(
+      admin0,
+      ctx.adminUrl,
+      { users, customers, keep: ctx.keep },
+      ctx.log,
     );
-    deps = await buildTaskDeps(dbUrl);
+    deps = await buildTaskDeps(db.dbUrl);
     const tasks: ScheduledTaskResult[] = [];
     for (const spec of TASKS) {
       if (ctx.only && !ctx.only.includes(spec.task)) continue;
-      tasks.push(await measureTask(spec, { url: dbUrl, admin, deps, runs, users }, ctx.log));
+      tasks.push(
+        await measureTask(spec, { url: db.dbUrl, admin: db.admin, deps, runs, users }, ctx.log),
+      );
     }
-    return { users, customers, seedMs, writers: WRITERS, runs, cpus: cpus().length, tasks };
+    return {
+      users,
+      customers,
+      seedMs: db.seedMs,
+      writers: WRITERS,
+      runs,
+      cpus: cpus().length,
+      tasks,
+    };
   } finally {
     await deps?.database.close().catch(() => {});
-    await admin.end().catch(() => {});
-    await admin0.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    await db?.close();
     await admin0.end();
   }
 }

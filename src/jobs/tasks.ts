@@ -24,12 +24,15 @@ import type { CronTask } from "./schedules";
  * running the same task at once, changes nothing more), reading "now" from deps.clock.
  */
 
-/** Grants each running subscription the allowance of the month it is in (once per month). */
+/**
+ * Grants each running subscription the allowance of the month it is in (once per month);
+ * `grants` counts the subscriptions granted by this run.
+ */
 export async function grantSubscriptionAllowances(
   deps: Deps,
-): Promise<{ users: number; credits: number }> {
-  const { users, total } = await grantRunningAllowances(deps.db, { now: nowIso(deps) });
-  return { users, credits: total };
+): Promise<{ grants: number; credits: number }> {
+  const { grants, total } = await grantRunningAllowances(deps.db, { now: nowIso(deps) });
+  return { grants, credits: total };
 }
 
 /**

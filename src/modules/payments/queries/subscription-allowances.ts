@@ -1,26 +1,103 @@
 import { sql } from "drizzle-orm";
-import { sumOverUserBatches } from "../../../db/batches";
-import type { Db } from "../../../db/client";
-import { subscriptions } from "../../../db/schema";
+import { inTimedBatches } from "../../../db/batches";
+import { type Db, queryRows } from "../../../db/client";
+
+const NO_ID = "00000000-0000-0000-0000-000000000000";
 
 /**
- * Grants each running subscription the allowance of the month it is in (once per month,
- * subscription_grant_allowances). Each grant locks the user's balance row until its statement
- * commits, so users go in short timed batches (db/batches.ts, in id order, resuming after the
- * last one) and a user's own charge waits on one batch at most, never on the whole run.
+ * Grants each running subscription the allowance of the month it is in (once per month: the
+ * grant's ledger row is keyed `<subscription id>:<month>` by credit_ledger_source_once_key, as
+ * subscription_grant_allowances keys it). Set-based, in keyset batches over subscriptions by id
+ * (db/batches.ts), each batch ONE statement that finds its due subscriptions (running, and no
+ * grant of this month yet: one probe of the once key each), raises each wallet by the sum of its
+ * grants and writes every grant's lot and ledger row, the ledger's balance_after running over the
+ * wallet's new balance in subscription order: every balance change is one statement with its
+ * ledger rows (docs/ARCHITECTURE.md, money). A wallet a user's charge holds is waited for (one
+ * charge: milliseconds); a user's charge waits on one batch at most.
+ *
+ * The per-user function called credit_expire_due_org first; this does not: the hourly
+ * expireCredits runs just before it (jobs/schedules.ts order), and a lot past its expiry the
+ * wallet still counts is written off by that task with its own ledger row either way.
+ *
+ * A second instance granting the same batch at once fails on the once key and rolls its batch
+ * back: nothing is granted twice, and the next run finds nothing due.
  */
-export function grantRunningAllowances(
+export async function grantRunningAllowances(
   db: Db,
   params: { now: string },
-): Promise<{ users: number; total: number }> {
+): Promise<{ grants: number; total: number }> {
   const now = sql`${params.now}::timestamptz`;
-  const s = subscriptions;
-  return sumOverUserBatches(
-    db,
-    (after, limit) => sql`select distinct ${s.userId} from ${s}
-      where ${s.cancelledAt} is null and ${s.monthlyCredits} > 0 and ${s.startsAt} <= ${now}
-        and ${s.endsAt} > ${now} and ${s.userId} > ${after}
-      order by ${s.userId} limit ${limit}`,
-    (userId) => sql`subscription_grant_allowances(${userId}, ${now})`,
-  );
+  const sum = { grants: 0, total: 0 };
+  let after = NO_ID;
+  await inTimedBatches(async (limit) => {
+    const [row] = await queryRows<{
+      scanned: number;
+      last: string | null;
+      grants: number;
+      total: number;
+    }>(
+      db,
+      sql`with running as materialized (
+          select s.id, s.org_id, s.user_id, s.monthly_credits as amount, s.plan_code, s.starts_at,
+            s.ends_at
+          from subscriptions s
+          where s.cancelled_at is null and s.ends_at > ${now} and s.starts_at <= ${now}
+            and s.monthly_credits > 0 and s.id > ${after}::uuid
+          order by s.id limit ${limit}),
+        month as (
+          -- The month the subscription is in: the last m with starts_at + m months <= now
+          -- (month arithmetic as subscription_grant_allowances does it, end of month clamped).
+          select r.*, m.m from running r
+          cross join lateral (
+            select max(g) as m from generate_series(
+              greatest(0, (extract(year from age(${now}, r.starts_at)) * 12
+                + extract(month from age(${now}, r.starts_at)))::int - 1),
+              (extract(year from age(${now}, r.starts_at)) * 12
+                + extract(month from age(${now}, r.starts_at)))::int + 1) g
+            where r.starts_at + make_interval(months => g) <= ${now}) m),
+        due as materialized (
+          select m.*, m.id::text || ':' || m.m as source_id, gen_random_uuid() as lot_id,
+            sum(m.amount) over (partition by m.org_id order by m.id) as running_sum,
+            sum(m.amount) over (partition by m.org_id) as org_total
+          from month m
+          where not exists (
+            select 1 from credit_ledger l
+            where l.kind = 'plan_allowance' and l.source_type = 'subscription'
+              and l.source_id = m.id::text || ':' || m.m
+              and l.kind <> all (array['consumption', 'admin_adjustment', 'expiry']))),
+        wallet as (
+          insert into org_credits (org_id, balance, updated_at)
+          select org_id, sum(amount), ${now} from due group by org_id order by org_id
+          on conflict (org_id) do update
+            set balance = org_credits.balance + excluded.balance, updated_at = excluded.updated_at
+          returning org_credits.org_id, org_credits.balance as after),
+        lots as (
+          insert into credit_lots (id, org_id, user_id, kind, granted, remaining, expires_at,
+            source_type, source_id, created_at)
+          select d.lot_id, d.org_id, d.user_id, 'plan_allowance', d.amount, d.amount,
+            least(d.starts_at + make_interval(months => d.m + 1), d.ends_at), 'subscription',
+            d.source_id, ${now}
+          from due d),
+        ledger as (
+          insert into credit_ledger (org_id, user_id, delta, balance_after, kind, source_type,
+            source_id, actor_id, lots, note, created_at)
+          select d.org_id, d.user_id, d.amount, w.after - d.org_total + d.running_sum,
+            'plan_allowance',
+            'subscription', d.source_id, null,
+            jsonb_build_array(jsonb_build_object('lot_id', d.lot_id, 'amount', d.amount)),
+            'Monthly allowance, ' || d.plan_code, ${now}
+          from due d join wallet w on w.org_id = d.org_id
+          returning delta)
+      select (select count(*)::int from running) as scanned,
+        (select max(id::text) from running) as last,
+        (select count(*)::int from ledger) as grants,
+        (select coalesce(sum(delta), 0)::int from ledger) as total`,
+    );
+    sum.grants += row?.grants ?? 0;
+    sum.total += row?.total ?? 0;
+    if (!row?.last) return 0;
+    after = row.last;
+    return row.scanned;
+  });
+  return sum;
 }
