@@ -144,6 +144,10 @@ export async function runPrimary(config: Config, workers: number, logger: Logger
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 
   logger.info("starting workers", { workers, instance_id: baseInstanceId });
+  if (!config.REDIS_URL) {
+    // The memory store is each process's own: a client spread over N workers gets N budgets.
+    logger.warn("rate limits are counted per worker without REDIS_URL", { workers });
+  }
   fork(slots[0]!);
   process.exit(await finished);
 }
