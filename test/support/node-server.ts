@@ -27,8 +27,14 @@ const START_SCRIPT = "scripts/start.mjs";
 const nodeArgs = (script: string) =>
   script.endsWith(".mjs") ? [script] : ["--import", "tsx", script];
 
-/** Starts the real `npm start` entry and waits for /health. */
-export async function startNodeServer(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * Starts the real `npm start` entry and waits for /health (up to `readyMs`: a bound against a
+ * hang, raised by suites that start servers beside heavy work).
+ */
+export async function startNodeServer(
+  env: Record<string, string>,
+  readyMs = 30_000,
+): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, nodeArgs(START_SCRIPT), {
     env: {
@@ -45,7 +51,7 @@ export async function startNodeServer(env: Record<string, string>): Promise<Runn
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${output}`);
     try {
@@ -56,7 +62,7 @@ export async function startNodeServer(env: Record<string, string>): Promise<Runn
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`server not ready in 30 s: ${output}`);
+      throw new Error(`server not ready in ${readyMs / 1000} s: ${output}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
