@@ -6,12 +6,14 @@ import { measureExtraction } from "./extraction";
 import { ROOT } from "./proc";
 import { type BenchResults, renderReport, resultJson } from "./report";
 import { cleanup, killAllSync, log } from "./resources";
+import { renderScaling } from "./scaling-report";
 import { measureBillingScenario } from "./scenarios/billing";
 import { measureImports } from "./scenarios/import";
 import { measureLoad, measureLogin } from "./scenarios/load";
 import { measurePdfScenario } from "./scenarios/pdf";
 import { measureRoundTrips } from "./scenarios/round-trips";
 import { measureScale } from "./scenarios/scale";
+import { measureScaling } from "./scenarios/scaling";
 import { measureScheduled } from "./scenarios/scheduled";
 import { measureSessionChecks } from "./scenarios/session-check";
 import { measureStartup } from "./scenarios/startup";
@@ -60,6 +62,8 @@ async function main() {
   const customerImport = await measureImports(ctx);
   const healthDuringDocuments = await measureHealthDuringDocuments(ctx);
   await ctx.app.child.stop();
+  // Its own servers (the app at 1 and 2 workers, ceilings, Fastify), none other running.
+  const scaling = await measureScaling(ctx);
   const roundTrips = await measureRoundTrips(ctx);
   const billing = await measureBillingScenario(ctx);
   const pdf = { ...(await measurePdfScenario(ctx)), healthDuringDocuments };
@@ -104,14 +108,14 @@ async function main() {
     extraction,
   };
   const summary = summaryRows(results);
-  const report = `${summaryText(summary)}\n\n${renderReport(results)}`;
+  const report = `${summaryText(summary)}\n\n${renderReport(results)}\n\n${renderScaling(scaling)}`;
   process.stdout.write(`\n${report}\n`);
 
   const outDir = join(ROOT, "bench", ".out");
   await mkdir(outDir, { recursive: true });
   await writeFile(
     join(outDir, "latest.json"),
-    `${JSON.stringify({ summary, ...resultJson(results, report) }, null, 2)}\n`,
+    `${JSON.stringify({ summary, ...resultJson(results, report), scaling }, null, 2)}\n`,
   );
   log(`wrote bench/.out/latest.json`);
 }
