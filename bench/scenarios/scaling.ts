@@ -10,7 +10,7 @@ import { type Child, freePort, startNode, waitReady } from "../proc";
 import { makeTempDir } from "../resources";
 import type { BenchContext } from "../setup";
 
-export const SCALING_PROCESSES = [1, 2] as const;
+const SCALING_PROCESSES = [1, 2] as const;
 
 export interface ScalingRow {
   route: "/me" | "list";
