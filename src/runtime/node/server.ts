@@ -19,6 +19,7 @@ import { nodeCjkFont } from "./cjk-font";
 import { nodeDocsBundle } from "./docs-bundle";
 import { watchConnections } from "./drain";
 import { answerClientError, createNodeListener } from "./listener";
+import { startObservability } from "./observability";
 import { type Scheduler, startScheduler } from "./scheduler";
 
 export interface NodeServer {
@@ -30,8 +31,14 @@ export interface NodeServer {
 /** One server process: every route group on one port, on the embedded defaults unless configured. */
 export async function startNodeServer(config: Config): Promise<NodeServer> {
   const started = performance.now();
-  const runtime = await createNodeRuntime(config);
+  // `/metrics` and traces when configured (METRICS_TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT).
+  const observability = await startObservability(config);
+  const runtime = await createNodeRuntime(
+    config,
+    observability.metrics ? { metrics: observability.metrics } : {},
+  );
   const deps = await buildDeps(config, runtime);
+  observability.watch({ database: deps.database, documents: deps.documents });
   // What a previous life of this instance left (held charges, keys in flight, agent runs) is
   // settled before the first request, so a retry after a crash finds its key free.
   await recoverInstanceWork(deps);
@@ -52,7 +59,7 @@ export async function startNodeServer(config: Config): Promise<NodeServer> {
 
   const server = createServer();
   const http = watchConnections(server);
-  server.on("request", createNodeListener(getRequestListener(app.fetch), http));
+  server.on("request", observability.wrap(createNodeListener(getRequestListener(app.fetch), http)));
   server.on("clientError", answerClientError);
   const host = config.HOST || (config.APP_ENV === "production" ? "0.0.0.0" : "127.0.0.1");
   await new Promise<void>((resolve) => {
@@ -103,6 +110,7 @@ export async function startNodeServer(config: Config): Promise<NodeServer> {
         deps.limiter.close?.(),
         deps.database.close(),
         deps.documents?.close(),
+        observability.stop(),
       ]);
     },
   };
