@@ -74,7 +74,7 @@ const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {
   expireCredits: expireDueCredits,
   grantAllowances: grantSubscriptionAllowances,
   purgeExpired,
-  customerReminders: notifyCustomerReminders,
+  customerReminders: (deps) => notifyCustomerReminders(deps),
   poolRecycle: (deps) => recyclePoolCustomers(deps),
   // Every configured source (ECB, then the wide one); one without a URL reports `skipped`, a
   // failed one fails the run after the other ran. The stored rates stay.

@@ -46,11 +46,12 @@ async function walk(
   now: string,
   tally: Map<string, UserTally>,
   field: "silent" | "followups_due",
+  page: number,
 ): Promise<number> {
   let seen = 0;
   let after: ReminderCursor | null = null;
   for (;;) {
-    const done = await batch(db, { now, limit: WALK_PAGE, after });
+    const done = await batch(db, { now, limit: page, after });
     seen += done.taken;
     for (const u of done.users) {
       let t = tally.get(u.user_id);
@@ -65,7 +66,7 @@ async function walk(
       if (room > 0) t.top.push(...u.top.slice(0, room));
     }
     after = done.next;
-    if (!after || done.taken < WALK_PAGE) return seen;
+    if (!after || done.taken < page) return seen;
   }
 }
 
@@ -119,7 +120,11 @@ function digestOf(userId: string, t: UserTally, now: string): DigestRow {
  * `silent` and `followups_due` in the result count the due customers seen; `digests` the new
  * rows; `pushed` is absent when pushing is off.
  */
-export async function notifyCustomerReminders(deps: Deps): Promise<{
+export async function notifyCustomerReminders(
+  deps: Deps,
+  /** A shorter walk page than WALK_PAGE (tests: many pages over few customers). */
+  sizes: { page?: number } = {},
+): Promise<{
   silent: number;
   followups_due: number;
   digests: number;
@@ -127,8 +132,9 @@ export async function notifyCustomerReminders(deps: Deps): Promise<{
 }> {
   const now = deps.clock.now().toISOString();
   const tally = new Map<string, UserTally>();
-  const silent = await walk(deps.db, silentBatch, now, tally, "silent");
-  const followups = await walk(deps.db, followupBatch, now, tally, "followups_due");
+  const page = sizes.page ?? WALK_PAGE;
+  const silent = await walk(deps.db, silentBatch, now, tally, "silent", page);
+  const followups = await walk(deps.db, followupBatch, now, tally, "followups_due", page);
 
   const rows = [...tally].map(([userId, t]) => digestOf(userId, t, now));
   let digests = 0;

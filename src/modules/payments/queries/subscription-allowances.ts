@@ -37,34 +37,37 @@ export async function grantRunningAllowances(
       total: number;
     }>(
       db,
-      sql`with running as materialized (
+      sql`with month as (
+          -- The month each running subscription is in: the last m with starts_at + m months
+          -- <= now (month arithmetic as subscription_grant_allowances does it, end of month
+          -- clamped).
           select s.id, s.org_id, s.user_id, s.monthly_credits as amount, s.plan_code, s.starts_at,
-            s.ends_at
+            s.ends_at, m.m
           from subscriptions s
-          where s.cancelled_at is null and s.ends_at > ${now} and s.starts_at <= ${now}
-            and s.monthly_credits > 0 and s.id > ${after}::uuid
-          order by s.id limit ${limit}),
-        month as (
-          -- The month the subscription is in: the last m with starts_at + m months <= now
-          -- (month arithmetic as subscription_grant_allowances does it, end of month clamped).
-          select r.*, m.m from running r
           cross join lateral (
             select max(g) as m from generate_series(
-              greatest(0, (extract(year from age(${now}, r.starts_at)) * 12
-                + extract(month from age(${now}, r.starts_at)))::int - 1),
-              (extract(year from age(${now}, r.starts_at)) * 12
-                + extract(month from age(${now}, r.starts_at)))::int + 1) g
-            where r.starts_at + make_interval(months => g) <= ${now}) m),
-        due as materialized (
-          select m.*, m.id::text || ':' || m.m as source_id, gen_random_uuid() as lot_id,
-            sum(m.amount) over (partition by m.org_id order by m.id) as running_sum,
-            sum(m.amount) over (partition by m.org_id) as org_total
+              greatest(0, (extract(year from age(${now}, s.starts_at)) * 12
+                + extract(month from age(${now}, s.starts_at)))::int - 1),
+              (extract(year from age(${now}, s.starts_at)) * 12
+                + extract(month from age(${now}, s.starts_at)))::int + 1) g
+            where s.starts_at + make_interval(months => g) <= ${now}) m
+          where s.cancelled_at is null and s.ends_at > ${now} and s.starts_at <= ${now}
+            and s.monthly_credits > 0 and s.id > ${after}::uuid),
+        picked as materialized (
+          -- Only the ones without this month's grant count against the batch: a rerun in the
+          -- month reads the running subscriptions in one statement and writes nothing.
+          select m.*, m.id::text || ':' || m.m as source_id, gen_random_uuid() as lot_id
           from month m
           where not exists (
             select 1 from credit_ledger l
             where l.kind = 'plan_allowance' and l.source_type = 'subscription'
               and l.source_id = m.id::text || ':' || m.m
-              and l.kind <> all (array['consumption', 'admin_adjustment', 'expiry']))),
+              and l.kind <> all (array['consumption', 'admin_adjustment', 'expiry']))
+          order by m.id limit ${limit}),
+        due as materialized (
+          select p.*, sum(p.amount) over (partition by p.org_id order by p.id) as running_sum,
+            sum(p.amount) over (partition by p.org_id) as org_total
+          from picked p),
         wallet as (
           insert into org_credits (org_id, balance, updated_at)
           select org_id, sum(amount), ${now} from due group by org_id order by org_id
@@ -88,8 +91,8 @@ export async function grantRunningAllowances(
             'Monthly allowance, ' || d.plan_code, ${now}
           from due d join wallet w on w.org_id = d.org_id
           returning delta)
-      select (select count(*)::int from running) as scanned,
-        (select max(id::text) from running) as last,
+      select (select count(*)::int from due) as scanned,
+        (select max(id::text) from due) as last,
         (select count(*)::int from ledger) as grants,
         (select coalesce(sum(delta), 0)::int from ledger) as total`,
     );
