@@ -72,6 +72,13 @@ const listeningWorkers = (lines: LogLine[]) =>
       .map((l) => [Number(l.worker), Number(l.pid)] as const),
   );
 
+/** One variable of a process's environment as it started (/proc/<pid>/environ). */
+const environOf = (pid: number, name: string) =>
+  readFileSync(`/proc/${pid}/environ`, "utf8")
+    .split("\0")
+    .find((entry) => entry.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+
 const childrenOf = (pid: number): number[] =>
   readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
     .split(/\s+/)
@@ -195,7 +202,12 @@ describe.skipIf(!POSTGRES_URL)(
       const [first, second] = [workers.get(1)!, workers.get(2)!];
       expect(first).not.toBe(second);
       expect(childrenOf(primary)).toEqual(expect.arrayContaining([first, second]));
-      // Only worker 1 runs the scheduled jobs.
+      // Worker k is instance `<base>-k` (the base stored under DATA_DIR); only worker 1 runs the
+      // scheduled jobs.
+      const base = `${readFileSync(join(dataDir, "instance-id"), "utf8").trim()}:${server.port}`;
+      expect(environOf(first, "INSTANCE_ID")).toBe(`${base}-1`);
+      expect(environOf(second, "INSTANCE_ID")).toBe(`${base}-2`);
+      expect(environOf(second, "SCHEDULER_ENABLED")).toBe("false");
       expect(logLines(server.output()).filter((l) => l.msg === "scheduler started")).toHaveLength(
         1,
       );
@@ -261,6 +273,8 @@ describe.skipIf(!POSTGRES_URL)(
         return pid !== undefined && pid !== second ? pid : undefined;
       });
       expect(isRunning(second)).toBe(false);
+      // The same instance as before, so it recovers what its previous life left.
+      expect(environOf(restarted, "INSTANCE_ID")).toBe(`${base}-2`);
       expect(childrenOf(primary)).toEqual(expect.arrayContaining([first, restarted]));
       expect((await fetchStatus(server.port, "/api/v1/auth/me", auth)).status).toBe(200);
 
