@@ -3,6 +3,7 @@ import { availableParallelism, hostname } from "node:os";
 import type { Config } from "../../config";
 import type { Logger } from "../../lib/logger";
 import { resolveInstanceId } from "./instance-id";
+import { serveClusterMetrics } from "./metrics-cluster";
 
 /**
  * How many server processes share the port (ADR 0117): WEB_CONCURRENCY, or one per core when it
@@ -57,6 +58,7 @@ export async function runPrimary(config: Config, workers: number, logger: Logger
 
   // Primary-side services that hear every worker (the metrics aggregator, ADR 0117) attach
   // here, before the first fork, so no worker's message arrives before they listen.
+  if (config.METRICS_TOKEN) serveClusterMetrics();
 
   const fork = (slot: Slot) => {
     const worker = cluster.fork({
