@@ -8,7 +8,7 @@ import { gunzipSync } from "node:zlib";
  * pg_dump archive, a truncated copy, anything else) is refused with the directory as it was.
  */
 
-export class NotABackupError extends Error {
+class NotABackupError extends Error {
   constructor(file: string, why: string) {
     super(`${file} is not a backup of the embedded database (${why}); nothing was changed.`);
     this.name = "NotABackupError";

@@ -17,7 +17,7 @@ import { lockPath } from "./data-dir-lock";
  */
 
 /** Where the server holding `dataDir`'s lock listens for backup requests. */
-export const backupSocketPath = (dataDir: string) => join(lockPath(dataDir), "backup.sock");
+const backupSocketPath = (dataDir: string) => join(lockPath(dataDir), "backup.sock");
 
 /** A Unix socket's path must fit sun_path (108 bytes on Linux, with its terminating zero). */
 const MAX_SOCKET_PATH = 107;
