@@ -92,7 +92,7 @@ async function applyPending(
   await flush();
 }
 
-export function isNoTransaction(migration: Pick<MigrationMeta, "sql">): boolean {
+function isNoTransaction(migration: Pick<MigrationMeta, "sql">): boolean {
   const firstLine = (migration.sql[0] ?? "").split("\n", 1)[0]?.trim();
   return firstLine === NO_TRANSACTION_MARKER;
 }
@@ -121,7 +121,7 @@ function withoutLeadingComments(chunk: string): string {
 }
 
 /** The index a `create [unique] index concurrently if not exists NAME` builds, as written. */
-export function concurrentIndexName(statement: string): string | undefined {
+function concurrentIndexName(statement: string): string | undefined {
   const match =
     /^create\s+(?:unique\s+)?index\s+concurrently\s+if\s+not\s+exists\s+((?:"[^"]+"|[\w$]+)(?:\.(?:"[^"]+"|[\w$]+))?)/i.exec(
       statement,
