@@ -2,6 +2,7 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migratePostgres } from "../../src/runtime/node/database";
 import { pgliteImage } from "../../src/runtime/node/pglite-image";
+import { fromRelease, upgradedPgliteImage, upgradePostgres } from "../upgrade/release-database";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -18,7 +19,8 @@ declare module "vitest" {
  * this process: the template is made by the first call and dropped by the last teardown.
  */
 export default async function setup(project: TestProject) {
-  project.provide("pgliteTemplate", await pgliteImage());
+  // TEST_FROM_RELEASE: every file starts from the last release's data, upgraded (ADR 0120).
+  project.provide("pgliteTemplate", await (fromRelease ? upgradedPgliteImage() : pgliteImage()));
 
   const shared = globalThis as { [postgresTemplateKey]?: SharedTemplate };
   shared[postgresTemplateKey] ??= { users: 0, name: createPostgresTemplate() };
@@ -54,7 +56,7 @@ async function createPostgresTemplate(): Promise<string> {
   await admin.query(`drop database if exists ${templateName}`);
   await admin.query(`create database ${templateName}`);
   await admin.end();
-  await migratePostgres(withDatabase(url, templateName));
+  await (fromRelease ? upgradePostgres : migratePostgres)(withDatabase(url, templateName));
   return templateName;
 }
 

@@ -15,11 +15,12 @@ import { seedDefaults } from "../../src/runtime/seed-defaults";
 import { fixtureLoginPath, fixturePath, lastRelease, migrateToRelease } from "./release-database";
 
 /**
- * Writes the release's data fixture (test/upgrade/fixtures/<version>.sql and .json): run at the
- * release's commit, when the schema is the release's, with `DATABASE_URL=postgres://... npx tsx
- * test/upgrade/make-fixture.ts` (pg_dump on the PATH). The data is made through the app's own
- * routes, so it is what the release writes; pg_dump keeps the rows, without its session settings
- * (a `set search_path` would outlive the load on PGlite's one connection). ADR 0120.
+ * Writes the release's data fixture (test/upgrade/fixtures/<version>.sql and .json): run
+ * `DATABASE_URL=postgres://... npm run db:upgrade-fixture` at the release's commit, when the
+ * schema is the release's (pg_dump on the PATH). The data is
+ * made through the app's own routes, so it is what the release writes; pg_dump keeps the rows,
+ * without its session settings (a `set search_path` would outlive the load on PGlite's one
+ * connection). ADR 0120.
  */
 
 const SECRETS = {
@@ -122,8 +123,15 @@ async function main() {
 
     const dump = execFileSync(
       "pg_dump",
-      ["--data-only", "--column-inserts", "--no-owner", "--no-privileges", "--schema=public"],
-      { env: { ...process.env, PGDATABASE: name }, encoding: "utf8", maxBuffer: 64 << 20 },
+      [
+        `--dbname=${url}`,
+        "--data-only",
+        "--column-inserts",
+        "--no-owner",
+        "--no-privileges",
+        "--schema=public",
+      ],
+      { encoding: "utf8", maxBuffer: 64 << 20 },
     );
     const rows = dump
       .split("\n")

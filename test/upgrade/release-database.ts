@@ -4,6 +4,12 @@ import { join } from "node:path";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import type { PgDialect, PgSession } from "drizzle-orm/pg-core";
 import type { Db } from "../../src/db/client";
+import { migrateDatabase } from "../../src/db/migrate";
+import {
+  migratePostgres,
+  openPgliteDatabase,
+  openPostgresDatabase,
+} from "../../src/runtime/node/database";
 import { MIGRATIONS_FOLDER } from "../../src/runtime/node/project-root";
 
 /**
@@ -69,4 +75,42 @@ export async function loadRelease(db: Db): Promise<Release> {
   await migrateToRelease(db, release);
   await runScript(db, await readFile(fixturePath(release), "utf8"));
   return release;
+}
+
+/**
+ * `TEST_FROM_RELEASE=1`: the HTTP suites start from the upgraded release database instead of a
+ * fresh one (test/support/global-setup.ts), so they run against what an upgrade leaves. The
+ * PGlite image is unseeded, as the fresh one is: the harness seeds each cluster it loads.
+ */
+export const fromRelease = Boolean(process.env.TEST_FROM_RELEASE);
+
+let upgradedImage: Promise<string> | undefined;
+export function upgradedPgliteImage(): Promise<string> {
+  upgradedImage ??= (async () => {
+    const database = await openPgliteDatabase("memory://");
+    try {
+      await loadRelease(database.db);
+      await migrateDatabase(database, async () => {}, MIGRATIONS_FOLDER);
+      const client = (
+        database.db as unknown as { $client: { dumpDataDir(c: "gzip"): Promise<Blob> } }
+      ).$client;
+      const path = join(await mkdtemp(join(tmpdir(), "ta-upgraded-")), "image.tar.gz");
+      await writeFile(path, Buffer.from(await (await client.dumpDataDir("gzip")).arrayBuffer()));
+      return path;
+    } finally {
+      await database.close();
+    }
+  })();
+  return upgradedImage;
+}
+
+/** An empty PostgreSQL database brought to the release with its data, then migrated and seeded. */
+export async function upgradePostgres(url: string): Promise<void> {
+  const database = openPostgresDatabase(url, 2);
+  try {
+    await loadRelease(database.db);
+  } finally {
+    await database.close();
+  }
+  await migratePostgres(url);
 }
