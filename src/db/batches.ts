@@ -1,6 +1,3 @@
-import { type SQL, sql } from "drizzle-orm";
-import { type Db, queryRows } from "./client";
-
 /**
  * Rows a task statement locks at most: a statement holds its locks until it commits, so a
  * batch bounds how long (and how many) users' own writes can wait on a task.
@@ -49,35 +46,4 @@ export async function inTimedBatches(batch: (limit: number) => Promise<number>):
     const fit = Math.floor(TASK_BATCH_MS / rowMs);
     limit = Math.max(MIN_BATCH_SIZE, Math.min(TASK_BATCH_SIZE, limit * 2, fit));
   }
-}
-
-/**
- * Runs a per-user SQL function over every due user in timed batches (inTimedBatches), in id
- * order, resuming after the last user of the previous batch, and adds up what it returns.
- * `dueUsers(after, limit)` selects `user_id` (distinct, `user_id > after`, ordered, limited to
- * `limit`); `perUser(userId)` is the function call for one of them, returning an integer
- * (handed the user id expression, so no caller names this statement's aliases; ADR 0096).
- */
-export async function sumOverUserBatches(
-  db: Db,
-  dueUsers: (after: SQL, limit: number) => SQL,
-  perUser: (userId: SQL) => SQL,
-): Promise<{ users: number; total: number }> {
-  const sum = { users: 0, total: 0 };
-  let after = "00000000-0000-0000-0000-000000000000";
-  await inTimedBatches(async (limit) => {
-    const [row] = await queryRows<{ users: number; total: number; last: string | null }>(
-      db,
-      sql`select count(*)::int as users, coalesce(sum(done.amount), 0)::int as total,
-            (array_agg(done.user_id order by done.user_id desc))[1] as last
-          from (select due.user_id, ${perUser(sql`due.user_id`)} as amount
-                from (${dueUsers(sql`${after}::uuid`, limit)}) due) done`,
-    );
-    sum.users += row?.users ?? 0;
-    sum.total += row?.total ?? 0;
-    if (!row?.last) return 0;
-    after = row.last;
-    return row.users;
-  });
-  return sum;
 }

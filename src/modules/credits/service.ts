@@ -1,5 +1,4 @@
 import { sql } from "drizzle-orm";
-import { sumOverUserBatches } from "../../db/batches";
 import type { LedgerKind } from "../../db/schema";
 import { ApiError, forbidden, notFound } from "../../http/errors";
 import { iso, nowIso } from "../../lib/clock";
@@ -10,8 +9,6 @@ import {
   cancelRunningSubscriptions,
   chargeAdjustment,
   chargeOperation,
-  dueLotOrgsSql,
-  expireDueLotsSql,
   getBalanceRow,
   getCreditBalance,
   getSubscriptionState,
@@ -21,6 +18,7 @@ import {
   type QuoteState,
   refundConsumption,
 } from "./queries";
+import { expireDueLots } from "./queries/expiry";
 import { trialActive } from "./trial";
 
 /** Billable operations; their costs live in the `credits.costs` system config. */
@@ -244,18 +242,12 @@ export async function adjustCredits(
 }
 
 /**
- * Scheduled task: expires every due allowance lot. credit_expire_due_org locks each
- * organisation's wallet row until its statement commits, so wallets go in batches and a charge
- * waits on one at most. `users` counts the wallets.
+ * Scheduled task: expires every due allowance lot (queries/expiry.ts: set-based, in batches, so a
+ * charge waits on one batch at most). `users` counts the wallets.
  */
 export async function expireDueCredits(deps: Deps): Promise<{ users: number; credits: number }> {
-  const now = sql`${nowIso(deps)}::timestamptz`;
-  const { users, total } = await sumOverUserBatches(
-    deps.db,
-    dueLotOrgsSql(now),
-    expireDueLotsSql(now),
-  );
-  return { users, credits: total };
+  const { wallets, total } = await expireDueLots(deps.db, { now: nowIso(deps) });
+  return { users: wallets, credits: total };
 }
 
 async function creditBalance(deps: Deps, userId: string): Promise<number> {

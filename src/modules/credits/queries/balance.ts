@@ -225,23 +225,6 @@ export async function grantLot(
   return row;
 }
 
-/**
- * For sumOverUserBatches: the next wallets (organisations, after `after`) holding lots due to
- * expire. Its batch key column is named user_id, as that helper reads it; it is the org id.
- */
-export function dueLotOrgsSql(now: SQL) {
-  const l = creditLots;
-  return (after: SQL, limit: number) => sql`select distinct ${l.orgId} as user_id from ${l}
-      where ${l.remaining} > 0 and ${l.expiresAt} <= ${now} and ${l.orgId} > ${after}
-      order by user_id limit ${limit}`;
-}
-
-/** The per-wallet call of that task: expires the organisation's due lots, returning the credits gone. */
-export const expireDueLotsSql =
-  (now: SQL) =>
-  (orgId: SQL): SQL =>
-    sql`credit_expire_due_org(${orgId}, ${now})`;
-
 export async function getCreditBalance(
   db: Db,
   params: { userId: string },

@@ -58,11 +58,15 @@ export async function grantRunningAllowances(
           -- month reads the running subscriptions in one statement and writes nothing.
           select m.*, m.id::text || ':' || m.m as source_id, gen_random_uuid() as lot_id
           from month m
-          where not exists (
-            select 1 from credit_ledger l
+          -- A lateral probe with a limit: as a \`not exists\` it was planned as an anti join
+          -- filtering every granted row per subscription (157 s at 10,000 subscriptions).
+          left join lateral (
+            select true as done from credit_ledger l
             where l.kind = 'plan_allowance' and l.source_type = 'subscription'
               and l.source_id = m.id::text || ':' || m.m
-              and l.kind <> all (array['consumption', 'admin_adjustment', 'expiry']))
+              and l.kind <> all (array['consumption', 'admin_adjustment', 'expiry'])
+            limit 1) granted on true
+          where granted.done is null
           order by m.id limit ${limit}),
         due as materialized (
           select p.*, sum(p.amount) over (partition by p.org_id order by p.id) as running_sum,
