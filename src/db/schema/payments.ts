@@ -74,8 +74,10 @@ export const paymentTransactions = pgTable(
     index("payment_transactions_status_created_idx").on(t.status, t.createdAt),
     index("payment_transactions_pay_type_created_idx").on(t.payType, t.createdAt),
     index("payment_transactions_created_idx").on(t.createdAt),
-    index("payment_transactions_pending_expiry_idx")
-      .on(t.expiresAt)
+    // (expiry, id): the scheduled expiry resumes after its last order (a scan from the start
+    // re-read every order a previous batch expired: their index entries outlive them).
+    index("payment_transactions_pending_expiry_id_idx")
+      .on(t.expiresAt, t.id)
       .where(sql`${t.status} = 'pending'`),
     check("payment_transactions_amount_positive", sql`${t.amount} > 0`),
     check(
