@@ -19,6 +19,8 @@ import { suiteDatabase } from "../support/workerd";
  * charged exactly for the translations that were answered.
  */
 
+/** Starts on a machine shared with other suites can be slow: a bound against a hang only. */
+const READY_MS = 120_000;
 const USERS = 6;
 const COST = 1;
 /** Translations a user sends at most: fewer than the credits a sign-up gets. */
@@ -128,7 +130,7 @@ function driveLoad(server: RunningServer, users: User[]) {
   const warm = new Promise<void>((resolve) => {
     markWarm = resolve;
   });
-  const loop = async (user: User, index: number, next: (n: number) => Parameters<typeof send>) => {
+  const loop = async (index: number, next: (n: number) => Parameters<typeof send>) => {
     for (let n = 0; ; n++) {
       const args = next(n);
       if (!args[1]) break;
@@ -146,15 +148,19 @@ function driveLoad(server: RunningServer, users: User[]) {
   const loops = users.flatMap((user, index) => {
     const as = { agent: user.agent, token: user.token, ip: user.ip };
     return [
-      loop(user, index, () => [server.url, "/api/v1/auth/me", as]),
-      loop(user, index, () => [server.url, "/api/v1/customers?size=20", as]),
-      loop(user, index, (n) => [
+      loop(index, () => [server.url, "/api/v1/auth/me", as]),
+      loop(index, () => [server.url, "/api/v1/customers?size=20", as]),
+      loop(index, (n) => [
         server.url,
         n < MAX_KEYS ? "/api/v1/translate" : "",
         {
           ...as,
           key: `shutdown-${index}-${n}`,
-          body: { text: `Quote ${n}: 500 pieces FOB Ningbo.`, source_lang: "en", target_lang: "zh" },
+          body: {
+            text: `Quote ${n}: 500 pieces FOB Ningbo.`,
+            source_lang: "en",
+            target_lang: "zh",
+          },
         },
       ]),
     ];
@@ -194,7 +200,7 @@ function shutdownSuite(kind: "pglite" | "postgres") {
       cleanup = () => rm(dataDir, { recursive: true, force: true });
     }
     const start = async () => {
-      const server = await startNodeServer(env);
+      const server = await startNodeServer(env, READY_MS);
       servers.push(server);
       return server;
     };
@@ -241,7 +247,11 @@ function shutdownSuite(kind: "pglite" | "postgres") {
     // Each user paid for exactly the translations that were answered, no more, no less.
     server = await start();
     for (const [index, user] of users.entries()) {
-      const history = await ok(server, "/api/v1/credits/history?operation=translate&size=100", user);
+      const history = await ok(
+        server,
+        "/api/v1/credits/history?operation=translate&size=100",
+        user,
+      );
       const net = -(history.items as { delta: number }[]).reduce((sum, row) => sum + row.delta, 0);
       const balance = (await ok(server, "/api/v1/credits/balance", user)).balance;
       expect({ net, balance }).toEqual({
@@ -250,7 +260,7 @@ function shutdownSuite(kind: "pglite" | "postgres") {
       });
     }
     expect(await server.stop()).toBe(0);
-  }, 300_000);
+  }, 600_000);
 }
 
 describe("SIGTERM under keep-alive load", () => {

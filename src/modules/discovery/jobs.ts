@@ -7,6 +7,7 @@ import { publishJob, qstashPublishing } from "../jobs/qstash";
 import {
   type ClaimedJobRow,
   claimJob,
+  expireJobLeases,
   failJobAndRefund,
   findJob,
   finishJobSucceeded,
@@ -178,6 +179,32 @@ export async function runDiscoveryJob(
     leaseUntil: leaseEnd(deps),
   });
   if (!job) return "skipped";
+  runningHere.set(job.id, job.attempts);
+  try {
+    return await runClaimedJob(deps, job);
+  } finally {
+    runningHere.delete(job.id);
+  }
+}
+
+/* The jobs this process is running ([id, attempts]), for handBackDiscoveryJobs. Module-level on
+ * purpose: jobs carry no instance id, and only this process knows which of them are its own. */
+const runningHere = new Map<string, number>();
+
+/**
+ * At a clean stop: the jobs still running here get a lease that has just expired, so the next
+ * sweep (any instance's) runs them again at once instead of after JOB_LEASE_MS. Fenced by the
+ * attempts each was claimed with: a job claimed by someone else since is left alone.
+ */
+export async function handBackDiscoveryJobs(deps: Deps): Promise<number> {
+  if (runningHere.size === 0) return 0;
+  return expireJobLeases(deps.db, { claims: [...runningHere], now: nowIso(deps) });
+}
+
+async function runClaimedJob(
+  deps: Deps,
+  job: ClaimedJob,
+): Promise<"succeeded" | "failed" | "lease_lost"> {
   const progress = pendingProgress(job.product, job.market);
   if (job.attempts > MAX_JOB_ATTEMPTS) {
     return failJob(

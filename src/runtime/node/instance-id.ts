@@ -45,9 +45,10 @@ async function createStoredId(dir: string, path: string): Promise<string | null>
  * that a restart recovers its own unfinished work at once instead of after the leases
  * (docs/adr/0116-restarts-lose-nothing.md):
  * - INSTANCE_ID when set (the cluster primary hands each worker `<base>-<n>`);
- * - else the id stored in `<DATA_DIR>/instance-id` (created once), with the port: a rescheduled
- *   container with its volume is the same instance, while two servers sharing one directory on
- *   PostgreSQL (nothing locks it there) still get two names;
+ * - else the id stored in `<DATA_DIR>/instance-id` (created once): a rescheduled container with
+ *   its volume is the same instance. On PostgreSQL the port is appended: nothing locks the
+ *   directory there (the embedded database's lock makes it one server's), and two servers
+ *   sharing one must not recover each other's live work;
  * - else, when DATA_DIR cannot be written, host and port, as before: stable only while the host
  *   name is.
  * Needs no database: the cluster primary calls it before any worker starts.
@@ -58,7 +59,7 @@ export async function resolveInstanceId(config: Config): Promise<string | undefi
   const path = join(config.DATA_DIR, INSTANCE_ID_FILE);
   try {
     const id = (await readStoredId(path)) ?? (await createStoredId(config.DATA_DIR, path));
-    if (id) return `${id}${port}`;
+    if (id) return config.DATABASE_URL ? `${id}${port}` : id;
   } catch {
     // A read-only or missing volume: the host name is the best there is.
   }

@@ -231,6 +231,22 @@ export function claimJob(
   });
 }
 
+/** The running jobs `claims` ([id, attempts]) get a lease that has just expired; how many. */
+export async function expireJobLeases(
+  db: Db,
+  params: { claims: [string, number][]; now: string },
+): Promise<number> {
+  const rows = await queryRows(
+    db,
+    sql`update ${j} set ${col(j.leaseUntil)} = ${params.now}::timestamptz - interval '1 second'
+        from jsonb_array_elements(${JSON.stringify(params.claims)}::jsonb) e
+        where ${j.id} = (e ->> 0)::uuid and ${j.attempts} = (e ->> 1)::int
+          and ${j.status} = 'running'
+        returning ${j.id}`,
+  );
+  return rows.length;
+}
+
 /** The job is still the claimer's: running with the attempts it claimed with. */
 const ownedJob = (job: LeaseClaim) => leaseOwned(j, job);
 
