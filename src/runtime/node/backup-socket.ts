@@ -87,12 +87,21 @@ export async function serveBackups(
       );
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(path, () => resolve());
-  });
-  server.unref();
-  await chmod(path, 0o600);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(path, () => resolve());
+    });
+    server.unref();
+    await chmod(path, 0o600);
+  } catch (error) {
+    // The service runs without hot backups rather than not at all; a stopped one backs up.
+    server.close();
+    logger.warn("hot backups off: cannot listen on the backup socket", {
+      path,
+      error: String(error),
+    });
+  }
 }
 
 /** Thrown when nothing answers on the socket (no server, or one without hot backups). */
