@@ -216,23 +216,38 @@ export async function cancelPendingOrder(
   return rows.length > 0;
 }
 
+/** Where the scheduled expiry resumes: the (expiry, id) of the last order a batch took. */
+export interface OrderCursor {
+  at: string;
+  id: string;
+}
+
 /**
- * One batch of the scheduled expiry: up to `limit` pending orders past their time become
- * expired, with their purchase rows, soonest expired first. `skip locked`: an order a payment
- * callback or a cancel is changing right now is left for the next batch or run, so neither
- * waits on the task; how many the batch took and expired.
+ * One batch of the scheduled expiry: up to `limit` pending orders past their time after
+ * `after` become expired, with their purchase rows, soonest expired first, read from
+ * payment_transactions_pending_expiry_id_idx from the cursor on (from the start, every batch
+ * re-read the index entries of the orders the previous ones expired). `skip locked`: an order a
+ * payment callback or a cancel is changing right now is left for the next run, so neither waits
+ * on the task. Returns how many the batch took, how many it expired, and where to resume.
  */
 export async function expireOrdersBatch(
   db: Db,
-  params: { now: string; limit: number },
-): Promise<number> {
+  params: { now: string; limit: number; after: OrderCursor | null },
+): Promise<{ taken: number; expired: number; next: OrderCursor | null }> {
   const p = creditPurchases;
-  const rows = await queryRows<Pick<OrderRow, "order_no">>(
+  const from = params.after ?? { at: "-infinity", id: "00000000-0000-0000-0000-000000000000" };
+  const [row] = await queryRows<{
+    taken: number;
+    expired: number;
+    at: string | null;
+    id: string | null;
+  }>(
     db,
-    sql`with due as (
-        select ${t.orderNo} from ${t}
+    sql`with due as materialized (
+        select ${t.orderNo}, ${t.expiresAt}, ${t.id} from ${t}
         where ${t.status} = 'pending' and ${t.expiresAt} <= ${params.now}::timestamptz
-        order by ${t.expiresAt} limit ${params.limit}
+          and (${t.expiresAt}, ${t.id}) > (${from.at}::timestamptz, ${from.id}::uuid)
+        order by ${t.expiresAt}, ${t.id} limit ${params.limit}
         for no key update skip locked),
       expired as (
         update ${t} set ${col(t.status)} = 'expired', ${col(t.updatedAt)} = now()
@@ -240,10 +255,18 @@ export async function expireOrdersBatch(
         returning ${t.orderNo}),
       purchases as (
         update ${p} set ${col(p.status)} = 'expired'
-        where ${p.orderNo} in (select order_no from expired) and ${p.status} = 'pending')
-      select order_no from expired`,
+        where ${p.orderNo} in (select order_no from expired) and ${p.status} = 'pending'),
+      last as (select expires_at::text as at, id::text as id from due
+        order by expires_at desc, id desc limit 1)
+      select (select count(*)::int from due) as taken,
+        (select count(*)::int from expired) as expired,
+        (select at from last) as at, (select id from last) as id`,
   );
-  return rows.length;
+  return {
+    taken: row?.taken ?? 0,
+    expired: row?.expired ?? 0,
+    next: row?.at && row.id ? { at: row.at, id: row.id } : null,
+  };
 }
 
 // ---- provider events ----

@@ -18,6 +18,7 @@ import {
   insertOrder,
   insertPaymentEvent,
   listUserOrders,
+  type OrderCursor,
   type OrderRow,
   setOrderPayment,
   setPaymentEventResult,
@@ -322,5 +323,13 @@ export async function recordPaymentEvent(
  */
 export async function expirePendingOrders(deps: Deps): Promise<number> {
   const now = deps.clock.now().toISOString();
-  return inTimedBatches((limit) => expireOrdersBatch(deps.db, { now, limit }));
+  let after: OrderCursor | null = null;
+  let expired = 0;
+  await inTimedBatches(async (limit) => {
+    const batch = await expireOrdersBatch(deps.db, { now, limit, after });
+    expired += batch.expired;
+    after = batch.next;
+    return after ? batch.taken : 0;
+  });
+  return expired;
 }
