@@ -4,7 +4,7 @@ import type { Metrics } from "../ports";
 import type { AppEnv } from "./env";
 
 /** What a request matched, as registered ("/api/v1/customers/:id"): ids never become labels. */
-export function routePattern(c: Context): string {
+function routePattern(c: Context): string {
   const routes = matchedRoutes(c);
   // Middleware is registered for ALL methods; the last route with a method is the endpoint,
   // whether it answered or a middleware before it did (401, 413, a preflight).

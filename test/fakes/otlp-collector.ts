@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { gunzipSync } from "node:zlib";
 
 /** One span as the collector decoded it, attributes flattened to plain values. */
-export interface CollectedSpan {
+interface CollectedSpan {
   traceId: string;
   spanId: string;
   parentSpanId: string;
