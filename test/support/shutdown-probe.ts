@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { ConfigError, parseConfig } from "../../src/config";
 import { queryRows } from "../../src/db/client";
-import { openConfiguredDatabase } from "../../src/runtime/node/database";
 import { DataDirLockedError } from "../../src/runtime/node/data-dir-lock";
+import { openConfiguredDatabase } from "../../src/runtime/node/database";
 
 /**
  * `tsx test/support/shutdown-probe.ts`, run (runToExit) on a stopped server's DATA_DIR or its
