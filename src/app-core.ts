@@ -12,8 +12,8 @@ import type { AppEnv } from "./http/env";
 import { ApiError, handleError } from "./http/errors";
 import { refuseControlCharacters } from "./http/input-guard";
 import { methodNotAllowed } from "./http/method-not-allowed";
-import { requestMetrics } from "./http/request-metrics";
 import { documentTags, finishDocument } from "./http/openapi-document";
+import { requestMetrics } from "./http/request-metrics";
 import {
   dedupeVary,
   EXPOSED_HEADERS,
