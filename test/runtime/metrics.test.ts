@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,7 +29,8 @@ interface Sample {
 
 /**
  * The text exposition format, strictly: every line a comment (`# HELP`/`# TYPE`) or a sample
- * `name{label="value",…} number`; anything else fails the parse.
+ * `name{label="value",…} number`; anything else fails the parse, the marker of a cluster worker
+ * answering alone (`# Only worker …`, its primary silent) included.
  */
 function parsePrometheus(text: string): Sample[] {
   const samples: Sample[] = [];
@@ -67,6 +69,22 @@ async function scrape(server: RunningServer, token: string): Promise<Sample[]> {
   expect(res.status, server.output()).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
   return parsePrometheus(await res.text());
+}
+
+/** A GET on a connection of its own (no keep-alive agent). */
+function onNewConnection(url: string, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { agent: false, headers: { Authorization: `Bearer ${token}` } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 async function api(
@@ -121,6 +139,8 @@ function metricsSuite(kind: "pglite" | "postgres") {
     if (kind === "postgres") {
       const database = await suiteDatabase("metrics");
       env.DATABASE_URL = database.url;
+      // Two workers: a scrape reaches one, and must count what the other served.
+      env.WEB_CONCURRENCY = "2";
       cleanup = database.drop;
     } else {
       const dataDir = await mkdtemp(join(tmpdir(), "ta-metrics-"));
@@ -188,6 +208,11 @@ function metricsSuite(kind: "pglite" | "postgres") {
     for (let i = 0; i < 3; i++) {
       expect((await api(server, "/api/v1/auth/me", { token: userToken })).status).toBe(200);
     }
+    // One connection each: the cluster hands new connections to its workers in turn.
+    const spread = kind === "postgres" ? 10 : 0;
+    for (let i = 0; i < spread; i++) {
+      expect(await onNewConnection(`${server.url}/api/v1/auth/me`, userToken)).toBe(200);
+    }
     const missingId = randomUUID();
     expect((await api(server, `/api/v1/customers/${missingId}`, { token: userToken })).status).toBe(
       404,
@@ -212,7 +237,9 @@ function metricsSuite(kind: "pglite" | "postgres") {
     const requests = (labels: Record<string, string>) =>
       total(after, "http_request_duration_seconds_count", labels) -
       total(before, "http_request_duration_seconds_count", labels);
-    expect(requests({ method: "GET", route: "/api/v1/auth/me", status_class: "2xx" })).toBe(3);
+    expect(requests({ method: "GET", route: "/api/v1/auth/me", status_class: "2xx" })).toBe(
+      3 + spread,
+    );
     expect(requests({ method: "GET", route: "/api/v1/customers/:id", status_class: "4xx" })).toBe(
       1,
     );
