@@ -64,6 +64,8 @@ node --input-type=module -e '
   if (problems.length) { console.error(problems.join("\n")); process.exit(1); }
 ' || fail "compose.yaml"
 
+# IMAGE_TEST_BUILT=1 tests the image already tagged (a rerun after a failure further on).
+if [ -z "${IMAGE_TEST_BUILT:-}" ]; then
 step "base image"
 bash "$here/build-base.sh"
 
@@ -72,7 +74,8 @@ podman build --format docker --network host --runtime runc --isolation chroot \
   --build-arg NODE_IMAGE="$base" --secret id=npm_ca,src="${NPM_CA_FILE:-/etc/ssl/certs/ca-certificates.crt}" \
   -t "$image" . >/tmp/"$name"-build.log 2>&1 \
   || { tail -40 /tmp/"$name"-build.log; fail "podman build"; }
-podman image prune -f >/dev/null
+fi
+# The build stage's layers are left in the store: they are the next build's cache.
 size="$(podman image inspect --format '{{.Size}}' "$image")"
 echo "image $image: $((size / 1000000)) MB"
 [ "$(podman image inspect --format '{{.Config.User}}' "$image")" = "node" ] || fail "image user is not node"
