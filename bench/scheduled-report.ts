@@ -37,8 +37,8 @@ export function renderScheduled(result: ScheduledResult): string {
   const lines = [
     `Scheduled tasks at ${result.customers.toLocaleString("en")} customers, ${result.users.toLocaleString("en")} users ` +
       `(seeded in SQL in ${fmt(result.seedMs / 1000, 1)} s; median of ${result.runs}; each run alone, beside ` +
-      `${result.writers} writers on the rows it works on, and with nothing due (its clock before the ` +
-      `seed's due times); ${result.cpus} cores)`,
+      `${result.writers} writers on the rows it works on, and with nothing due (a rerun; reminders and ` +
+      `pool recycle: the clock before the seed's due times); ${result.cpus} cores)`,
     table(
       [
         "task",
