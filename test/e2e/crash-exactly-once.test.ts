@@ -1,12 +1,9 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { randomEmail } from "../support/client";
 import { type RunningServer, runToExit, startNodeServer } from "../support/node-server";
-import { suiteDatabase } from "../support/workerd";
+import { serverStore } from "../support/server-store";
 
 /**
  * Exactly once across kill -9 (issue 20 item 3): rounds of writers, each user translating with
@@ -129,15 +126,9 @@ function crashSuite(kind: "pglite" | "postgres") {
       OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
       TRUST_PROXY: "1",
     };
-    if (kind === "postgres") {
-      const database = await suiteDatabase("exactly_once");
-      env.DATABASE_URL = database.url;
-      cleanup = database.drop;
-    } else {
-      const dataDir = await mkdtemp(join(tmpdir(), "ta-exactly-once-"));
-      env.DATA_DIR = dataDir;
-      cleanup = () => rm(dataDir, { recursive: true, force: true });
-    }
+    const store = await serverStore(kind, "exactly_once");
+    Object.assign(env, store.env);
+    cleanup = store.drop;
     const start = async () => {
       const server = await startNodeServer(env);
       servers.push(server);

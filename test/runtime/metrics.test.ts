@@ -1,15 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../src/config";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { randomEmail } from "../support/client";
 import { PRODUCTION_ENV } from "../support/harness";
 import { type RunningServer, runToExit, startNodeServer } from "../support/node-server";
-import { suiteDatabase } from "../support/workerd";
+import { serverStore } from "../support/server-store";
 
 /**
  * `GET /metrics` through the real server process (issue #25 item 5, ADR 0119): off without
@@ -136,16 +133,12 @@ function metricsSuite(kind: "pglite" | "postgres") {
       OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
       TRUST_PROXY: "1",
     };
+    const store = await serverStore(kind, "metrics");
+    Object.assign(env, store.env);
+    cleanup = store.drop;
     if (kind === "postgres") {
-      const database = await suiteDatabase("metrics");
-      env.DATABASE_URL = database.url;
       // Two workers: a scrape reaches one, and must count what the other served.
       env.WEB_CONCURRENCY = "2";
-      cleanup = database.drop;
-    } else {
-      const dataDir = await mkdtemp(join(tmpdir(), "ta-metrics-"));
-      env.DATA_DIR = dataDir;
-      cleanup = () => rm(dataDir, { recursive: true, force: true });
     }
     // The translation is routed to the fake provider at a known price (the server is not
     // running: the embedded database has one owner at a time).

@@ -1,12 +1,9 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { randomEmail } from "../support/client";
 import { type RunningServer, runToExit, startNodeServer } from "../support/node-server";
-import { suiteDatabase } from "../support/workerd";
+import { serverStore } from "../support/server-store";
 
 /**
  * A stop that reaches SHUTDOWN_TIMEOUT_MS (ADR 0116): a billed chat whose model never answers
@@ -62,15 +59,9 @@ function deadlineSuite(kind: "pglite" | "postgres") {
       OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
       SHUTDOWN_TIMEOUT_MS: "1500",
     };
-    if (kind === "postgres") {
-      const database = await suiteDatabase("deadline");
-      env.DATABASE_URL = database.url;
-      cleanup = database.drop;
-    } else {
-      const dataDir = await mkdtemp(join(tmpdir(), "ta-deadline-"));
-      env.DATA_DIR = dataDir;
-      cleanup = () => rm(dataDir, { recursive: true, force: true });
-    }
+    const store = await serverStore(kind, "deadline");
+    Object.assign(env, store.env);
+    cleanup = store.drop;
     const start = async () => {
       const server = await startNodeServer(env, READY_MS);
       servers.push(server);

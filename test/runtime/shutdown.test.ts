@@ -1,13 +1,10 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type FakeOpenAi, startFakeOpenAi } from "../fakes/openai";
 import { randomEmail } from "../support/client";
 import { type RunningServer, runToExit, startNodeServer } from "../support/node-server";
-import { suiteDatabase } from "../support/workerd";
+import { serverStore } from "../support/server-store";
 
 /**
  * SIGTERM under keep-alive load (issue #25, ADR 0116): clients on keep-alive agents read /me
@@ -190,15 +187,9 @@ function shutdownSuite(kind: "pglite" | "postgres") {
       OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
       TRUST_PROXY: "1",
     };
-    if (kind === "postgres") {
-      const database = await suiteDatabase("shutdown");
-      env.DATABASE_URL = database.url;
-      cleanup = database.drop;
-    } else {
-      const dataDir = await mkdtemp(join(tmpdir(), "ta-shutdown-"));
-      env.DATA_DIR = dataDir;
-      cleanup = () => rm(dataDir, { recursive: true, force: true });
-    }
+    const store = await serverStore(kind, "shutdown");
+    Object.assign(env, store.env);
+    cleanup = store.drop;
     const start = async () => {
       const server = await startNodeServer(env, READY_MS);
       servers.push(server);

@@ -1,12 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type FakeOtlpCollector, startFakeOtlpCollector } from "../fakes/otlp-collector";
 import { randomEmail } from "../support/client";
 import { type RunningServer, startNodeServer } from "../support/node-server";
-import { suiteDatabase } from "../support/workerd";
+import { serverStore } from "../support/server-store";
 
 /**
  * Traces through the real server process (issue #25 item 5, ADR 0119): with
@@ -38,15 +35,9 @@ function tracingSuite(kind: "pglite" | "postgres") {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_SERVICE_NAME: `trace-test-${kind}`,
     };
-    if (kind === "postgres") {
-      const database = await suiteDatabase("tracing");
-      env.DATABASE_URL = database.url;
-      cleanup = database.drop;
-    } else {
-      const dataDir = await mkdtemp(join(tmpdir(), "ta-tracing-"));
-      env.DATA_DIR = dataDir;
-      cleanup = () => rm(dataDir, { recursive: true, force: true });
-    }
+    const store = await serverStore(kind, "tracing");
+    Object.assign(env, store.env);
+    cleanup = store.drop;
     server = await startNodeServer(env, READY_MS);
 
     const registered = await fetch(`${server.url}/api/v1/auth/register`, {
