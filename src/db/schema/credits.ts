@@ -84,8 +84,10 @@ export const creditLots = pgTable(
   (t) => [
     index("credit_lots_user_open_idx").on(t.userId, t.expiresAt).where(sql`${t.remaining} > 0`),
     index("credit_lots_org_open_idx").on(t.orgId, t.expiresAt).where(sql`${t.remaining} > 0`),
-    index("credit_lots_expiring_idx")
-      .on(t.expiresAt)
+    // (expiry, id): the hourly write-off resumes after its last lot; on expiry alone every batch
+    // read and sorted all the due lots sharing a time to find its next ones (ADR 0122).
+    index("credit_lots_expiring_id_idx")
+      .on(t.expiresAt, t.id)
       .where(sql`${t.remaining} > 0 and ${t.expiresAt} is not null`),
     check(
       "credit_lots_remaining_range",

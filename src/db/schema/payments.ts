@@ -136,10 +136,21 @@ export const subscriptions = pgTable(
     /** The holder asked not to renew: the plan runs to ends_at, then the downgrade applies. */
     cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
     cancelRequestedAt: tstz("cancel_requested_at"),
+    /**
+     * When the monthly allowance task next has to look at this subscription (ADR 0122): never
+     * later than its next ungranted month's start. '-infinity' (a new row, or one whose period
+     * moved: trigger subscriptions_allowance_due_reset) means at the next run; the task moves it
+     * to the next month's start, or 'infinity' once the period has no month left.
+     */
+    allowanceDueAt: tstz("allowance_due_at").notNull().default(sql`'-infinity'`),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("subscriptions_order_no_key").on(t.orderNo),
+    // The allowance task's walk: what is due, not every running subscription.
+    index("subscriptions_allowance_due_idx")
+      .on(t.allowanceDueAt, t.id)
+      .where(sql`${t.cancelledAt} is null and ${t.monthlyCredits} > 0`),
     index("subscriptions_user_ends_idx").on(t.userId, t.endsAt),
     index("subscriptions_org_ends_idx").on(t.orgId, t.endsAt),
     index("subscriptions_active_idx").on(t.endsAt).where(sql`${t.cancelledAt} is null`),
