@@ -25,6 +25,7 @@ import type { ImportScenarioResult } from "./scenarios/import";
 import type { LoadResult, LoginResult } from "./scenarios/load";
 import type { RoundTripsResult } from "./scenarios/round-trips";
 import type { ScaleResult } from "./scenarios/scale";
+import type { ScalingResult } from "./scenarios/scaling";
 import type { ScheduledResult } from "./scenarios/scheduled";
 import type { StartupResult } from "./scenarios/startup";
 import type { StatementsResult } from "./scenarios/statements";
@@ -83,6 +84,7 @@ export interface BenchResults {
   workers: WorkersResult;
   scale: ScaleResult;
   scheduled: ScheduledResult;
+  scaling: ScalingResult;
   teamList: TeamListResult;
   extraction: ExtractionResult;
 }

@@ -104,6 +104,7 @@ async function main() {
     workers,
     scale,
     scheduled,
+    scaling,
     teamList,
     extraction,
   };

@@ -5,7 +5,7 @@ export const SETTINGS = {
   defaultAdminUrl: "postgres://postgres@127.0.0.1:5432/test",
   defaultRedisUrl: "redis://127.0.0.1:6379",
   /** Hard stop for the whole run; cleanup still happens. */
-  watchdogMs: 2_400_000,
+  watchdogMs: 3_300_000,
   users: 200,
   password: "bench-password-123",
   poolSize: 10,

@@ -171,6 +171,7 @@ export function summaryRows(r: BenchResults): SummaryRow[] {
     },
     ...workerRows(r),
     ...scaleRows(r),
+    ...scalingRows(r),
     ...scheduledRows(r),
     ...teamRows(r),
   ];
@@ -261,21 +262,55 @@ function workerRows(r: BenchResults): SummaryRow[] {
   ];
 }
 
+/** Issue #25 item 3: the app against Fastify (the stack a user would pick) and its ceiling. */
+function scalingRows(r: BenchResults): SummaryRow[] {
+  return r.scaling.rows.map((row) => {
+    const ofFastify = row.app.rps / row.fastify.rps;
+    return {
+      figure: `${row.route === "/me" ? "GET /api/v1/auth/me" : "customer list"} at ${row.processes} process${row.processes > 1 ? "es" : ""} vs Fastify 5 + pg + jose`,
+      value: `${fmt(row.app.rps)} rps`,
+      against: `Fastify ${fmt(row.fastify.rps)} rps; bare ceiling ${fmt(row.ceiling.rps)} rps (${fmt(row.app.rps / row.ceiling.rps, 2)})`,
+      ratio: fmt(ofFastify, 2),
+      aim: "> 1",
+      verdict: ofFastify > 1 ? "MET" : "MISSED",
+    };
+  });
+}
+
+/**
+ * Issue #25 item 7: every task at 1M customers / 100k users under 2 s alone, under 5 s beside
+ * 40 writers, under 50 ms with nothing due; a row per budget naming the tasks past it.
+ */
 function scheduledRows(r: BenchResults): SummaryRow[] {
   const { tasks, customers, users } = r.scheduled;
-  const runMs = (t: (typeof tasks)[number]) => median(t.runsMs);
-  const slowest = tasks.reduce((a, b) => (runMs(b) > runMs(a) ? b : a));
-  const waits = tasks.reduce((a, b) => (b.locks.longestMs > a.locks.longestMs ? b : a));
   const scale = `${fmt(customers / 1e6)}M customers, ${fmt(users / 1000)}k users`;
-  return [
-    {
-      figure: `scheduled tasks at ${scale}, slowest`,
-      value: `${slowest.task} ${fmt(runMs(slowest))} ms`,
+  const budget = (
+    label: string,
+    times: (t: (typeof tasks)[number]) => number[],
+    aimMs: number,
+    aim: string,
+  ): SummaryRow => {
+    const timed = tasks.map((t) => ({ task: t.task, ms: median(times(t)) }));
+    const slowest = timed.reduce((a, b) => (b.ms > a.ms ? b : a));
+    const over = timed.filter((t) => !(t.ms < aimMs));
+    return {
+      figure: `scheduled tasks at ${scale}, ${label}, slowest`,
+      value: `${slowest.task} ${fmt(slowest.ms)} ms`,
       against: "-",
       ratio: "-",
-      aim: `< ${AIMS.taskS} s each`,
-      verdict: tasks.every((t) => t.ok && runMs(t) < AIMS.taskS * 1000) ? "MET" : "MISSED",
-    },
+      aim,
+      verdict: over.length === 0 && tasks.every((t) => t.ok) ? "MET" : "MISSED",
+      why:
+        over.length > 0
+          ? `past ${aim}: ${over.map((t) => `${t.task} ${fmt(t.ms)} ms`).join(", ")} (bench/scheduled-report.ts prints each task's rows and lock waits)`
+          : undefined,
+    };
+  };
+  const waits = tasks.reduce((a, b) => (b.locks.longestMs > a.locks.longestMs ? b : a));
+  return [
+    budget("alone", (t) => t.aloneMs, AIMS.taskAloneS * 1000, `< ${AIMS.taskAloneS} s`),
+    budget("beside 40 writers", (t) => t.runsMs, AIMS.taskS * 1000, `< ${AIMS.taskS} s`),
+    budget("nothing due", (t) => t.idleMs, AIMS.taskIdleMs, `< ${AIMS.taskIdleMs} ms`),
     {
       figure: "longest lock wait of a user's write beside a task",
       value: `${fmt(waits.locks.longestMs, 1)} ms (${waits.task})`,
@@ -284,22 +319,6 @@ function scheduledRows(r: BenchResults): SummaryRow[] {
       aim: `<= ${AIMS.writerWaitMs} ms`,
       verdict: tasks.every((t) => t.locks.longestMs <= AIMS.writerWaitMs) ? "MET" : "MISSED",
     },
-    // Issue #22 names the pool recycle's figure on its own.
-    ...tasks
-      .filter((t) => t.task === "poolRecycle")
-      .map(
-        (t): SummaryRow => ({
-          figure: `pool recycle at ${scale} (warnings and recycles; longest lock wait of a write beside it)`,
-          value: `${fmt(runMs(t))} ms, ${fmt(median(t.rows))} customers; ${fmt(t.locks.longestMs, 1)} ms`,
-          against: "-",
-          ratio: "-",
-          aim: `< ${AIMS.taskS} s; <= ${AIMS.writerWaitMs} ms`,
-          verdict:
-            t.ok && runMs(t) < AIMS.taskS * 1000 && t.locks.longestMs <= AIMS.writerWaitMs
-              ? "MET"
-              : "MISSED",
-        }),
-      ),
   ];
 }
 
