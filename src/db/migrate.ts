@@ -17,6 +17,31 @@ const LOCK_KEY = 7_318_004_211;
 const LOCK_POLL_MS = 200;
 
 /**
+ * How long a transactional migration waits for a table's lock, and how often it tries. An
+ * `alter table` queued behind a long transaction (a report, an idle-in-transaction session)
+ * holds its place in the lock queue, and every user's query on that table queues behind it: one
+ * slow reader becomes an outage. With a lock timeout the migration gives its place up after
+ * `lockTimeoutMs`, the queries behind it run, and it tries again after a pause (ADR 0120).
+ */
+export interface LockRetry {
+  lockTimeoutMs: number;
+  attempts: number;
+  /** The first pause between attempts; doubled each time up to maxPauseMs. */
+  pauseMs: number;
+  maxPauseMs: number;
+}
+
+const LOCK_RETRY: LockRetry = {
+  lockTimeoutMs: 5000,
+  attempts: 20,
+  pauseMs: 1000,
+  maxPauseMs: 30_000,
+};
+
+/** PostgreSQL's lock_not_available: a statement gave up waiting under lock_timeout. */
+const LOCK_NOT_AVAILABLE = "55P03";
+
+/**
  * Applies every pending migration in `migrationsFolder` (read from disk: Node only; Workers
  * never migrate, deploys run `npm run db:migrate`), then `seed` (the modules' default rows,
  * runtime/seed-defaults.ts) under the same lock; safe to run from several processes.
@@ -28,16 +53,18 @@ export async function migrateDatabase(
   database: Database,
   seed: (db: Db) => Promise<void>,
   migrationsFolder: string,
+  retry: LockRetry = LOCK_RETRY,
 ): Promise<void> {
   const { db } = database;
   const migrations = readMigrationFiles({ migrationsFolder });
-  const locked = database.kind !== "pglite";
-  if (locked) await takeLock(db);
+  // The embedded database has one connection: nothing else can hold a lock it waits for.
+  const shared = database.kind !== "pglite";
+  if (shared) await takeLock(db);
   try {
-    await applyPending(database, migrations, migrationsFolder);
+    await applyPending(database, migrations, migrationsFolder, shared ? retry : undefined);
     await seed(db);
   } finally {
-    if (locked) await db.execute(sql`select pg_advisory_unlock(${LOCK_KEY})`);
+    if (shared) await db.execute(sql`select pg_advisory_unlock(${LOCK_KEY})`);
   }
 }
 
@@ -60,6 +87,7 @@ async function applyPending(
   database: Database,
   migrations: MigrationMeta[],
   migrationsFolder: string,
+  retry: LockRetry | undefined,
 ): Promise<void> {
   const { db } = database;
   const internals = db as unknown as { dialect: PgDialect; session: PgSession };
@@ -77,9 +105,13 @@ async function applyPending(
   );
   let batch: MigrationMeta[] = [];
   const flush = async () => {
-    if (batch.length > 0)
-      await internals.dialect.migrate(batch, internals.session, { migrationsFolder });
+    const run = batch;
     batch = [];
+    if (run.length === 0) return;
+    const apply = () => internals.dialect.migrate(run, internals.session, { migrationsFolder });
+    // drizzle's migrate reads what is applied inside its transaction: a retried batch applies
+    // what the failed attempt rolled back, nothing twice.
+    await (retry ? withLockTimeout(db, run, retry, apply) : apply());
   };
   for (const migration of pending) {
     if (!isNoTransaction(migration)) {
@@ -90,6 +122,49 @@ async function applyPending(
     await applyOutsideTransaction(db, migration);
   }
   await flush();
+}
+
+/**
+ * Runs `apply` with the session's lock_timeout set, again after a growing pause each time it
+ * gives up on a lock, and with no lock_timeout after it (the no-transaction builds wait on
+ * transactions by design, and they block no user's write meanwhile). Past the last attempt the
+ * error names the migration and what to look for.
+ */
+async function withLockTimeout(
+  db: Db,
+  run: MigrationMeta[],
+  retry: LockRetry,
+  apply: () => Promise<void>,
+): Promise<void> {
+  let pause = retry.pauseMs;
+  try {
+    await db.execute(sql.raw(`set lock_timeout = ${Math.trunc(retry.lockTimeoutMs)}`));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await apply();
+      } catch (error) {
+        if (!isLockTimeout(error)) throw error;
+        if (attempt >= retry.attempts) {
+          throw new Error(
+            `migration (journal "when" ${run.map((m) => m.folderMillis).join(", ")}): a lock it needs stayed taken ` +
+              `${retry.attempts} times for ${retry.lockTimeoutMs} ms each; a long transaction ` +
+              "holds it (pg_stat_activity, state 'idle in transaction' or an old xact_start)",
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        pause = Math.min(pause * 2, retry.maxPauseMs);
+      }
+    }
+  } finally {
+    await db.execute(sql`set lock_timeout = 0`);
+  }
+}
+
+function isLockTimeout(error: unknown): boolean {
+  for (let e = error; e instanceof Object; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return true;
+  }
+  return false;
 }
 
 function isNoTransaction(migration: Pick<MigrationMeta, "sql">): boolean {

@@ -197,3 +197,78 @@ describe.skipIf(!process.env.DATABASE_URL)("migrator on postgres, two at once", 
     }
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)(
+  "migrator on postgres, a table's lock held by a long transaction",
+  () => {
+    const TABLE = { "0000_orders": FILES["0000_orders"] };
+    const WITH_ALTER = { ...TABLE, "0001_orders_note": FILES["0002_orders_note"] };
+    const holdOrders = async (db: Db) => {
+      await db.execute(sql`begin`);
+      await db.execute(sql`select * from "orders" limit 1`);
+    };
+    const noteColumn = (db: Db) =>
+      queryRows(
+        db,
+        sql`select 1 from information_schema.columns where table_name = 'orders' and column_name = 'note'`,
+      );
+
+    it("gives its place in the lock queue up while it waits, so users' queries on the table run, and applies once the lock is free", async () => {
+      const database = (await postgres.open()) as Database & { another(): Promise<Database> };
+      try {
+        await migrateDatabase(database, noSeed, await migrationsFolder(TABLE));
+        const holder = (await database.another()).db;
+        const user = (await database.another()).db;
+        await holdOrders(holder);
+        const retry = { lockTimeoutMs: 150, attempts: 200, pauseMs: 50, maxPauseMs: 100 };
+        const migrating = migrateDatabase(
+          database,
+          noSeed,
+          await migrationsFolder(WITH_ALTER),
+          retry,
+        );
+        // Without the lock timeout the alter waits in the queue for good and this read queues
+        // behind it until the holder ends: the statement timeout would cancel it.
+        await user.execute(sql`set statement_timeout = 3000`);
+        for (let i = 0; i < 5; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(await queryRows(user, sql`select count(*)::int as n from "orders"`)).toEqual([
+            { n: 50 },
+          ]);
+        }
+        expect(await noteColumn(user)).toEqual([]);
+        await holder.execute(sql`commit`);
+        await migrating;
+        expect(await noteColumn(user)).toHaveLength(1);
+        expect(await recorded(user)).toHaveLength(2);
+      } finally {
+        await database.close();
+      }
+    });
+
+    it("stops after its attempts with an error that says what holds it, applies nothing, and a later run applies it", async () => {
+      const database = (await postgres.open()) as Database & { another(): Promise<Database> };
+      try {
+        await migrateDatabase(database, noSeed, await migrationsFolder(TABLE));
+        const holder = (await database.another()).db;
+        await holdOrders(holder);
+        const folder = await migrationsFolder(WITH_ALTER);
+        const retry = { lockTimeoutMs: 100, attempts: 3, pauseMs: 20, maxPauseMs: 20 };
+        await expect(migrateDatabase(database, noSeed, folder, retry)).rejects.toThrow(
+          /stayed taken 3 times .*long transaction holds it/,
+        );
+        expect(await recorded(database.db)).toHaveLength(1);
+        expect(await noteColumn(database.db)).toEqual([]);
+        // The session's lock_timeout is back to none: nothing later on this connection inherits it.
+        expect(
+          await queryRows(database.db, sql`select current_setting('lock_timeout') as t`),
+        ).toEqual([{ t: "0" }]);
+        await holder.execute(sql`commit`);
+        await migrateDatabase(database, noSeed, folder, retry);
+        expect(await noteColumn(database.db)).toHaveLength(1);
+      } finally {
+        await database.close();
+      }
+    });
+  },
+);
