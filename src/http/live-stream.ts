@@ -23,15 +23,30 @@ import { ApiError } from "./errors";
  *   memory, like the ended-session set). One more is refused with 429 before anything is
  *   charged or written. A stream gives its slot back when it ends for any reason, the client
  *   leaving included.
+ * - *A stream that opts in (`endsAtStop`) ends when its server stops* (ADR 0116): the runtime
+ *   calls endLiveStreams as it starts draining, the stream's `signal` aborts with
+ *   "server_stopping", and its owner writes lastWord: a `reconnect` event with an SSE `retry:`
+ *   so the client's EventSource comes back (to another instance: this one no longer listens)
+ *   after that delay. Only streams that lose nothing by reconnecting opt in (agent run events:
+ *   each connection begins with the run's whole state); a streamed chat turn does not, it
+ *   finishes within the drain instead.
  */
 
 /** Why a stream's signal aborted; the owner may tell the client before it closes. */
-export type StreamEnd = "session_ended" | "token_expired";
+export type StreamEnd = "session_ended" | "token_expired" | "server_stopping";
 
 export const STREAM_END_DETAIL: Record<StreamEnd, string> = {
   session_ended: "This session has ended",
   token_expired: "The access token has expired; refresh it and reconnect",
+  server_stopping: "This server is restarting; reconnect",
 };
+
+/**
+ * The `retry:` (ms) of a stream ended by a stop: EventSource waits this long before it
+ * reconnects. Long enough that the client sends nothing on the connection the server is
+ * closing, short enough that following a run hardly pauses.
+ */
+export const STOP_RETRY_MS = 1_000;
 
 /** After the session ends, a stream whose owner is stuck (a client not reading) is cut off. */
 const FORCE_CLOSE_MS = 1_000;
@@ -53,6 +68,22 @@ export interface LiveStream {
 
 // Open streams per user, per app instance (keyed by deps, as two processes would have).
 const openStreams = new WeakMap<Deps, Map<string, number>>();
+// Per app instance: the ends of the open streams that opted in to end at a stop, and whether
+// the stop has begun (a stream opened after it, on a kept-alive connection, ends at once).
+const stopHooks = new WeakMap<Deps, Set<() => void>>();
+const stopped = new WeakSet<Deps>();
+
+/**
+ * Called by the runtime as the server starts draining (Node: runtime/node/server.ts): every
+ * open stream that opted in (`endsAtStop`) ends with its lastWord, and so does any opened from
+ * now on. Returns how many were open. Edge-safe; a Worker never calls it (it does not stop).
+ */
+export function endLiveStreams(deps: Deps): number {
+  stopped.add(deps);
+  const hooks = [...(stopHooks.get(deps) ?? [])];
+  for (const end of hooks) end();
+  return hooks.length;
+}
 
 function countsOf(deps: Deps) {
   let counts = openStreams.get(deps);
@@ -82,7 +113,10 @@ async function standing(deps: Deps, token: string, sessionId: string): Promise<S
  * otherwise leave the slot taken, or release it on those paths; liveSSE releases it when the
  * stream ends.
  */
-export function openLiveStream(c: Context<AppEnv>): LiveStream {
+export function openLiveStream(
+  c: Context<AppEnv>,
+  options: { endsAtStop?: boolean } = {},
+): LiveStream {
   const deps = c.get("deps");
   const { userId, sessionId } = c.get("auth");
   const counts = countsOf(deps);
@@ -121,6 +155,16 @@ export function openLiveStream(c: Context<AppEnv>): LiveStream {
   };
   if (end) controller.abort(end);
   else watch();
+  const atStop = () => {
+    clearTimeout(timer);
+    stop("server_stopping");
+  };
+  const hooks = stopHooks.get(deps) ?? new Set<() => void>();
+  if (options.endsAtStop) {
+    stopHooks.set(deps, hooks);
+    if (stopped.has(deps)) atStop();
+    else hooks.add(atStop);
+  }
 
   const signal = controller.signal;
   const aborted = new Promise<null>((resolve) => {
@@ -153,6 +197,7 @@ export function openLiveStream(c: Context<AppEnv>): LiveStream {
       if (released) return;
       released = true;
       clearTimeout(timer);
+      hooks.delete(atStop);
       const left = (counts.get(userId) ?? 1) - 1;
       if (left > 0) counts.set(userId, left);
       else counts.delete(userId);
@@ -185,4 +230,19 @@ export function liveSSE(
       live.release();
     }
   });
+}
+
+/**
+ * The last event of a stream whose `signal` aborted: `error` {detail} when its session ended
+ * (reconnecting needs a fresh token or a new login), `reconnect` {detail} with `retry:`
+ * STOP_RETRY_MS when its server is stopping. Nothing when the client has gone.
+ */
+export async function lastWord(stream: SSEStreamingApi, live: LiveStream): Promise<void> {
+  if (!live.end || stream.aborted || stream.closed) return;
+  const data = JSON.stringify({ detail: STREAM_END_DETAIL[live.end] });
+  if (live.end === "server_stopping") {
+    await stream.writeSSE({ event: "reconnect", data, retry: STOP_RETRY_MS });
+  } else {
+    await stream.writeSSE({ event: "error", data });
+  }
 }

@@ -254,7 +254,143 @@ function shutdownSuite(kind: "pglite" | "postgres") {
   }, 600_000);
 }
 
+/** What a client read from an event stream, and how the stream and its connection ended. */
+interface StreamRead {
+  /** Each event's `event`, `retry` and `id` fields, in order (comment lines skipped). */
+  events: { event: string; retry?: string; id?: string }[];
+  /** The response ended cleanly (the last chunk arrived), not cut. */
+  ended: boolean;
+  error?: string;
+}
+
+/**
+ * Opens GET `path` as an event stream on a connection of its own; `opened` resolves once the
+ * first event arrived, `read` once the connection has closed.
+ */
+function followStream(url: string, path: string, token: string) {
+  const read: StreamRead = { events: [], ended: false };
+  let markOpen: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    markOpen = resolve;
+  });
+  const done = new Promise<StreamRead>((resolve) => {
+    const req = request(
+      `${url}${path}`,
+      { agent: false, headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" } },
+      (res) => {
+        let buffered = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          buffered += chunk;
+          const blocks = buffered.split("\n\n");
+          buffered = blocks.pop() ?? "";
+          for (const block of blocks) {
+            const lines = block.split("\n").filter((line) => line && !line.startsWith(":"));
+            if (lines.length === 0) continue;
+            const field = (name: string) =>
+              lines
+                .find((line) => line.startsWith(`${name}:`))
+                ?.slice(name.length + 1)
+                .trim();
+            const event = { event: field("event") ?? "message" } as StreamRead["events"][number];
+            if (field("retry") !== undefined) event.retry = field("retry");
+            if (field("id") !== undefined) event.id = field("id");
+            read.events.push(event);
+            markOpen();
+          }
+        });
+        res.on("end", () => (read.ended = true));
+        res.on("error", (error) => (read.error = String(error)));
+        res.socket.once("close", () => resolve(read));
+      },
+    );
+    req.on("error", (error) => {
+      read.error = String(error);
+      markOpen();
+      resolve(read);
+    });
+    req.end();
+  });
+  return { opened, done };
+}
+
+/**
+ * An agent run's event stream open at SIGTERM (ADR 0116): it gets a last `reconnect` event with
+ * `retry:` (its EventSource comes back elsewhere, and begins with the run's state again) and
+ * ends cleanly, so the drain does not wait for it: no deadline is reached, nothing is cut, the
+ * process exits 0. Before, the stream held the drain to SHUTDOWN_TIMEOUT_MS and was cut there.
+ */
+function streamSuite(kind: "pglite" | "postgres") {
+  let cleanup: () => Promise<void> = async () => {};
+  const servers: RunningServer[] = [];
+
+  afterAll(async () => {
+    for (const server of servers.filter((s) => running(s.process))) {
+      server.process.kill("SIGKILL");
+      await exitOf(server.process);
+    }
+    await cleanup();
+  });
+
+  it(`ends an open agent event stream with a reconnect event and exits 0 (${kind})`, async () => {
+    const env: Record<string, string> = {
+      INSTANCE_ID: `shutdown-stream-${kind}`,
+      SCHEDULER_ENABLED: "false",
+      // Longer than the keep-alive timeout (5 s) an idle connection is given: only a stream
+      // that outlives the drain reaches it.
+      SHUTDOWN_TIMEOUT_MS: "10000",
+    };
+    const store = await serverStore(kind, "shutdown_stream");
+    Object.assign(env, store.env);
+    cleanup = store.drop;
+    const start = async () => {
+      const server = await startNodeServer(env, READY_MS);
+      servers.push(server);
+      return server;
+    };
+    let server = await start();
+    const registered = await ok(server, "/api/v1/auth/register", {
+      ip: "198.51.100.99",
+      body: { email: randomEmail(), password: "secret12" },
+    });
+    expect(await server.stop()).toBe(0);
+    // A run another instance is running: the stream stays open, this server never touches it.
+    const fixture = await runToExit(
+      env,
+      "test/support/agent-stream-fixture.ts",
+      [registered.user.id],
+      90_000,
+    );
+    expect(fixture.code, fixture.output).toBe(0);
+    const runId = fixture.output.trim().split("\n").at(-1)!;
+
+    server = await start();
+    const stream = followStream(
+      server.url,
+      `/api/v1/agent/${runId}/events`,
+      registered.access_token,
+    );
+    await stream.opened;
+    const exit = exitOf(server.process);
+    server.process.kill("SIGTERM");
+    const read = await stream.done;
+
+    expect(await exit, server.output()).toBe(0);
+    expect(read.error, server.output()).toBeUndefined();
+    expect(read.ended).toBe(true);
+    expect(read.events.map((event) => event.event)).toEqual(["state", "reconnect"]);
+    expect(read.events.at(-1)!.retry).toBe("1000");
+    // Nothing was held to the deadline, nothing cut.
+    expect(server.output()).not.toContain("shutdown deadline reached");
+  }, 600_000);
+}
+
 describe("SIGTERM under keep-alive load", () => {
   describe("on the embedded database (PGlite)", () => shutdownSuite("pglite"));
   describe.skipIf(!process.env.DATABASE_URL)("on PostgreSQL", () => shutdownSuite("postgres"));
+});
+
+describe("SIGTERM with an agent event stream open", () => {
+  describe("on the embedded database (PGlite)", () => streamSuite("pglite"));
+  describe.skipIf(!process.env.DATABASE_URL)("on PostgreSQL", () => streamSuite("postgres"));
 });

@@ -11,7 +11,7 @@ import {
 } from "../../http/errors";
 import { IDEMPOTENCY_HEADER, idempotentRequest } from "../../http/idempotency";
 import { requestIp } from "../../http/limits";
-import { liveSSE, openLiveStream, STREAM_END_DETAIL } from "../../http/live-stream";
+import { lastWord, liveSSE, openLiveStream } from "../../http/live-stream";
 import { IdParam, jsonResponse as json, bearerSecurity as security } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { keepAliveOf } from "../jobs/background";
@@ -135,7 +135,9 @@ const eventsRoute = (path: string) =>
       "15 s and closes after 10 minutes (reconnect: the first event is the current state again). " +
       "The stream ends with its session: within about a second of a logout, a password change, " +
       "the account being disabled or the access token expiring, an `error` {detail} and the " +
-      "stream closes (reconnect with a fresh token). 404 (JSON, before any event) when the run " +
+      "stream closes (reconnect with a fresh token). When the server restarts, a `reconnect` " +
+      "{detail} with `retry: 1000` and the stream closes: an EventSource reconnects by itself " +
+      "(to another instance) a second later and gets the current state first. 404 (JSON, before any event) when the run " +
       "is not the caller's; 429 (JSON, Retry-After) when the caller already holds " +
       "`STREAMS_PER_USER` open streams (agent events and streamed chat together, default 5).",
     middleware: [requireAuth] as const,
@@ -204,7 +206,8 @@ export function createAgentRoutes() {
       const first = await readRunView(deps, userId, c.req.valid("param").id);
       if (!first) throw notFound("Pipeline not found");
       // 429 when the caller already holds STREAMS_PER_USER streams (src/http/live-stream.ts).
-      const live = openLiveStream(c);
+      // Ends at a stop with `reconnect`: the next connection begins with the whole state.
+      const live = openLiveStream(c, { endsAtStop: true });
       return liveSSE(c, live, async (stream) => {
         await streamRunEvents(deps, userId, first, {
           send: ({ event, data }) => stream.writeSSE({ event, data: JSON.stringify(data) }),
@@ -215,12 +218,8 @@ export function createAgentRoutes() {
             return live.signal.aborted || stream.aborted || stream.closed;
           },
         });
-        if (live.end && !stream.aborted) {
-          await stream.writeSSE({
-            event: "error",
-            data: JSON.stringify({ detail: STREAM_END_DETAIL[live.end] }),
-          });
-        }
+        // `error` when the session ended, `reconnect` (with `retry:`) when the server stops.
+        await lastWord(stream, live);
       });
     });
     router.openapi(cancelRoute(paths.cancel), async (c) =>

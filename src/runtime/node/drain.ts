@@ -25,7 +25,9 @@ export interface HttpDrain extends DrainState {
  * not cause. It stays open for the keep-alive timeout the server announced on its last answer
  * (`Keep-Alive: timeout=5`): a request arriving meanwhile is served (and closes it), and clients
  * that honour the hint (Node's agent, undici) drop the connection a second before the server
- * would. A connection that never carried a request gets the same timeout from now.
+ * would. A connection that never carried a request gets the same timeout from now. An event
+ * stream ended by the stop (src/http/live-stream.ts, endLiveStreams) closes its connection as
+ * it ends.
  */
 export function watchConnections(server: Server): HttpDrain {
   const open = new Set<Socket>();
@@ -36,7 +38,16 @@ export function watchConnections(server: Server): HttpDrain {
     open.add(socket);
     socket.once("close", () => open.delete(socket));
   });
-  server.on("request", (req) => used.add(req.socket));
+  server.on("request", (req, res) => {
+    const socket = req.socket;
+    used.add(socket);
+    // An event stream that ends during the drain (ended by the stop: a `reconnect` event with
+    // `retry:`) has its connection closed at once instead of kept for the keep-alive timeout:
+    // its client reconnects only after the retry delay, so it has nothing in flight on it.
+    res.once("finish", () => {
+      if (draining && isEventStream(res.getHeader("content-type"))) socket.end();
+    });
+  });
 
   return {
     get draining() {
@@ -64,3 +75,6 @@ export function watchConnections(server: Server): HttpDrain {
     },
   };
 }
+
+const isEventStream = (type: unknown) =>
+  typeof type === "string" && /^text\/event-stream/i.test(type);

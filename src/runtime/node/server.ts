@@ -4,6 +4,7 @@ import { createApp } from "../../app";
 import type { Config } from "../../config";
 import { buildDeps } from "../../deps";
 import { provideDocsBundle } from "../../http/api-docs";
+import { endLiveStreams } from "../../http/live-stream";
 import { pendingMail } from "../../modules/account/service";
 import { pendingAgentRuns } from "../../modules/agent/service";
 import { refreshStaleRatesAtStart } from "../../modules/exchange/service";
@@ -81,6 +82,11 @@ export async function startNodeServer(config: Config): Promise<NodeServer> {
     async stop(signal) {
       deps.logger.info("shutting down", { signal });
       const deadline = Date.now() + drainBudgetMs(config.SHUTDOWN_TIMEOUT_MS);
+      // Event streams that opted in end now with a `reconnect` event (their clients come back
+      // elsewhere) instead of holding the drain until the deadline; the drain closes their
+      // connections as they end.
+      const streams = endLiveStreams(deps);
+      if (streams > 0) deps.logger.info("ending event streams", { streams });
       // Requests are answered and background work finishes side by side, until the deadline.
       const [{ cut }, unfinished] = await Promise.all([
         http.drain(deadline),
