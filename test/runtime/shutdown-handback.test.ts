@@ -2,11 +2,13 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { sweepDueRuns } from "../../src/modules/agent/queries";
+import { pendingAgentRuns, sweepAgentPipelines } from "../../src/modules/agent/service";
 import { runDiscoveryJob } from "../../src/modules/discovery/jobs";
 import { sweepDueJobs } from "../../src/modules/discovery/queries";
 import { handBackInstanceWork } from "../../src/modules/inflight/handback";
 import { startFakeSearch } from "../fakes/search";
-import { addSearchProvider } from "../support/ai";
+import { addSearchProvider, useFakeAgentProviders } from "../support/ai";
+import { call } from "../support/client";
 import { createTestContext } from "../support/harness";
 import { registerBusinessUser } from "../support/plans";
 
@@ -97,6 +99,72 @@ describe("handBackInstanceWork", () => {
     } finally {
       await search.close();
       await running;
+    }
+  });
+});
+
+describe("a run queued by the stopping instance", () => {
+  it("is claimed by that instance as it is queued, and another instance takes it right after the stop", async () => {
+    // Only this test's search provider answers (the one above is closed), and the runs above
+    // are over: the sweep below finds this test's run first.
+    await queryRows(ctx.deps.db, sql`update search_providers set enabled = false`);
+    await queryRows(
+      ctx.deps.db,
+      sql`update agent_pipelines set status = 'cancelled', lease_until = null
+          where status in ('queued', 'running')`,
+    );
+    const { llm, search } = await useFakeAgentProviders(ctx.deps, {
+      llmKey: "sk-handback-queued",
+      search: { name: "handback-queued-search", kind: "brave" },
+      tasks: ["discovery_analysis", "followup_draft"],
+    });
+    search.fail("hang");
+    const stopping = await ctx.makeInstance({}, { INSTANCE_ID: "stopping-q" });
+    const taking = await ctx.makeInstance({}, { INSTANCE_ID: "taking-q" });
+    const user = await registerBusinessUser(ctx.app, ctx.deps);
+    const run = async () =>
+      (
+        await queryRows<{ status: string; instance_id: string | null; attempts: number }>(
+          ctx.deps.db,
+          sql`select status, instance_id, attempts from agent_pipelines where id = ${id}`,
+        )
+      )[0]!;
+
+    const started = await call(stopping.app, "/api/v1/agent/start", {
+      token: user.accessToken,
+      json: { product: "LED panels", market: "Germany", max_leads: 3 },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const id = (started.body as { id: string }).id;
+    let sweep: Promise<unknown> | undefined;
+    try {
+      for (let i = 0; search.requests.length === 0; i++) {
+        if (i > 1000) throw new Error("the run never searched");
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      // A queued row names no instance (instance_id is set by the claim), and the instance that
+      // queued it claims it at once, in the task the request started: there is no queued run
+      // of this instance to hand back, only running ones.
+      expect(await run()).toEqual({ status: "running", instance_id: "stopping-q", attempts: 1 });
+      // Leased for minutes: no sweep takes it before the stop.
+      expect(await dueNow(sweepDueRuns)).not.toContain(id);
+
+      expect(await handBackInstanceWork(stopping.deps)).toMatchObject({ runs: 1 });
+      // Right after the stop, the other instance's next sweep (every minute) claims it, with
+      // the next fencing token; the stopped one's late writes are refused.
+      sweep = sweepAgentPipelines(taking.deps);
+      for (let i = 0; (await run()).instance_id !== "taking-q"; i++) {
+        if (i > 1000)
+          throw new Error(`the sweep never claimed the run: ${JSON.stringify(await run())}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(await run()).toEqual({ status: "running", instance_id: "taking-q", attempts: 2 });
+    } finally {
+      // The hanging searches fail: both workers end (the first one fenced off by the claim).
+      await search.close();
+      await sweep;
+      await pendingAgentRuns();
+      await llm.close();
     }
   });
 });
