@@ -120,6 +120,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
           fetch: fetchImpl,
         })
       : null;
+  const metrics = runtime.metrics ?? NO_METRICS;
   const payments: PaymentProviders = {
     gateway: gatewayConfigured
       ? createGatewayClient({
@@ -127,6 +128,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
           merchantId: config.PAYMENT_MERCHANT_ID,
           signingKey: paymentKey,
           fetch: fetchImpl,
+          metrics,
         })
       : null,
     stripe:
@@ -136,6 +138,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
             webhookSecret: config.STRIPE_WEBHOOK_SECRET,
             apiBase: config.STRIPE_API_BASE,
             fetch: fetchImpl,
+            metrics,
           })
         : null,
     signingKey: paymentKey,
@@ -177,7 +180,7 @@ export async function buildDeps(config: Config, runtime: RuntimeAdapters): Promi
     idempotencyKeys: idempotencyKeyStore,
     entitlements: entitlementGate,
     documents: runtime.documents ?? null,
-    metrics: runtime.metrics ?? NO_METRICS,
+    metrics,
   };
 }
 

@@ -63,9 +63,13 @@ export interface Metrics {
   request(method: string, route: string, status: number, seconds: number): void;
   /** A charge that took credits (a price of 0 is not one). */
   charged(operation: string, credits: number): void;
-  /** A charge given back because its work failed. */
-  refunded(operation: string, credits: number): void;
-  /** One provider attempt and how it ended (ok, unusable, timeout, error). */
+  /**
+   * Charges given back (their work failed, was cut short or cancelled): `refunds` of them, 1
+   * unless a sweep gave several back at once, and their `credits` (null: the statement did not
+   * say how many).
+   */
+  refunded(operation: string, credits: number | null, refunds?: number): void;
+  /** One provider attempt and how it ended (ok, unusable, timeout, error; refused for payments). */
   providerCall(provider: string, task: string, outcome: string): void;
   /** One scheduled task's run. */
   taskRun(task: string, seconds: number, ok: boolean): void;

@@ -64,9 +64,19 @@ export async function purgeExpired(deps: Deps): Promise<{ nonces: number; sessio
   return { nonces, sessions };
 }
 
+/**
+ * Holds whose instance stopped renewing them, refunded in SQL (credits/holds.ts), counted for
+ * /metrics as `stale_hold`: the sweep says how many holds, not their operations or credits.
+ */
+async function sweepStaleHolds(deps: Deps): Promise<{ refunded: number }> {
+  const result = await refundStaleHolds(deps);
+  deps.metrics.refunded("stale_hold", null, result.refunded);
+  return result;
+}
+
 const SCHEDULED_TASKS: Record<CronTask, (deps: Deps) => Promise<unknown>> = {
   expireOrders: async (deps) => ({ expired: await expirePendingOrders(deps) }),
-  refundStaleHolds,
+  refundStaleHolds: sweepStaleHolds,
   sweepAgents: sweepAgentPipelines,
   sweepDiscoveryJobs,
   reconcileRefunds: reconcilePendingRefunds,

@@ -267,6 +267,8 @@ function metricsSuite(kind: "pglite" | "postgres") {
     // Nothing queued or running; the gauge is there.
     expect(after.some((s) => s.name === "agent_runs_open")).toBe(true);
     expect(total(after, "agent_runs_open")).toBe(0);
+    expect(after.some((s) => s.name === "discovery_jobs_open")).toBe(true);
+    expect(total(after, "discovery_jobs_open")).toBe(0);
     if (kind === "postgres") {
       // The scrape itself holds no connection; the pool has opened some by now.
       expect(total(after, "db_pool_connections")).toBeGreaterThan(0);

@@ -328,7 +328,9 @@ async function failJob(
   error: string,
 ): Promise<"failed" | "lease_lost"> {
   const failed = await failJobAndRefund(deps.db, { job, progress, error, now: nowIso(deps) });
-  return failed ? "failed" : "lease_lost";
+  if (!failed) return "lease_lost";
+  if (failed.refunded > 0) deps.metrics.refunded("discovery", failed.refunded);
+  return "failed";
 }
 
 /**
@@ -343,7 +345,9 @@ async function finishSucceeded(
   progress: JobProgress,
   result: DiscoveryResult,
 ): Promise<boolean> {
-  return finishJobSucceeded(deps.db, { job, progress, result, now: nowIso(deps) });
+  const done = await finishJobSucceeded(deps.db, { job, progress, result, now: nowIso(deps) });
+  if (done && done.refunded > 0) deps.metrics.refunded("discovery", done.refunded);
+  return done !== undefined;
 }
 
 /** What a user may read about a failed search: never a provider's or an exception's text. */

@@ -11,6 +11,8 @@ import { releaseInstanceKeys } from "../credits/idempotency";
  */
 export async function recoverInstanceWork(deps: Deps, keepAlive?: KeepAlive) {
   const refunded = await refundInstanceHolds(deps);
+  // Counted by how they were refunded: the statement says how many holds, not their credits.
+  deps.metrics.refunded("restart_recovery", null, refunded);
   const keys = await releaseInstanceKeys(deps);
   const runs = await resumeInstanceRuns(deps, keepAlive);
   if (refunded + keys + runs > 0) {

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { hex, hmacSign, hmacVerify, randomToken, sha256Hex } from "../../lib/crypto";
+import type { Metrics } from "../../ports";
 
 // ---------------------------------------------------------------------------------------------
 // Protocol constants
@@ -309,6 +310,20 @@ export interface PaymentGatewayClientOptions {
   clock?: () => Date;
   /** Whole-request deadline, body included. Default 10000 ms. */
   timeoutMs?: number;
+  /** Each request counted as provider `payment_gateway` (deps.metrics; none: not counted). */
+  metrics?: Pick<Metrics, "providerCall">;
+}
+
+/**
+ * How a request ended for /metrics: `refused` is the gateway's own business answer (a 4xx with
+ * its code: the gateway works), `timeout` the deadline, `error` anything else that failed.
+ */
+function gatewayOutcome(error: unknown): "refused" | "timeout" | "error" {
+  if (error instanceof PaymentGatewayError) return "refused";
+  if (error instanceof PaymentGatewayUnavailableError && error.reason === "timeout") {
+    return "timeout";
+  }
+  return "error";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -360,6 +375,18 @@ export function createGatewayClient(opts: PaymentGatewayClientOptions): PaymentG
   const clock = opts.clock ?? (() => new Date());
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const base = opts.baseUrl.replace(/\/+$/, "");
+
+  /** One request as /metrics counts it: `ok` only once its answer proved usable. */
+  async function counted<T>(task: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      const value = await fn();
+      opts.metrics?.providerCall("payment_gateway", task, "ok");
+      return value;
+    } catch (error) {
+      opts.metrics?.providerCall("payment_gateway", task, gatewayOutcome(error));
+      throw error;
+    }
+  }
 
   async function call<T>(
     method: "GET" | "POST",
@@ -414,28 +441,32 @@ export function createGatewayClient(opts: PaymentGatewayClientOptions): PaymentG
     async createOrder(req) {
       const input = createOrderRequestSchema.safeParse(req);
       if (!input.success) throw invalidRequest(input.error);
-      return call("POST", "/v1/orders", input.data, createOrderResponseSchema);
+      return counted("create_order", () =>
+        call("POST", "/v1/orders", input.data, createOrderResponseSchema),
+      );
     },
 
     async queryOrder(outTradeNo) {
       const input = outTradeNoField.safeParse(outTradeNo);
       if (!input.success) throw invalidRequest(input.error);
-      const order = await call(
-        "GET",
-        `/v1/orders/${encodeURIComponent(input.data)}`,
-        undefined,
-        queryOrderResponseSchema,
-      );
-      if (order.out_trade_no !== input.data) {
-        throw new PaymentGatewayUnavailableError("bad_response");
-      }
-      return order;
+      return counted("query_order", async () => {
+        const order = await call(
+          "GET",
+          `/v1/orders/${encodeURIComponent(input.data)}`,
+          undefined,
+          queryOrderResponseSchema,
+        );
+        if (order.out_trade_no !== input.data) {
+          throw new PaymentGatewayUnavailableError("bad_response");
+        }
+        return order;
+      });
     },
 
     async refund(req) {
       const input = refundRequestSchema.safeParse(req);
       if (!input.success) throw invalidRequest(input.error);
-      return call("POST", "/v1/refunds", input.data, refundResponseSchema);
+      return counted("refund", () => call("POST", "/v1/refunds", input.data, refundResponseSchema));
     },
   };
 }

@@ -9,6 +9,7 @@
  * for at least 24 hours and refuses a key reused with different parameters (idempotency_conflict).
  */
 import Stripe from "stripe";
+import type { Metrics } from "../../ports";
 
 /** Stripe's own default tolerance for webhook timestamps, in seconds, used in both directions. */
 const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -31,6 +32,8 @@ export interface StripeProviderOptions {
   fetch?: typeof fetch;
   /** Per-attempt deadline, body included; up to 2 retries follow. Default 10000 ms. */
   timeoutMs?: number;
+  /** Each call (its retries included) counted as provider `stripe` (deps.metrics). */
+  metrics?: Pick<Metrics, "providerCall">;
 }
 
 interface CheckoutSessionInput {
@@ -245,6 +248,18 @@ function providerErrorKind(err: Stripe.errors.StripeError): StripeProviderErrorK
   return "unknown";
 }
 
+/**
+ * How a call ended for /metrics: `refused` is Stripe's definite answer about the request (a
+ * declined card, a bad parameter); a key Stripe refuses is our configuration, an `error`.
+ */
+function stripeOutcome(error: unknown): "refused" | "timeout" | "error" {
+  if (error instanceof StripeProviderError) {
+    return error.kind === "authentication" || error.kind === "permission" ? "error" : "refused";
+  }
+  if (error instanceof StripeUnavailableError && error.reason === "timeout") return "timeout";
+  return "error";
+}
+
 function mapStripeError(err: unknown, secrets: string[]): Error {
   if (err instanceof StripeProviderError || err instanceof StripeUnavailableError) return err;
   const E = Stripe.errors;
@@ -426,6 +441,18 @@ export function createStripeProvider(opts: StripeProviderOptions): StripeProvide
     }
   }
 
+  /** One call as /metrics counts it: `ok` only once its answer proved usable. */
+  async function counted<T>(task: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      const value = await fn();
+      opts.metrics?.providerCall("stripe", task, "ok");
+      return value;
+    } catch (error) {
+      opts.metrics?.providerCall("stripe", task, stripeOutcome(error));
+      throw error;
+    }
+  }
+
   return {
     async createCheckoutSession(input) {
       checkOrderNo(input.orderNo);
@@ -459,15 +486,17 @@ export function createStripeProvider(opts: StripeProviderOptions): StripeProvide
       };
       if (input.customerEmail) params.customer_email = input.customerEmail;
 
-      const session = await call(() =>
-        stripe.checkout.sessions.create(params, {
-          idempotencyKey: `checkout-session:${input.orderNo}`,
-        }),
-      );
-      if (typeof session.id !== "string" || typeof session.url !== "string" || !session.url) {
-        throw new StripeUnavailableError("bad_response");
-      }
-      return { id: session.id, url: session.url };
+      return counted("checkout_session", async () => {
+        const session = await call(() =>
+          stripe.checkout.sessions.create(params, {
+            idempotencyKey: `checkout-session:${input.orderNo}`,
+          }),
+        );
+        if (typeof session.id !== "string" || typeof session.url !== "string" || !session.url) {
+          throw new StripeUnavailableError("bad_response");
+        }
+        return { id: session.id, url: session.url };
+      });
     },
 
     async refund(input) {
@@ -476,22 +505,24 @@ export function createStripeProvider(opts: StripeProviderOptions): StripeProvide
       if (typeof input.paymentIntentId !== "string" || !/^pi_\w+$/.test(input.paymentIntentId)) {
         throw new RangeError("paymentIntentId must be a Stripe PaymentIntent id");
       }
-      const refund = await call(() =>
-        stripe.refunds.create(
-          {
-            payment_intent: input.paymentIntentId,
-            amount: input.amount,
-            metadata: { order_no: input.orderNo },
-          },
-          // The same refund retried is replayed, never repeated. A second, different amount for
-          // the same order is a new key; the order's state in the database guards against that.
-          { idempotencyKey: `refund:${input.orderNo}:${input.refundNo ?? input.amount}` },
-        ),
-      );
-      if (typeof refund.id !== "string" || typeof refund.status !== "string") {
-        throw new StripeUnavailableError("bad_response");
-      }
-      return { id: refund.id, status: refund.status };
+      return counted("refund", async () => {
+        const refund = await call(() =>
+          stripe.refunds.create(
+            {
+              payment_intent: input.paymentIntentId,
+              amount: input.amount,
+              metadata: { order_no: input.orderNo },
+            },
+            // The same refund retried is replayed, never repeated. A second, different amount
+            // for the same order is a new key; the order's state in the database guards that.
+            { idempotencyKey: `refund:${input.orderNo}:${input.refundNo ?? input.amount}` },
+          ),
+        );
+        if (typeof refund.id !== "string" || typeof refund.status !== "string") {
+          throw new StripeUnavailableError("bad_response");
+        }
+        return { id: refund.id, status: refund.status };
+      });
     },
 
     async verifyWebhook(rawBody, signatureHeader, now = new Date()) {

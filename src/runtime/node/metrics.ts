@@ -92,7 +92,7 @@ export interface MetricSources {
 
 export interface NodeMetrics extends Metrics {
   readonly registry: Registry;
-  /** Pool, document queue and waiting agent runs, read when scraped. */
+  /** Pool, document queue and waiting agent runs and discovery jobs, read when scraped. */
   watch(sources: MetricSources): void;
 }
 
@@ -134,7 +134,7 @@ export function createNodeMetrics(
   const refunded = counter("credits_refunded_total", "Credits given back", ["operation"]);
   const providerCalls = counter(
     "provider_calls_total",
-    "AI provider attempts by provider, task and outcome (ok, unusable, timeout, error)",
+    "Provider attempts (AI, machine translation, payments) by provider, task and outcome",
     ["provider", "task", "outcome"],
   );
   const taskDuration = new Histogram({
@@ -163,9 +163,11 @@ export function createNodeMetrics(
       charges.inc({ operation });
       charged.inc({ operation }, credits);
     },
-    refunded(operation, credits) {
-      refunds.inc({ operation });
-      refunded.inc({ operation }, credits);
+    refunded(operation, credits, count = 1) {
+      if (count <= 0) return;
+      refunds.inc({ operation }, count);
+      // Created at 0 even when the amount is unknown, so the series exists beside its count.
+      refunded.inc({ operation }, credits ?? 0);
     },
     providerCall(provider, task, outcome) {
       providerCalls.inc({ provider, task, outcome });
@@ -230,6 +232,20 @@ function watchSources(registry: Registry, { database, documents }: MetricSources
         for (const row of rows) this.set({ status: row.status }, Number(row.count));
       },
     });
+    new Gauge({
+      name: "discovery_jobs_open",
+      help: "Discovery jobs queued or running (the whole database: every worker reads the same)",
+      labelNames: ["status"],
+      registers: [registry],
+      aggregator: "max",
+      async collect() {
+        const rows = await openDiscoveryJobs(database).catch(() => null);
+        if (!rows) return;
+        this.set({ status: "queued" }, 0);
+        this.set({ status: "running" }, 0);
+        for (const row of rows) this.set({ status: row.status }, Number(row.count));
+      },
+    });
   }
 }
 
@@ -238,6 +254,15 @@ function openAgentRuns(database: Database) {
   return queryRows<{ status: string; count: string | number }>(
     database.db,
     sql`select status, count(*) as count from agent_pipelines
+        where status in ('queued', 'running') group by status`,
+  );
+}
+
+/** Counted under discovery_jobs_open_idx (queued or running only), as the agent runs are. */
+function openDiscoveryJobs(database: Database) {
+  return queryRows<{ status: string; count: string | number }>(
+    database.db,
+    sql`select status, count(*) as count from discovery_jobs
         where status in ('queued', 'running') group by status`,
   );
 }

@@ -175,21 +175,26 @@ export async function writeRunProgress(
 
 /**
  * Refunds the run's charge while the run is still the claimer's (the row locked first):
- * credit_refund refunds once.
+ * credit_refund refunds once. The credits it gave back (0: none), for /metrics.
  */
 export async function refundClaimedRun(
   db: Db,
   params: { run: LeaseClaim; reason: string; now: string },
-): Promise<void> {
-  await queryRows(
+): Promise<number> {
+  // The charge's cost is what credit_refund gives back; read unlocked (the function locks the
+  // wallet, then the consumption), and unchanged by the refund.
+  const [row] = await queryRows<{ credits: number }>(
     db,
-    sql`select r.applied
+    sql`select case when r.applied
+          then (select ${creditConsumptions.cost} from ${creditConsumptions}
+                where ${creditConsumptions.id} = p.consumption_id) else 0 end::int as credits
         from (select ${a.consumptionId} from ${a}
               where ${owned(params.run)} and ${a.consumptionId} is not null
               for update) p
         cross join lateral credit_refund(p.consumption_id, ${params.reason},
           ${params.now}::timestamptz) r`,
   );
+  return row?.credits ?? 0;
 }
 
 /** Marks the run failed (fenced by the claim). `data` null keeps the recorded stages. */
@@ -214,8 +219,9 @@ export async function failRun(
  * Ends the run before its last stage, one statement fenced by the claim (ADR 0108): `status`
  * (budget_exhausted: the next stage would pass max_credits; succeeded: the search found no
  * lead), `data` kept as the run's pipeline_data (its leads served as they are), and `refund`
- * credits of its charge given back with their ledger row by credit_refund_part, once. False
- * when the run was no longer the claimer's (nothing written).
+ * credits of its charge given back with their ledger row by credit_refund_part, once. `done`
+ * false when the run was no longer the claimer's (nothing written); `refunded` the credits
+ * given back (for /metrics).
  */
 export async function finishRunEarly(
   db: Db,
@@ -227,10 +233,10 @@ export async function finishRunEarly(
     reason: string;
     now: string;
   },
-): Promise<boolean> {
+): Promise<{ done: boolean; refunded: number }> {
   const { now } = params;
   const p = alias(agentPipelines, "p");
-  const [row] = await queryRows<{ done: number }>(
+  const [row] = await queryRows<{ done: number; refunded: number }>(
     db,
     sql`with done as (
         update ${a} ${p}
@@ -242,14 +248,14 @@ export async function finishRunEarly(
           and ${p.attempts} = ${params.run.attempts}
         returning ${p.consumptionId}),
       refund as (
-        select r.applied from done
+        select r.applied, r.amount from done
         cross join lateral credit_refund_part(done.consumption_id, ${params.refund}::int,
           ${params.reason}, ${now}::timestamptz) r
         where done.consumption_id is not null)
       select (select count(*) from done)::int as done,
-        (select count(*) from refund)::int as refunds`,
+        (select coalesce(sum(amount), 0) from refund where applied)::int as refunded`,
   );
-  return (row?.done ?? 0) > 0;
+  return { done: (row?.done ?? 0) > 0, refunded: row?.refunded ?? 0 };
 }
 
 /**

@@ -43,5 +43,6 @@ export async function cancelAgentRun(
   if (!row.cancelled) {
     throw new ApiError(409, `The run has already ended (${row.was}); there is nothing to cancel`);
   }
+  if (row.refunded) deps.metrics.refunded("agent_run", row.refunded);
   return { id, status: "cancelled", credits_refunded: row.refunded ?? 0, balance: row.balance };
 }

@@ -265,7 +265,7 @@ async function stopForBudget(
     note: `The budget of ${run.max_credits} credits was reached before the ${stage} stage; the leads found so far are kept`,
     stopped_before: stage,
   });
-  const done = await finishRunEarly(deps.db, {
+  const { done, refunded } = await finishRunEarly(deps.db, {
     run,
     status: "budget_exhausted",
     data,
@@ -274,6 +274,7 @@ async function stopForBudget(
     now: nowIso(deps),
   });
   if (!done) throw new LeaseLost();
+  if (refunded > 0) deps.metrics.refunded("agent_run", refunded);
   return "budget_exhausted" as const;
 }
 
@@ -282,7 +283,7 @@ async function finishWithoutLeads(deps: Deps, run: ClaimedRun, data: PipelineDat
   data.summary = earlySummary(data, {
     note: "No company was found for this product and market; the run was not charged",
   });
-  const done = await finishRunEarly(deps.db, {
+  const { done, refunded } = await finishRunEarly(deps.db, {
     run,
     status: "succeeded",
     data,
@@ -292,6 +293,7 @@ async function finishWithoutLeads(deps: Deps, run: ClaimedRun, data: PipelineDat
     now: nowIso(deps),
   });
   if (!done) throw new LeaseLost();
+  if (refunded > 0) deps.metrics.refunded("agent_run", refunded);
   return "succeeded" as const;
 }
 
@@ -409,7 +411,8 @@ async function writeProgress(
  * (agent/service/cancel.ts) and is not refunded again; credit_refund itself refunds once.
  */
 async function refundOwnedRun(deps: Deps, run: ClaimedRun, reason: string) {
-  await refundClaimedRun(deps.db, { run, reason, now: nowIso(deps) });
+  const refunded = await refundClaimedRun(deps.db, { run, reason, now: nowIso(deps) });
+  if (refunded > 0) deps.metrics.refunded("agent_run", refunded);
 }
 
 /** Marks the run failed (fenced by the claim). `data` null keeps the recorded stages. */

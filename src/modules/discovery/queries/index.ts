@@ -4,6 +4,7 @@ import { type Db, queryRows } from "../../../db/client";
 import { claimLease, type LeaseClaim, leaseOwned, sweepLeases } from "../../../db/leased-jobs";
 import { selectPage } from "../../../db/page";
 import {
+  creditConsumptions,
   discoveryJobs,
   discoveryRecords,
   searchProviders,
@@ -274,14 +275,15 @@ export async function writeJobProgress(
 
 /**
  * One statement: the job becomes `failed` (fenced by the claim) and its consumption is refunded
- * (credit_refund: once, with its ledger row). False: the job was no longer the claimer's.
+ * (credit_refund: once, with its ledger row). Undefined: the job was no longer the claimer's;
+ * else the credits given back (for /metrics; the charge's cost, unchanged by the refund).
  */
 export async function failJobAndRefund(
   db: Db,
   params: { job: LeaseClaim; progress: object; error: string; now: string },
-): Promise<boolean> {
+): Promise<{ refunded: number } | undefined> {
   const { now } = params;
-  const rows = await queryRows<{ id: string }>(
+  const [row] = await queryRows<{ refunded: number }>(
     db,
     sql`with done as (
           update ${j}
@@ -291,11 +293,14 @@ export async function failJobAndRefund(
             ${col(j.updatedAt)} = ${now}::timestamptz
           where ${ownedJob(params.job)}
           returning ${j.id}, ${j.consumptionId})
-        select done.id from done
+        select case when r.applied
+            then (select ${creditConsumptions.cost} from ${creditConsumptions}
+                  where ${creditConsumptions.id} = done.consumption_id) else 0 end::int as refunded
+        from done
         cross join lateral credit_refund(done.consumption_id, 'discovery job failed',
           ${now}::timestamptz) r`,
   );
-  return rows.length > 0;
+  return row;
 }
 
 /**
@@ -303,7 +308,8 @@ export async function failJobAndRefund(
  * member who ran the job, in the job's organisation, and the job becomes `succeeded` with the
  * result and the record's id. When the result has no company the job's charge is refunded in
  * the same statement (credit_refund: once, with its ledger row) and the job says it charged 0
- * and the balance the refund left.
+ * and the balance the refund left. Undefined: the job was no longer the claimer's; else the
+ * credits refunded (for /metrics).
  */
 export async function finishJobSucceeded(
   db: Db,
@@ -313,10 +319,10 @@ export async function finishJobSucceeded(
     result: { product: string; market: string; companies: unknown[] };
     now: string;
   },
-): Promise<boolean> {
+): Promise<{ refunded: number } | undefined> {
   const { job, now, result } = params;
   const empty = result.companies.length === 0;
-  const rows = await queryRows<{ id: string }>(
+  const [row] = await queryRows<{ refunded: number }>(
     db,
     sql`with owner as (
           select ${j.id}, ${j.consumptionId} from ${j}
@@ -334,7 +340,10 @@ export async function finishJobSucceeded(
           sql`exists (select 1 from owner)`,
         )}),
         refund as (
-          select rf.balance from owner
+          select rf.balance, rf.applied,
+            (select ${creditConsumptions.cost} from ${creditConsumptions}
+             where ${creditConsumptions.id} = owner.consumption_id) as cost
+          from owner
           cross join lateral credit_refund(owner.consumption_id, 'discovery found no company',
             ${now}::timestamptz) rf
           where ${empty ? sql`true` : sql`false`} and owner.consumption_id is not null)
@@ -348,9 +357,9 @@ export async function finishJobSucceeded(
           ${col(j.balanceAfter)} = coalesce((select balance from refund), ${j.balanceAfter}),
           ${col(j.updatedAt)} = ${now}::timestamptz
         where ${j.id} in (select id from owner)
-        returning ${j.id}`,
+        returning coalesce((select cost from refund where applied), 0)::int as refunded`,
   );
-  return rows.length > 0;
+  return row;
 }
 
 /**
