@@ -1,9 +1,10 @@
-import { inTimedBatches, TASK_BATCH_SIZE } from "../../../db/batches";
 import type { Deps } from "../../../ports";
 import { type PushCounts, pushPendingNotifications } from "../../notifications/push";
 import { parseOrgSettings } from "../../orgs/settings";
 import {
+  type DueCustomer,
   dueBatch,
+  oldestHeldClock,
   orgsWithRecycleRule,
   type RecycleCursor,
   type RecycleRule,
@@ -13,6 +14,7 @@ import {
   type WarningRow,
   writeWarnings,
 } from "../queries/pool";
+import { recycleBatches } from "./batches";
 
 const DAY_MS = 86_400_000;
 
@@ -27,6 +29,12 @@ const ORGS_PER_WALK = 1000;
  * no user; a page bounds the task's memory.
  */
 const DUE_PAGE = 2000;
+
+/**
+ * Warnings one statement writes: new notification rows, locking nothing a user writes, so the
+ * chunk is sized for the round trips (as the reminders' digests, ADR 0121).
+ */
+const WARNING_CHUNK = 2000;
 
 /** How many customers a warning names (the count covers all of them). */
 const WARNING_NAMES = 5;
@@ -76,6 +84,48 @@ function warningOf(userId: string, w: HolderWarning, day: string): WarningRow {
   };
 }
 
+/** A warned customer into its holder's warning of the day. */
+function addWarning(warnings: Map<string, HolderWarning>, row: DueCustomer) {
+  let w = warnings.get(row.user_id);
+  if (!w) {
+    w = { count: 0, customers: [] };
+    warnings.set(row.user_id, w);
+  }
+  w.count += 1;
+  if (w.customers.length < WARNING_NAMES) {
+    w.customers.push({
+      user_id: row.user_id,
+      customer_id: row.id,
+      customer_name: row.customer_name,
+      recycle_on: row.recycle_on!,
+    });
+  }
+}
+
+/**
+ * The rules to walk, and whether anything can be due. Every window ends before the cutoff less
+ * its organisation's warning (else recycle) days: when the oldest held clock is not before that
+ * for the shortest rule, nothing is due. The first probe needs no rules (every window ends
+ * before the cutoff), so a run far from any due day reads no organisation either.
+ */
+async function rulesToWalk(
+  deps: Deps,
+  cutoffMs: number,
+): Promise<{ rules: RecycleRule[]; due: boolean }> {
+  const oldest = await oldestHeldClock(deps.db);
+  if (oldest === null || oldest >= cutoffMs) return { rules: [], due: false };
+  const rules = rulesOf(await orgsWithRecycleRule(deps.db));
+  const soonest = rules.reduce((least, r) => Math.min(least, r.warn_offset ?? r.days), Infinity);
+  return { rules, due: oldest < cutoffMs - soonest * DAY_MS };
+}
+
+/** A run with nothing due: the pushes still go (a failed one of an earlier run is retried). */
+async function nothingDue(deps: Deps, orgs: number) {
+  const done = { orgs, warned: 0, warnings: 0, recycled: 0 };
+  const pushed = await pushPendingNotifications(deps);
+  return pushed ? { ...done, pushed } : done;
+}
+
 /**
  * The overnight pool recycle (task `poolRecycle`, docs/teams.md, ADR 0099). For each
  * organisation with pool.recycle_after_days = N: a held customer (status not in
@@ -89,11 +139,14 @@ function warningOf(userId: string, w: HolderWarning, day: string): WarningRow {
  *
  * The new notifications are pushed (WeChat) at the end, as the reminder digest's are.
  *
- * The walk reads a page of due customers (warnings and recycles alike) without locks, then
- * recycles that page's by primary key in timed batches (db/batches.ts), each locking its rows
- * with SKIP LOCKED and re-checking them (a customer a user is writing, or followed up since the
- * read, waits for the next run; the user never waits for the task beyond one short batch).
- * Nothing is stored between runs: a run stopped half-way is finished by the next (ADR 0103).
+ * First one probe of the oldest held clock (customers_held_clock_idx): when it is not before the
+ * cutoff less the shortest rule's warning (else recycle) days, nothing can be due and the run
+ * reads neither the organisations nor their customers. Otherwise the walk reads a page of due
+ * customers (warnings and recycles alike) without locks, then recycles that page's by primary
+ * key in timed batches (./batches.ts, sized for the run as a whole), each locking its rows with
+ * SKIP LOCKED and re-checking them (a customer a user is writing, or followed up since the read,
+ * waits for the next run; the user never waits for the task beyond one short batch). Nothing is
+ * stored between runs: a run stopped half-way is finished by the next (ADR 0103).
  */
 export async function recyclePoolCustomers(
   deps: Deps,
@@ -110,13 +163,15 @@ export async function recyclePoolCustomers(
   const cutoffMs = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   const cutoff = new Date(cutoffMs).toISOString();
   const day = cutoff.slice(0, 10);
-  const rules = rulesOf(await orgsWithRecycleRule(deps.db));
+  const { rules, due } = await rulesToWalk(deps, cutoffMs);
+  if (!due) return nothingDue(deps, rules.length);
   const warnings = new Map<string, HolderWarning>();
   const byOrg = new Map(rules.map((r) => [r.org_id, r]));
   let warned = 0;
   let recycled = 0;
   const perWalk = sizes.orgsPerWalk ?? ORGS_PER_WALK;
   const pageSize = sizes.page ?? DUE_PAGE;
+  const inBatches = recycleBatches();
   for (let i = 0; i < rules.length; i += perWalk) {
     const chunk = rules.slice(i, i + perWalk);
     let after: RecycleCursor | null = null;
@@ -129,26 +184,13 @@ export async function recyclePoolCustomers(
           targets.push({ id: row.id, org_id: row.org_id, days: rule.days, exempt: rule.exempt });
           continue;
         }
-        let w = warnings.get(row.user_id);
-        if (!w) {
-          w = { count: 0, customers: [] };
-          warnings.set(row.user_id, w);
-        }
-        w.count += 1;
-        if (w.customers.length < WARNING_NAMES) {
-          w.customers.push({
-            user_id: row.user_id,
-            customer_id: row.id,
-            customer_name: row.customer_name,
-            recycle_on: row.recycle_on!,
-          });
-        }
+        addWarning(warnings, row);
         warned += 1;
       }
       // The page's recycles in timed batches by primary key; each call takes `limit` targets
       // (fewer at the end) whatever it could lock, so the loop runs to the page's end.
       let next = 0;
-      await inTimedBatches(async (limit) => {
+      await inBatches(async (limit) => {
         const slice = targets.slice(next, next + limit);
         next += slice.length;
         recycled += await recycleCustomers(deps.db, {
@@ -164,9 +206,9 @@ export async function recyclePoolCustomers(
   }
   const rows = [...warnings].map(([userId, w]) => warningOf(userId, w, day));
   let written = 0;
-  for (let i = 0; i < rows.length; i += TASK_BATCH_SIZE) {
+  for (let i = 0; i < rows.length; i += WARNING_CHUNK) {
     written += await writeWarnings(deps.db, {
-      rows: rows.slice(i, i + TASK_BATCH_SIZE),
+      rows: rows.slice(i, i + WARNING_CHUNK),
       now: now.toISOString(),
     });
   }
