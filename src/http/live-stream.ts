@@ -46,7 +46,7 @@ export const STREAM_END_DETAIL: Record<StreamEnd, string> = {
  * reconnects. Long enough that the client sends nothing on the connection the server is
  * closing, short enough that following a run hardly pauses.
  */
-export const STOP_RETRY_MS = 1_000;
+const STOP_RETRY_MS = 1_000;
 
 /** After the session ends, a stream whose owner is stuck (a client not reading) is cut off. */
 const FORCE_CLOSE_MS = 1_000;

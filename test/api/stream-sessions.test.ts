@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app";
 import { queryRows } from "../../src/db/client";
+import { endLiveStreams } from "../../src/http/live-stream";
 import { chargeCredits } from "../../src/modules/credits/service";
 import { addAiProvider, setAiRouting } from "../support/ai";
 import { call, randomIp, type Session } from "../support/client";
@@ -153,6 +154,8 @@ function follow(res: Response) {
       const events = parseSse(text).slice(1);
       return { events, afterMs: at - from };
     },
+    /** Everything read so far, as sent (fields parseSse drops, such as `retry:`, included). */
+    raw: () => text,
   };
 }
 
@@ -385,5 +388,45 @@ describe("the class", () => {
       "src/modules/agent/routes.ts",
       "src/modules/assistant/routes.ts",
     ]);
+  });
+});
+
+describe("a server that stops (ADR 0116)", () => {
+  it("ends the agent's streams with a reconnect event, and leaves a streamed chat turn to finish", async () => {
+    // An instance of its own: the stop is for good, the other tests' instance goes on.
+    const stopping = await ctx.makeInstance();
+    const user = await registerBusinessUser(app, deps);
+    const id = await queuedRun(user);
+    const agentRes = await agentEvents(user, id, stopping.app);
+    expect(agentRes.status).toBe(200);
+    const agent = follow(agentRes);
+    expect(await agent.first()).toMatch(/^event: state/);
+    const chatRes = await stopping.app.request("/api/v1/ai/chat?stream=true", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${user.accessToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ message: "What is FOB?" }),
+    });
+    expect(chatRes.status).toBe(200);
+    const chat = follow(chatRes);
+    expect(await chat.first()).toMatch(/^event: meta/);
+
+    const at = Date.now();
+    expect(endLiveStreams(stopping.deps)).toBe(1);
+    const { events, afterMs } = await agent.rest(at);
+    expect(afterMs).toBeLessThan(ENDS_WITHIN_MS);
+    expect(events).toEqual([
+      { event: "reconnect", data: { detail: "This server is restarting; reconnect" } },
+    ]);
+    expect(agent.raw()).toMatch(/event: reconnect\n.*\nretry: 1000\n\n$/);
+
+    // The chat turn was not ended: it finishes, answered in full.
+    model.resume();
+    const turn = await chat.rest(at);
+    expect(turn.events.map((e) => e.event)).not.toContain("reconnect");
+    expect(turn.events.at(-1)?.event).toBe("done");
+
+    // A stream opened after the stop began (a kept-alive connection) ends at once.
+    const late = follow(await agentEvents(user, id, stopping.app));
+    expect((await late.rest(Date.now())).events.map((e) => e.event)).toEqual(["reconnect"]);
   });
 });
