@@ -263,6 +263,8 @@ const TASKS: TaskSpec[] = [
     reset: [
       `delete from credit_ledger where kind = 'plan_allowance' and source_type = 'subscription'`,
       `delete from credit_lots where source_type = 'subscription'`,
+      // Due again at the next run, as a subscription new or never looked at is (ADR 0122).
+      `update subscriptions set allowance_due_at = '-infinity' where allowance_due_at <> '-infinity'`,
       rebalance("i % 10 = 1"),
     ],
     targets: `select user_id from subscriptions order by random() limit 5000`,

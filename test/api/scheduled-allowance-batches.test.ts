@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { grantSubscriptionAllowances } from "../../src/jobs/tasks";
 import type { Deps } from "../../src/ports";
 import { registerUser } from "../support/client";
-import { createTestContext } from "../support/harness";
+import { createTestContext, onPostgres } from "../support/harness";
 
 const ctx = await createTestContext();
 const { app, deps } = ctx;
@@ -83,4 +84,107 @@ describe("monthly allowances, set-based in batches", () => {
     expect(await grantSubscriptionAllowances(run)).toEqual({ grants: 0, credits: 0 });
     expect(await balance(owner.userId)).toBe(before.owner + (SUBSCRIPTIONS - 1) * MONTHLY);
   });
+
+  it("looks at a subscription again when its next month starts, when it starts, and when its period moves", async () => {
+    const user = await registerUser(app);
+    const iso = (d: string) => new Date(d).toISOString();
+    // A two-month subscription, and its renewal starting when it ends.
+    const [first] = await queryRows<{ id: string }>(
+      deps.db,
+      sql`insert into subscriptions (user_id, plan_code, billing_cycle, monthly_credits, starts_at, ends_at)
+          values (${user.userId}::uuid, 'pro', 'monthly', 5, ${iso("2032-01-15T12:00:00Z")}::timestamptz,
+            ${iso("2032-03-15T12:00:00Z")}::timestamptz) returning id`,
+    );
+    const [renewal] = await queryRows<{ id: string }>(
+      deps.db,
+      sql`insert into subscriptions (user_id, plan_code, billing_cycle, monthly_credits, starts_at, ends_at)
+          values (${user.userId}::uuid, 'pro', 'monthly', 11, ${iso("2032-03-15T12:00:00Z")}::timestamptz,
+            ${iso("2032-04-15T12:00:00Z")}::timestamptz) returning id`,
+    );
+    const dueAt = async (id: string) => {
+      const [row] = await queryRows<{ at: string }>(
+        deps.db,
+        sql`select case when allowance_due_at = 'infinity' then 'infinity'
+              else to_char(allowance_due_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') end as at
+            from subscriptions where id = ${id}`,
+      );
+      return row!.at === "infinity" ? "infinity" : new Date(row!.at).toISOString();
+    };
+    const granted = async () =>
+      (
+        await queryRows<{ source_id: string }>(
+          deps.db,
+          sql`select source_id from credit_ledger where kind = 'plan_allowance'
+              and user_id = ${user.userId} order by source_id`,
+        )
+      ).map((r) => r.source_id);
+
+    await grantSubscriptionAllowances(at(new Date("2032-01-20T00:00:00Z")));
+    expect(await granted()).toEqual([`${first!.id}:0`]);
+    expect(await dueAt(first!.id)).toBe(iso("2032-02-15T12:00:00Z"));
+    expect(await dueAt(renewal!.id)).toBe(iso("2032-03-15T12:00:00Z"));
+
+    // Before the next month: nothing is due, nothing moves.
+    await grantSubscriptionAllowances(at(new Date("2032-02-10T00:00:00Z")));
+    expect(await granted()).toEqual([`${first!.id}:0`]);
+
+    // Its last month: granted, and then nothing is left of its period.
+    await grantSubscriptionAllowances(at(new Date("2032-02-16T00:00:00Z")));
+    expect(await granted()).toEqual([`${first!.id}:0`, `${first!.id}:1`].sort());
+    expect(await dueAt(first!.id)).toBe("infinity");
+
+    // Its period is extended (by hand here): the trigger brings it back, and the next run
+    // grants its third month beside the renewal's first.
+    await deps.db.execute(
+      sql`update subscriptions set ends_at = ${iso("2032-05-15T12:00:00Z")}::timestamptz
+          where id = ${first!.id}`,
+    );
+    expect(await dueAt(first!.id)).not.toBe("infinity");
+    await grantSubscriptionAllowances(at(new Date("2032-03-16T00:00:00Z")));
+    expect(await granted()).toEqual(
+      [`${first!.id}:0`, `${first!.id}:1`, `${first!.id}:2`, `${renewal!.id}:0`].sort(),
+    );
+    expect(await dueAt(first!.id)).toBe(iso("2032-04-15T12:00:00Z"));
+    expect(await dueAt(renewal!.id)).toBe("infinity");
+  });
+
+  // Row locks between two sessions: PGlite has one connection.
+  it.skipIf(!onPostgres)(
+    "leaves a subscription whose wallet a charge holds to the next run instead of waiting for it",
+    async () => {
+      const user = await registerUser(app);
+      const start = "2033-01-10T00:00:00.000Z";
+      await deps.db.execute(sql`insert into subscriptions (user_id, plan_code, billing_cycle,
+          monthly_credits, starts_at, ends_at)
+        values (${user.userId}::uuid, 'pro', 'monthly', 13, ${start}::timestamptz,
+          ${start}::timestamptz + interval '1 year')`);
+      const grants = async () =>
+        (
+          await queryRows<{ n: number }>(
+            deps.db,
+            sql`select count(*)::int as n from credit_ledger
+                where kind = 'plan_allowance' and user_id = ${user.userId}`,
+          )
+        )[0]!.n;
+      const run = at(new Date("2033-01-11T00:00:00.000Z"));
+      const client = new pg.Client({ connectionString: (ctx.database as { url?: string }).url! });
+      await client.connect();
+      try {
+        await client.query("begin");
+        await client.query(
+          `select 1 from org_credits where org_id = (select org_id from org_members
+             where user_id = $1) for update`,
+          [user.userId],
+        );
+        // Waiting on the held wallet would hang here until the test times out.
+        await grantSubscriptionAllowances(run);
+        expect(await grants()).toBe(0);
+        await client.query("commit");
+      } finally {
+        await client.end();
+      }
+      await grantSubscriptionAllowances(run);
+      expect(await grants()).toBe(1);
+    },
+  );
 });

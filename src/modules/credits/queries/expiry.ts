@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { inTimedBatches } from "../../../db/batches";
+import { ASYNC_COMMIT, inTimedBatches } from "../../../db/batches";
 import { type Db, queryRows } from "../../../db/client";
 
 /** Where the walk over due lots resumes: the (expiry, id) of the last lot a batch picked. */
@@ -59,22 +59,28 @@ export async function expireDueLots(
           from (select org_id, sum(remaining) as total from locked group by org_id) t
           where oc.org_id = t.org_id
           returning oc.org_id, oc.balance + t.total as before),
+        before_of as materialized (
+          -- Each wallet's balance looked up in one object, not joined: the planner takes a CTE
+          -- for one row and joined the two in a nested loop, batch size squared.
+          select jsonb_object_agg(org_id, before) as before from wallet),
         gone as (
           update credit_lots set remaining = 0 from locked k where credit_lots.id = k.id),
         ledger as (
           insert into credit_ledger (org_id, user_id, delta, balance_after, kind, source_type,
             source_id, lots, note, created_at)
-          select d.org_id, d.user_id, -d.remaining, w.before - d.run, 'expiry', 'lot', d.id::text,
+          select d.org_id, d.user_id, -d.remaining, (w.before ->> d.org_id::text)::int - d.run,
+            'expiry', 'lot', d.id::text,
             jsonb_build_array(jsonb_build_object('lot_id', d.id, 'amount', d.remaining)),
             'Allowance expired', ${now}
-          from due d join wallet w on w.org_id = d.org_id
+          from due d cross join before_of w
           returning org_id, delta),
         last as (select expires_at::text as at, id::text as id from picked
           order by expires_at desc, id desc limit 1)
       select (select count(*)::int from picked) as picked,
         (select at from last) as at, (select id from last) as id,
         (select count(distinct org_id)::int from ledger) as wallets,
-        (select coalesce(-sum(delta), 0)::int from ledger) as total`,
+        (select coalesce(-sum(delta), 0)::int from ledger) as total,
+        ${ASYNC_COMMIT}`,
     );
     sum.wallets += row?.wallets ?? 0;
     sum.total += row?.total ?? 0;

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { ASYNC_COMMIT } from "../../../db/batches";
 import { type Db, queryRows } from "../../../db/client";
 import { creditHolds } from "../../../db/schema";
 import { col } from "../../../db/sql";
@@ -10,7 +11,11 @@ import { col } from "../../../db/sql";
  * one is ending, and refund user by user in id order, so two of them never wait on each other.
  */
 
-/** Deletes the holds `which` selects (it must lock them: `for update skip locked`) and refunds each. */
+/**
+ * Deletes the holds `which` selects (it must lock them: `for update skip locked`) and refunds
+ * each; the statement commits without waiting for its WAL flush (db/batches.ts ASYNC_COMMIT: a
+ * batch lost to a crash leaves its holds, which the next sweep refunds).
+ */
 async function refundHoldsWhere(
   db: Db,
   which: SQL,
@@ -27,7 +32,7 @@ async function refundHoldsWhere(
         from (select * from gone order by user_id, consumption_id) g
         cross join lateral credit_refund(g.consumption_id, ${params.reason},
           ${params.now}::timestamptz) r)
-      select count(*) filter (where applied)::int as refunded from refunded`,
+      select count(*) filter (where applied)::int as refunded, ${ASYNC_COMMIT} from refunded`,
   );
   return row?.refunded ?? 0;
 }

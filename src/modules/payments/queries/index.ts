@@ -1,5 +1,6 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { ASYNC_COMMIT } from "../../../db/batches";
 import { type Db, queryRows } from "../../../db/client";
 import { selectPage } from "../../../db/page";
 import {
@@ -260,7 +261,8 @@ export async function expireOrdersBatch(
         order by expires_at desc, id desc limit 1)
       select (select count(*)::int from due) as taken,
         (select count(*)::int from expired) as expired,
-        (select at from last) as at, (select id from last) as id`,
+        (select at from last) as at, (select id from last) as id,
+        ${ASYNC_COMMIT}`,
   );
   return {
     taken: row?.taken ?? 0,

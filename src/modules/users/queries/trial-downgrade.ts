@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { ASYNC_COMMIT } from "../../../db/batches";
 import { type Db, queryRows } from "../../../db/client";
 import { defineCte } from "../../../db/cte";
 import { orgMembers, orgs, subscriptions } from "../../../db/schema";
@@ -67,7 +68,8 @@ export async function downgradeExpiredPlansBatch(
         at,
       )})
       select (select count(*)::int from ${due}) as selected,
-        (select count(*)::int from downgraded) as downgraded`,
+        (select count(*)::int from downgraded) as downgraded,
+        ${ASYNC_COMMIT}`,
   );
   return { selected: row?.selected ?? 0, downgraded: row?.downgraded ?? 0 };
 }
