@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { TASK_BATCH_SIZE } from "../../src/db/batches";
 import { queryRows } from "../../src/db/client";
 import { refundStaleHolds } from "../../src/modules/credits/holds";
+import { expireDueCredits } from "../../src/modules/credits/service";
 import { notifyCustomerReminders } from "../../src/modules/customers/reminders";
 import { expirePendingOrders } from "../../src/modules/payments/service/orders";
 import { registerUser } from "../support/client";
@@ -88,6 +89,46 @@ describe("scheduled tasks in batches", () => {
       { status: "expired", purchase: "expired", n: TASK_BATCH_SIZE * 2 + 7 },
     ]);
     expect(await expirePendingOrders(deps)).toBe(0);
+  });
+
+  it("writes off every due lot across batches, equal expiry times included, and no lot not yet due", async () => {
+    const user = await registerUser(app);
+    const org = sql`(select org_id from org_members where user_id = ${user.userId})`;
+    // 37 lots of 3 credits due at one instant (batches start at 10 rows: the walk resumes inside
+    // the run of equal times), and one lot due an hour later.
+    const at = new Date(Date.UTC(2034, 5, 1, 12));
+    await deps.db.execute(
+      sql`insert into credit_lots (org_id, user_id, kind, granted, remaining, expires_at, source_type, source_id)
+          select ${org}, ${user.userId}::uuid, 'plan_allowance', 3, 3,
+            case when g = 0 then ${at.toISOString()}::timestamptz + interval '1 hour'
+                 else ${at.toISOString()}::timestamptz end, 'test', 'lot-' || g
+          from generate_series(0, 37) g`,
+    );
+    await deps.db.execute(
+      sql`update org_credits set balance = balance + 38 * 3 where org_id = ${org}`,
+    );
+    const later = { ...deps, clock: { now: () => new Date(at.getTime() + 60_000) } };
+    await expireDueCredits(later);
+    const [lots] = await queryRows<{ due_left: number; later_left: number }>(
+      deps.db,
+      sql`select coalesce(sum(remaining) filter (where source_id <> 'lot-0'), 0)::int as due_left,
+            coalesce(sum(remaining) filter (where source_id = 'lot-0'), 0)::int as later_left
+          from credit_lots where user_id = ${user.userId} and source_type = 'test'`,
+    );
+    expect(lots).toEqual({ due_left: 0, later_left: 3 });
+    // One expiry row per lot, the wallet's ledger chained to its balance.
+    const rows = await queryRows<{ delta: number; balance_after: number; kind: string }>(
+      deps.db,
+      sql`select delta, balance_after, kind from credit_ledger where org_id = ${org}
+          order by created_at, balance_after desc`,
+    );
+    expect(rows.filter((r) => r.kind === "expiry")).toHaveLength(37);
+    const [wallet] = await queryRows<{ balance: number }>(
+      deps.db,
+      sql`select balance from org_credits where org_id = ${org}`,
+    );
+    expect(rows.at(-1)!.balance_after).toBe(wallet!.balance);
+    expect(await expireDueCredits(later)).toEqual({ users: 0, credits: 0 });
   });
 
   it("refunds every stale hold when there are more than one batch takes, each once", async () => {

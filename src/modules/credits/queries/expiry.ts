@@ -35,10 +35,14 @@ export async function expireDueLots(
     }>(
       db,
       sql`with picked as materialized (
-          select l.id, l.org_id, l.expires_at from credit_lots l
-          where l.remaining > 0 and l.expires_at is not null and l.expires_at <= ${now}
-            and (l.expires_at, l.id) > (${after.at}::timestamptz, ${after.id}::uuid)
-          order by l.expires_at, l.id limit ${limit}),
+          -- The next lots from the cursor, then those of them due: bounded by "due" inside, the
+          -- planner estimated few rows and read every due lot by bitmap to sort them, each batch.
+          select w.* from (
+            select l.id, l.org_id, l.expires_at from credit_lots l
+            where l.remaining > 0 and l.expires_at is not null
+              and (l.expires_at, l.id) > (${after.at}::timestamptz, ${after.id}::uuid)
+            order by l.expires_at, l.id limit ${limit}) w
+          where w.expires_at <= ${now}),
         wallet_locked as (
           select oc.org_id from org_credits oc
           where oc.org_id in (select org_id from picked)
