@@ -264,8 +264,8 @@ interface StreamRead {
 }
 
 /**
- * Opens GET `path` as an event stream on a connection of its own; `opened` resolves once the
- * first event arrived, `read` once the connection has closed.
+ * Opens GET `path` as an event stream on a kept-alive connection of its own; `opened` resolves
+ * once the first event arrived, `done` once the connection has closed.
  */
 function followStream(url: string, path: string, token: string) {
   const read: StreamRead = { events: [], ended: false };
@@ -276,7 +276,12 @@ function followStream(url: string, path: string, token: string) {
   const done = new Promise<StreamRead>((resolve) => {
     const req = request(
       `${url}${path}`,
-      { agent: false, headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" } },
+      {
+        // Kept alive, as a browser's EventSource connection is: the client does not close it
+        // when the stream ends, so `read` resolves once the server has closed it.
+        agent: new Agent({ keepAlive: true }),
+        headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+      },
       (res) => {
         let buffered = "";
         res.setEncoding("utf8");
