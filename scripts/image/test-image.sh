@@ -31,17 +31,20 @@ step() {
   step_started=$now
   echo "== $1"
 }
+# The container the steps talk to: the PostgreSQL one, then the one-box one.
+current="$name"
 fail() {
   echo "image test FAILED: $*" >&2
-  podman logs --tail 40 "$name" >&2 2>/dev/null || true
+  podman logs --tail 40 "$current" >&2 2>/dev/null || true
   exit 1
 }
+box="$name-box"
 cleanup() {
-  podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
-  podman volume rm -f "$volume" >/dev/null 2>&1 || true
+  podman rm -f -t 0 "$name" "$box" >/dev/null 2>&1 || true
+  podman volume rm -f "$volume" "$volume-box" "$volume-restored" >/dev/null 2>&1 || true
   psql "$pg_admin" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1 || true
   redis-cli -n "$redis_db" flushdb >/dev/null 2>&1 || true
-  rm -f "$env_file"
+  rm -f "$env_file" "$env_file.box"
 }
 env_file="$(mktemp)"
 trap cleanup EXIT
@@ -113,7 +116,7 @@ echo "$tables tables"
 base_url="http://127.0.0.1:$port"
 wait_ready() {
   for _ in $(seq 1 180); do
-    [ "$(podman inspect --format '{{.State.Running}}' "$name")" = "true" ] || fail "container exited"
+    [ "$(podman inspect --format '{{.State.Running}}' "$current")" = "true" ] || fail "container exited"
     curl -fsS "$base_url/health/ready" >/dev/null 2>&1 && return 0
     sleep 0.5
   done
@@ -160,6 +163,47 @@ me="$(curl -fsS "$base_url/api/v1/auth/me" -H "authorization: Bearer $token" | j
 podman stop -t 30 "$name" >/dev/null
 code="$(podman inspect --format '{{.State.ExitCode}}' "$name")"
 [ "$code" = "0" ] || fail "exit code $code after the second SIGTERM"
+
+# One box: no PostgreSQL, no Redis (a small company's single server). The embedded database on
+# the data volume, a hot backup taken while it serves, a restore into a new volume in a one-off
+# container, and the restored copy serving the same account.
+step "one box: start, register, hot backup"
+box_env="$env_file.box"
+grep -v -e '^DATABASE_URL=' -e '^REDIS_URL=' "$env_file" >"$box_env"
+printf 'ALLOW_EMBEDDED_DATABASE=true\nALLOW_MEMORY_RATE_LIMIT=true\n' >>"$box_env"
+current="$box"
+box_run=(--env-file "$box_env" --read-only --tmpfs /tmp --cap-drop ALL --security-opt no-new-privileges)
+podman volume create "$volume-box" >/dev/null
+podman run -d --name "$box" "${run[@]}" "${box_run[@]}" -v "$volume-box:/data" "$image" >/dev/null \
+  || fail "podman run (one box)"
+wait_ready
+box_email="box-$(date +%s)@example.test"
+body="$(printf '{"email":"%s","password":"%s","name":"One Box"}' "$box_email" "$password")"
+code="$(curl -sS -o /dev/null -w '%{http_code}' -X POST "$base_url/api/v1/auth/register" -H 'content-type: application/json' -d "$body")"
+[ "$code" = "201" ] || [ "$code" = "200" ] || fail "one box: register answered $code"
+podman exec "$box" node node_modules/.cache/app/backup.mjs backup /data/box.bak \
+  || fail "one box: hot backup"
+podman stop -t 30 "$box" >/dev/null
+code="$(podman inspect --format '{{.State.ExitCode}}' "$box")"
+[ "$code" = "0" ] || fail "one box: exit code $code after SIGTERM"
+
+step "one box: restore into a new volume, serve from it"
+podman rm -f -t 0 "$box" >/dev/null
+podman volume create "$volume-restored" >/dev/null
+podman run --rm "${run[@]}" "${box_run[@]}" -v "$volume-restored:/data" -v "$volume-box:/old:ro" \
+  "$image" node node_modules/.cache/app/backup.mjs restore /old/box.bak \
+  || fail "one box: restore"
+podman run -d --name "$box" "${run[@]}" "${box_run[@]}" -v "$volume-restored:/data" "$image" >/dev/null \
+  || fail "podman run (restored)"
+wait_ready
+login="$(printf '{"email":"%s","password":"%s"}' "$box_email" "$password")"
+token="$(curl -fsS -X POST "$base_url/api/v1/auth/login" -H 'content-type: application/json' -d "$login" | json access_token)" \
+  || fail "one box: login on the restored copy"
+me="$(curl -fsS "$base_url/api/v1/auth/me" -H "authorization: Bearer $token" | json email)"
+[ "$me" = "$box_email" ] || fail "one box: /auth/me on the restored copy is $me, not $box_email"
+podman stop -t 30 "$box" >/dev/null
+code="$(podman inspect --format '{{.State.ExitCode}}' "$box")"
+[ "$code" = "0" ] || fail "one box: exit code $code after SIGTERM on the restored copy"
 
 step "done"
 echo "image test timings:"
