@@ -3,10 +3,8 @@ import { type PushCounts, pushPendingNotifications } from "../../notifications/p
 import { parseOrgSettings } from "../../orgs/settings";
 import {
   type DueCustomer,
-  dueBatch,
   oldestHeldClock,
   orgsWithRecycleRule,
-  type RecycleCursor,
   type RecycleRule,
   type RecycleTarget,
   recycleCustomers,
@@ -15,6 +13,7 @@ import {
   writeWarnings,
 } from "../queries/pool";
 import { recycleBatches } from "./batches";
+import { duePages } from "./due-pages";
 
 const DAY_MS = 86_400_000;
 
@@ -143,7 +142,8 @@ async function nothingDue(deps: Deps, orgs: number) {
  * cutoff less the shortest rule's warning (else recycle) days, nothing can be due and the run
  * reads neither the organisations nor their customers. Otherwise the walk reads a page of due
  * customers (warnings and recycles alike) without locks, then recycles that page's by primary
- * key in timed batches (./batches.ts, sized for the run as a whole), each locking its rows with
+ * key in timed batches (./batches.ts, sized for the run as a whole) while the next page is read
+ * (./due-pages.ts), each batch locking its rows with
  * SKIP LOCKED and re-checking them (a customer a user is writing, or followed up since the read,
  * waits for the next run; the user never waits for the task beyond one short batch). Nothing is
  * stored between runs: a run stopped half-way is finished by the next (ADR 0103).
@@ -172,37 +172,31 @@ export async function recyclePoolCustomers(
   const perWalk = sizes.orgsPerWalk ?? ORGS_PER_WALK;
   const pageSize = sizes.page ?? DUE_PAGE;
   const inBatches = recycleBatches();
-  for (let i = 0; i < rules.length; i += perWalk) {
-    const chunk = rules.slice(i, i + perWalk);
-    let after: RecycleCursor | null = null;
-    do {
-      const page = await dueBatch(deps.db, { rules: chunk, cutoff, after, limit: pageSize });
-      const targets: RecycleTarget[] = [];
-      for (const row of page.rows) {
-        if (row.kind === "recycle") {
-          const rule = byOrg.get(row.org_id)!;
-          targets.push({ id: row.id, org_id: row.org_id, days: rule.days, exempt: rule.exempt });
-          continue;
-        }
-        addWarning(warnings, row);
-        warned += 1;
+  for await (const page of duePages(deps.db, { rules, cutoff, perWalk, pageSize })) {
+    const targets: RecycleTarget[] = [];
+    for (const row of page) {
+      if (row.kind === "recycle") {
+        const rule = byOrg.get(row.org_id)!;
+        targets.push({ id: row.id, org_id: row.org_id, days: rule.days, exempt: rule.exempt });
+        continue;
       }
-      // The page's recycles in timed batches by primary key; each call takes `limit` targets
-      // (fewer at the end) whatever it could lock, so the loop runs to the page's end.
-      let next = 0;
-      await inBatches(async (limit) => {
-        const slice = targets.slice(next, next + limit);
-        next += slice.length;
-        recycled += await recycleCustomers(deps.db, {
-          targets: slice,
-          cutoff,
-          now: now.toISOString(),
-          day,
-        });
-        return slice.length;
+      addWarning(warnings, row);
+      warned += 1;
+    }
+    // The page's recycles in timed batches by primary key; each call takes `limit` targets
+    // (fewer at the end) whatever it could lock, so the loop runs to the page's end.
+    let next = 0;
+    await inBatches(async (limit) => {
+      const slice = targets.slice(next, next + limit);
+      next += slice.length;
+      recycled += await recycleCustomers(deps.db, {
+        targets: slice,
+        cutoff,
+        now: now.toISOString(),
+        day,
       });
-      after = page.rows.length < pageSize ? null : page.next;
-    } while (after);
+      return slice.length;
+    });
   }
   const rows = [...warnings].map(([userId, w]) => warningOf(userId, w, day));
   let written = 0;
