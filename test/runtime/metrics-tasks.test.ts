@@ -17,13 +17,17 @@ describe("scheduled task metrics", async () => {
     const [done] = await runScheduledTasks({ ...deps, metrics }, ["expireOrders"]);
     expect(done?.ok).toBe(true);
     // A database that refuses every statement: the task fails, the wrapper still counts it.
+    const refuse = () => {
+      throw new Error("database refused");
+    };
     const refusing = new Proxy(deps.db, {
       get: (target, key) =>
         key === "execute" || key === "select" || key === "update" || key === "transaction"
-          ? () => {
-              throw new Error("database refused");
-            }
-          : Reflect.get(target, key),
+          ? refuse
+          : // Named statements (db/client.ts queryRowsPrepared) go through the session.
+            key === "session"
+            ? { prepareQuery: refuse }
+            : Reflect.get(target, key),
     });
     const [failed] = await runScheduledTasks({ ...deps, db: refusing, metrics }, ["expireOrders"]);
     expect(failed?.ok).toBe(false);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { ASYNC_COMMIT, inTimedBatches } from "../../../db/batches";
-import { type Db, queryRows } from "../../../db/client";
+import { type Db, queryRowsPrepared } from "../../../db/client";
 
 /** Where the walk over due lots resumes: the (expiry, id) of the last lot a batch picked. */
 interface LotCursor {
@@ -26,7 +26,9 @@ export async function expireDueLots(
   const sum = { wallets: 0, total: 0 };
   let after: LotCursor = { at: "-infinity", id: "00000000-0000-0000-0000-000000000000" };
   await inTimedBatches(async (limit) => {
-    const [row] = await queryRows<{
+    // A named statement (its values all parameters): a run sends it hundreds of times, and its
+    // planning (~2 ms) was a fixed part of every batch.
+    const [row] = await queryRowsPrepared<{
       picked: number;
       at: string | null;
       id: string | null;

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { ASYNC_COMMIT } from "../../../db/batches";
-import { type Db, queryRows } from "../../../db/client";
+import { type Db, queryRows, queryRowsPrepared } from "../../../db/client";
 import { creditHolds } from "../../../db/schema";
 import { col } from "../../../db/sql";
 
@@ -22,7 +22,8 @@ async function refundHoldsWhere(
   params: { reason: string; now: string },
 ): Promise<number> {
   const h = alias(creditHolds, "h");
-  const [row] = await queryRows<{ refunded: number }>(
+  // A named statement (its values all parameters): the sweep sends it once a batch.
+  const [row] = await queryRowsPrepared<{ refunded: number }>(
     db,
     sql`with gone as (
         delete from ${creditHolds} ${h} where ${h.consumptionId} in (${which})
