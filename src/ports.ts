@@ -16,6 +16,7 @@ import type { Mailer } from "./providers/mail/types";
 import type { WechatClient, WechatTemplateSender } from "./providers/messaging/wechat";
 import type { PaymentGatewayClient } from "./providers/payment/gateway";
 import type { StripeProvider } from "./providers/payment/stripe";
+import type { ProviderCalls } from "./providers/provider-calls";
 import type { RateLimiter } from "./providers/ratelimit/types";
 
 /** Everything with I/O, handed to routes and services; nothing else reads globals. */
@@ -56,7 +57,7 @@ export interface Deps {
  * nothing elsewhere (Workers and in-process tests get the no-op from deps.ts). Label values are
  * bounded sets (route patterns, operations, providers, tasks), never ids.
  */
-export interface Metrics {
+export interface Metrics extends ProviderCalls {
   /** False: nothing listens, and the app adds no request middleware. */
   readonly observesRequests: boolean;
   /** A finished request: its route pattern ("unmatched" when none), never its path. */
@@ -69,8 +70,6 @@ export interface Metrics {
    * say how many).
    */
   refunded(operation: string, credits: number | null, refunds?: number): void;
-  /** One provider attempt and how it ended (ok, unusable, timeout, error; refused for payments). */
-  providerCall(provider: string, task: string, outcome: string): void;
   /** One scheduled task's run. */
   taskRun(task: string, seconds: number, ok: boolean): void;
 }

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { hex, hmacSign, hmacVerify, randomToken, sha256Hex } from "../../lib/crypto";
-import type { Metrics } from "../../ports";
+import type { ProviderCalls } from "../provider-calls";
 
 // ---------------------------------------------------------------------------------------------
 // Protocol constants
@@ -311,7 +311,7 @@ export interface PaymentGatewayClientOptions {
   /** Whole-request deadline, body included. Default 10000 ms. */
   timeoutMs?: number;
   /** Each request counted as provider `payment_gateway` (deps.metrics; none: not counted). */
-  metrics?: Pick<Metrics, "providerCall">;
+  metrics?: ProviderCalls;
 }
 
 /**

@@ -9,7 +9,7 @@
  * for at least 24 hours and refuses a key reused with different parameters (idempotency_conflict).
  */
 import Stripe from "stripe";
-import type { Metrics } from "../../ports";
+import type { ProviderCalls } from "../provider-calls";
 
 /** Stripe's own default tolerance for webhook timestamps, in seconds, used in both directions. */
 const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -33,7 +33,7 @@ export interface StripeProviderOptions {
   /** Per-attempt deadline, body included; up to 2 retries follow. Default 10000 ms. */
   timeoutMs?: number;
   /** Each call (its retries included) counted as provider `stripe` (deps.metrics). */
-  metrics?: Pick<Metrics, "providerCall">;
+  metrics?: ProviderCalls;
 }
 
 interface CheckoutSessionInput {
