@@ -35,6 +35,16 @@ const MIN_BATCH_SIZE = 10;
 /** The least a row is taken to cost, ms: so a batch timed at its fixed cost alone grows 2x a step. */
 const MIN_ROW_MS = 0.001;
 
+/** How a run's batches are sized: the rows' part they aim at, and how far busy cores stretch it. */
+export interface BatchAim {
+  /** The rows' part of a batch on a quiet server, ms. */
+  rowsMs: number;
+  /** At most this many times rowsMs in wall time on busy cores (1: no stretch). */
+  maxStretch: number;
+}
+
+const TASK_AIM: BatchAim = { rowsMs: TASK_BATCH_MS, maxStretch: MAX_STRETCH };
+
 /**
  * Runs `batch(limit)` until it takes fewer rows than asked (none is left, or the rest are locked
  * by users: next run's), and returns the rows taken in all. A statement's time is a fixed part
@@ -55,29 +65,39 @@ const MIN_ROW_MS = 0.001;
  * Growing at most twofold a step, between MIN_BATCH_SIZE and TASK_BATCH_SIZE rows. `clock` is
  * for tests.
  */
-export async function inTimedBatches(
+export function inTimedBatches(
   batch: (limit: number) => Promise<number>,
   clock: () => number = () => performance.now(),
 ): Promise<number> {
+  return timedBatches(TASK_AIM, clock)(batch);
+}
+
+/**
+ * inTimedBatches with another aim, as a runner whose sizes carry over from one call to the next
+ * (a walk's pages: a page does not start again from the least batch).
+ */
+export function timedBatches(aim: BatchAim, clock: () => number = () => performance.now()) {
   let limit = MIN_BATCH_SIZE;
-  let total = 0;
   let fixedMs = Number.POSITIVE_INFINITY;
-  for (;;) {
-    const started = clock();
-    const taken = await batch(limit);
-    total += taken;
-    if (taken < limit) return total;
-    const ms = clock() - started;
-    fixedMs = Math.min(fixedMs, ms);
-    limit = nextBatchSize(limit, ms, fixedMs);
-  }
+  return async function run(batch: (limit: number) => Promise<number>): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const started = clock();
+      const taken = await batch(limit);
+      total += taken;
+      if (taken < limit) return total;
+      const ms = clock() - started;
+      fixedMs = Math.min(fixedMs, ms);
+      limit = nextBatchSize(aim, limit, ms, fixedMs);
+    }
+  };
 }
 
 /** The next batch's limit after one of `limit` rows took `ms`, the fastest seen `fixedMs`. */
-function nextBatchSize(limit: number, ms: number, fixedMs: number): number {
-  const stretch = Math.min(MAX_STRETCH, Math.max(1, fixedMs / QUIET_FIXED_MS));
+function nextBatchSize(aim: BatchAim, limit: number, ms: number, fixedMs: number): number {
+  const stretch = Math.min(aim.maxStretch, Math.max(1, fixedMs / QUIET_FIXED_MS));
   const rowMs = Math.max((ms - fixedMs) / limit, MIN_ROW_MS);
-  const fit = Math.floor((TASK_BATCH_MS * stretch) / rowMs);
+  const fit = Math.floor((aim.rowsMs * stretch) / rowMs);
   return Math.max(MIN_BATCH_SIZE, Math.min(TASK_BATCH_SIZE, limit * 2, fit));
 }
 
