@@ -102,6 +102,21 @@ function nextBatchSize(aim: BatchAim, limit: number, ms: number, fixedMs: number
 }
 
 /**
+ * Where a task's keyset walk over (a timestamptz, id) resumes: the last row's, the time as
+ * PostgreSQL prints it (text keeps its microseconds; a Date would not).
+ */
+export interface KeysetCursor {
+  at: string;
+  id: string;
+}
+
+/** Before every row: where a walk starts. */
+export const KEYSET_START: KeysetCursor = {
+  at: "-infinity",
+  id: "00000000-0000-0000-0000-000000000000",
+};
+
+/**
  * A select-list item for a task's batch statement: its transaction commits without waiting for
  * its WAL flush (synchronous_commit off for that transaction only, set inside the statement), so
  * its row locks go at once instead of after a disk flush that 40 users' commits queue for too

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { hex, hmacSign, hmacVerify, randomToken, sha256Hex } from "../../lib/crypto";
-import type { ProviderCalls } from "../provider-calls";
+import { countedCall, type ProviderCalls } from "../provider-calls";
 
 // ---------------------------------------------------------------------------------------------
 // Protocol constants
@@ -376,17 +376,8 @@ export function createGatewayClient(opts: PaymentGatewayClientOptions): PaymentG
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const base = opts.baseUrl.replace(/\/+$/, "");
 
-  /** One request as /metrics counts it: `ok` only once its answer proved usable. */
-  async function counted<T>(task: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      const value = await fn();
-      opts.metrics?.providerCall("payment_gateway", task, "ok");
-      return value;
-    } catch (error) {
-      opts.metrics?.providerCall("payment_gateway", task, gatewayOutcome(error));
-      throw error;
-    }
-  }
+  const counted = <T>(task: string, fn: () => Promise<T>) =>
+    countedCall(opts.metrics, "payment_gateway", task, gatewayOutcome, fn);
 
   async function call<T>(
     method: "GET" | "POST",

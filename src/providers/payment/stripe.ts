@@ -9,7 +9,7 @@
  * for at least 24 hours and refuses a key reused with different parameters (idempotency_conflict).
  */
 import Stripe from "stripe";
-import type { ProviderCalls } from "../provider-calls";
+import { countedCall, type ProviderCalls } from "../provider-calls";
 
 /** Stripe's own default tolerance for webhook timestamps, in seconds, used in both directions. */
 const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -441,17 +441,8 @@ export function createStripeProvider(opts: StripeProviderOptions): StripeProvide
     }
   }
 
-  /** One call as /metrics counts it: `ok` only once its answer proved usable. */
-  async function counted<T>(task: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      const value = await fn();
-      opts.metrics?.providerCall("stripe", task, "ok");
-      return value;
-    } catch (error) {
-      opts.metrics?.providerCall("stripe", task, stripeOutcome(error));
-      throw error;
-    }
-  }
+  const counted = <T>(task: string, fn: () => Promise<T>) =>
+    countedCall(opts.metrics, "stripe", task, stripeOutcome, fn);
 
   return {
     async createCheckoutSession(input) {

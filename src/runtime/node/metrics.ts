@@ -217,54 +217,42 @@ function watchSources(registry: Registry, { database, documents }: MetricSources
     });
   }
   if (database) {
-    new Gauge({
-      name: "agent_runs_open",
-      help: "Agent runs queued or running (the whole database: every worker reads the same)",
-      labelNames: ["status"],
-      registers: [registry],
-      // Every worker counts the same rows: the cluster's answer is one worker's, not the sum.
-      aggregator: "max",
-      async collect() {
-        const rows = await openAgentRuns(database).catch(() => null);
-        if (!rows) return;
-        this.set({ status: "queued" }, 0);
-        this.set({ status: "running" }, 0);
-        for (const row of rows) this.set({ status: row.status }, Number(row.count));
-      },
-    });
-    new Gauge({
-      name: "discovery_jobs_open",
-      help: "Discovery jobs queued or running (the whole database: every worker reads the same)",
-      labelNames: ["status"],
-      registers: [registry],
-      aggregator: "max",
-      async collect() {
-        const rows = await openDiscoveryJobs(database).catch(() => null);
-        if (!rows) return;
-        this.set({ status: "queued" }, 0);
-        this.set({ status: "running" }, 0);
-        for (const row of rows) this.set({ status: row.status }, Number(row.count));
-      },
-    });
+    openWorkGauge(registry, database, "agent_runs_open", "Agent runs", "agent_pipelines");
+    openWorkGauge(registry, database, "discovery_jobs_open", "Discovery jobs", "discovery_jobs");
   }
 }
 
-/** Counted under agent_pipelines_open_idx (queued or running only): cheap at any table size. */
-function openAgentRuns(database: Database) {
-  return queryRows<{ status: string; count: string | number }>(
-    database.db,
-    sql`select status, count(*) as count from agent_pipelines
-        where status in ('queued', 'running') group by status`,
-  );
-}
-
-/** Counted under discovery_jobs_open_idx (queued or running only), as the agent runs are. */
-function openDiscoveryJobs(database: Database) {
-  return queryRows<{ status: string; count: string | number }>(
-    database.db,
-    sql`select status, count(*) as count from discovery_jobs
-        where status in ('queued', 'running') group by status`,
-  );
+/**
+ * A gauge of a leased-work table's rows queued or running, by status, read at scrape time under
+ * the table's partial index on those statuses (agent_pipelines_open_idx,
+ * discovery_jobs_open_idx): cheap at any table size.
+ */
+function openWorkGauge(
+  registry: Registry,
+  database: Database,
+  name: string,
+  what: string,
+  table: "agent_pipelines" | "discovery_jobs",
+) {
+  new Gauge({
+    name,
+    help: `${what} queued or running (the whole database: every worker reads the same)`,
+    labelNames: ["status"],
+    registers: [registry],
+    // Every worker counts the same rows: the cluster's answer is one worker's, not the sum.
+    aggregator: "max",
+    async collect() {
+      const rows = await queryRows<{ status: string; count: string | number }>(
+        database.db,
+        sql`select status, count(*) as count from ${sql.identifier(table)}
+            where status in ('queued', 'running') group by status`,
+      ).catch(() => null);
+      if (!rows) return;
+      this.set({ status: "queued" }, 0);
+      this.set({ status: "running" }, 0);
+      for (const row of rows) this.set({ status: row.status }, Number(row.count));
+    },
+  });
 }
 
 const METRICS_HEADERS = {

@@ -14,6 +14,7 @@ import {
 import { visibleTo } from "../../../db/scope";
 import { col, columnList, columnNames, type DbRow } from "../../../db/sql";
 import { holdHandOver } from "../../credits/queries/hand-over";
+import { refundedCredits } from "../../credits/queries/refunded";
 import {
   type LeadCustomer,
   leadCustomersCtes,
@@ -185,9 +186,7 @@ export async function refundClaimedRun(
   // wallet, then the consumption), and unchanged by the refund.
   const [row] = await queryRows<{ credits: number }>(
     db,
-    sql`select case when r.applied
-          then (select ${creditConsumptions.cost} from ${creditConsumptions}
-                where ${creditConsumptions.id} = p.consumption_id) else 0 end::int as credits
+    sql`select ${refundedCredits(sql`r.applied`, sql`p.consumption_id`)} as credits
         from (select ${a.consumptionId} from ${a}
               where ${owned(params.run)} and ${a.consumptionId} is not null
               for update) p

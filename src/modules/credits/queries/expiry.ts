@@ -1,12 +1,6 @@
 import { sql } from "drizzle-orm";
-import { ASYNC_COMMIT, inTimedBatches } from "../../../db/batches";
+import { ASYNC_COMMIT, inTimedBatches, KEYSET_START, type KeysetCursor } from "../../../db/batches";
 import { type Db, queryRowsPrepared } from "../../../db/client";
-
-/** Where the walk over due lots resumes: the (expiry, id) of the last lot a batch picked. */
-interface LotCursor {
-  at: string;
-  id: string;
-}
 
 /**
  * The hourly write-off of allowance lots past their expiry, set-based in keyset batches over the
@@ -24,7 +18,8 @@ export async function expireDueLots(
 ): Promise<{ wallets: number; total: number }> {
   const now = sql`${params.now}::timestamptz`;
   const sum = { wallets: 0, total: 0 };
-  let after: LotCursor = { at: "-infinity", id: "00000000-0000-0000-0000-000000000000" };
+  // Resumes after the (expiry, id) of the last lot a batch picked.
+  let after: KeysetCursor = KEYSET_START;
   await inTimedBatches(async (limit) => {
     // A named statement (its values all parameters): a run sends it hundreds of times, and its
     // planning (~2 ms) was a fixed part of every batch.

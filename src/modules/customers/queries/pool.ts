@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { ASYNC_COMMIT } from "../../../db/batches";
 import { type Db, queryRows, queryRowsPrepared } from "../../../db/client";
 import {
   type CustomerStatus,
@@ -602,7 +603,7 @@ export async function recycleCustomers(
                 || (excluded.data -> 'customers'), '$[0 to 4]'))`,
       )})
       select (select count(*)::int from recycled) as taken,
-        set_config('synchronous_commit', 'off', true) as commit_mode`,
+        ${ASYNC_COMMIT}`,
   );
   return row?.taken ?? 0;
 }

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { KEYSET_START, type KeysetCursor } from "../../../db/batches";
 import { type Db, queryRows } from "../../../db/client";
 import { customers, notifications, users } from "../../../db/schema";
 import { notificationInsert } from "../../notifications/queries/insert";
@@ -13,11 +14,7 @@ const since = sql`coalesce(${c.lastContactAt}, ${c.createdAt})`;
 export const DIGEST_TOP = 5;
 
 /** Where a walk over due customers resumes: the (time, id) of the last one a batch took. */
-export interface ReminderCursor {
-  /** A timestamptz as PostgreSQL prints it (text keeps its microseconds; a Date would not). */
-  at: string;
-  id: string;
-}
+export type ReminderCursor = KeysetCursor;
 
 /** One due customer as a digest names it. */
 export interface DueCustomer {
@@ -49,7 +46,7 @@ export interface ReminderBatch {
   next: ReminderCursor | null;
 }
 
-const START: ReminderCursor = { at: "-infinity", id: "00000000-0000-0000-0000-000000000000" };
+const START: ReminderCursor = KEYSET_START;
 
 /**
  * One batch of a walk over due customers in `key` order (most overdue first): the next `limit`

@@ -4,7 +4,6 @@ import { type Db, queryRows } from "../../../db/client";
 import { claimLease, type LeaseClaim, leaseOwned, sweepLeases } from "../../../db/leased-jobs";
 import { selectPage } from "../../../db/page";
 import {
-  creditConsumptions,
   discoveryJobs,
   discoveryRecords,
   searchProviders,
@@ -15,6 +14,7 @@ import { visibleTo } from "../../../db/scope";
 import { col, columnList, columnNames, type DbRow } from "../../../db/sql";
 import { escapeLike } from "../../../lib/sql-text";
 import { holdHandOver } from "../../credits/queries/hand-over";
+import { refundedCredits } from "../../credits/queries/refunded";
 
 /**
  * The discovery module's statements: saved searches (discovery_records), background search
@@ -293,9 +293,7 @@ export async function failJobAndRefund(
             ${col(j.updatedAt)} = ${now}::timestamptz
           where ${ownedJob(params.job)}
           returning ${j.id}, ${j.consumptionId})
-        select case when r.applied
-            then (select ${creditConsumptions.cost} from ${creditConsumptions}
-                  where ${creditConsumptions.id} = done.consumption_id) else 0 end::int as refunded
+        select ${refundedCredits(sql`r.applied`, sql`done.consumption_id`)} as refunded
         from done
         cross join lateral credit_refund(done.consumption_id, 'discovery job failed',
           ${now}::timestamptz) r`,
@@ -340,9 +338,8 @@ export async function finishJobSucceeded(
           sql`exists (select 1 from owner)`,
         )}),
         refund as (
-          select rf.balance, rf.applied,
-            (select ${creditConsumptions.cost} from ${creditConsumptions}
-             where ${creditConsumptions.id} = owner.consumption_id) as cost
+          select rf.balance,
+            ${refundedCredits(sql`rf.applied`, sql`owner.consumption_id`)} as refunded
           from owner
           cross join lateral credit_refund(owner.consumption_id, 'discovery found no company',
             ${now}::timestamptz) rf
@@ -357,7 +354,7 @@ export async function finishJobSucceeded(
           ${col(j.balanceAfter)} = coalesce((select balance from refund), ${j.balanceAfter}),
           ${col(j.updatedAt)} = ${now}::timestamptz
         where ${j.id} in (select id from owner)
-        returning coalesce((select cost from refund where applied), 0)::int as refunded`,
+        returning coalesce((select refunded from refund), 0)::int as refunded`,
   );
   return row;
 }

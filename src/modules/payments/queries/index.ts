@@ -1,6 +1,6 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { ASYNC_COMMIT } from "../../../db/batches";
+import { ASYNC_COMMIT, KEYSET_START, type KeysetCursor } from "../../../db/batches";
 import { type Db, queryRows, queryRowsPrepared } from "../../../db/client";
 import { selectPage } from "../../../db/page";
 import {
@@ -218,10 +218,7 @@ export async function cancelPendingOrder(
 }
 
 /** Where the scheduled expiry resumes: the (expiry, id) of the last order a batch took. */
-export interface OrderCursor {
-  at: string;
-  id: string;
-}
+export type OrderCursor = KeysetCursor;
 
 /**
  * One batch of the scheduled expiry: up to `limit` pending orders past their time after
@@ -236,7 +233,7 @@ export async function expireOrdersBatch(
   params: { now: string; limit: number; after: OrderCursor | null },
 ): Promise<{ taken: number; expired: number; next: OrderCursor | null }> {
   const p = creditPurchases;
-  const from = params.after ?? { at: "-infinity", id: "00000000-0000-0000-0000-000000000000" };
+  const from = params.after ?? KEYSET_START;
   // A named statement (its values all parameters): a run sends it hundreds of times, and its
   // planning was a fixed part of every batch.
   const [row] = await queryRowsPrepared<{

@@ -1,12 +1,6 @@
 import { sql } from "drizzle-orm";
-import { ASYNC_COMMIT, inTimedBatches } from "../../../db/batches";
+import { ASYNC_COMMIT, inTimedBatches, KEYSET_START, type KeysetCursor } from "../../../db/batches";
 import { type Db, queryRowsPrepared } from "../../../db/client";
-
-/** Where the walk over due subscriptions resumes: the (allowance_due_at, id) of the last one read. */
-interface DueCursor {
-  at: string;
-  id: string;
-}
 
 /**
  * Grants each running subscription the allowance of the month it is in (once per month: the
@@ -39,7 +33,8 @@ export async function grantRunningAllowances(
 ): Promise<{ grants: number; total: number }> {
   const now = sql`${params.now}::timestamptz`;
   const sum = { grants: 0, total: 0 };
-  let after: DueCursor = { at: "-infinity", id: "00000000-0000-0000-0000-000000000000" };
+  // Resumes after the (allowance_due_at, id) of the last subscription read.
+  let after: KeysetCursor = KEYSET_START;
   await inTimedBatches(async (limit) => {
     // A named statement (its values all parameters): a run sends it hundreds of times, and its
     // planning (~2 ms) was a fixed part of every batch.
