@@ -396,7 +396,7 @@ describe("the payment callback", () => {
     const stale = await deliver(app, deps, event, { now: new Date(Date.now() - 301_000) });
     expect(stale.status).toBe(401);
     expect(stale.body.detail).toBe("Callback timestamp is too old");
-    const future = await deliver(app, deps, event, { now: new Date(Date.now() + 301_000) });
+    const future = await deliver(app, deps, event, { now: new Date(Date.now() + 330_000) });
     expect(future.status).toBe(401);
     expect(future.body.detail).toBe("Callback timestamp is in the future");
     const unsigned = await call(app, CALLBACK, { method: "POST", body: JSON.stringify(event) });
